@@ -1,0 +1,963 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dio's kernel side: one program pair for the entry and exit tracepoints of
+ * every selected system call (the host attaches the same two programs to each
+ * syscalls:sys_{enter,exit}_<name> it wants, so a call nobody asked for has no
+ * probe), plus process, thread-name and io_uring request tracking.
+ *
+ * Entry stores the arguments in task-local storage; exit joins them with the
+ * return value, enriches the call from the file behind its fd (file tag, type,
+ * offset) and emits one record. A file's path is walked in the kernel only the
+ * first time its tag is seen (or after it moved) and sent as a record of its own.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include <dio/event.h>
+#include "dio.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define AT_FDCWD	-100
+#define AT_EMPTY_PATH	0x1000
+#define S_IFMT		00170000
+#define MAX_DEPTH	64	/* path components kept */
+#define WALK_STEPS	96	/* components plus mount crossings */
+#define NAME_MAX_BYTES	256
+
+/* Settings, fixed between open and load. */
+const volatile __u32 self_tgid = 0;
+const volatile __u8 trace_all = 0;
+const volatile __u8 filter_tid = 0;
+const volatile __u8 filter_comm = 0;
+const volatile __u8 filter_cgroup = 0;
+const volatile __u8 detailed = 1;
+const volatile __u8 only_files = 0;
+const volatile __u8 n_prefix = 0;
+const volatile __u8 n_exclude = 0;
+const volatile __u8 iouring = 0;
+const volatile __u64 wakeup_bytes = 0;
+const volatile char comm_filter[DIO_COMM_LEN] = {};
+const volatile char prefix[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
+const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};
+const volatile char exclude[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
+const volatile __u16 exclude_len[DIO_MAX_PREFIX] = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 64 << 20);	/* the host sets the size */
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, DIO_NR_MAX);
+	__type(key, __u32);
+	__type(value, struct dio_sysmeta);
+} sysmeta SEC(".maps");
+
+/* Traced processes (tgid), kept in step with fork and exit. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, __u8);
+} traced SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u8);
+} tids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DIO_CNT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+/* A call in flight: what entry knew. */
+struct inflight {
+	__u64 ts;
+	__u64 args[6];
+	struct dio_file_tag tag;	/* close: the file, looked up at entry */
+	__s64 off;			/* DIO_OFF_PTR: *offp at entry */
+	__u32 nr;
+	__u8 active;
+	__u8 has_file;
+	__u8 ftype;
+	__u8 has_off;
+	__u8 match;			/* close: path filter verdict at entry */
+	__u8 pad[7];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct inflight);
+} inflight SEC(".maps");
+
+/*
+ * Tags whose path was sent. A rename changes the dentry's parent or its name
+ * hash: both are kept so that the path is sent again after a move.
+ */
+struct tagseen {
+	__u64 parent;
+	__u64 hash_len;
+	__u8 match;		/* 1: the path passes --path/--exclude-path */
+	__u8 pad[7];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);	/* the host sets the size */
+	__type(key, struct dio_file_tag);
+	__type(value, struct tagseen);
+} tagseen SEC(".maps");
+
+/* File mappings, so that munmap of a file (and not of malloc's memory) is traced. */
+struct mapkey {
+	__u64 addr;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct mapval {
+	struct dio_file_tag tag;
+	__u8 ftype;
+	__u8 pad[7];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct mapkey);
+	__type(value, struct mapval);
+} mappings SEC(".maps");
+
+/* io_uring requests between submission and completion, by request address. */
+struct uring_pending {
+	__u64 ts;
+	__u64 offset;
+	__u64 user_data;
+	__u32 pid;
+	__u32 tid;
+	__u32 len;
+	__s32 fd;
+	__u8 opcode;
+	__u8 flags;
+	__u8 pad[6];
+	char comm[DIO_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct uring_pending);
+} uring SEC(".maps");
+
+/* Per-CPU scratch space: records with strings and path walks are built here. */
+#define EV_STR_OFF	sizeof(struct dio_ev_syscall)
+#define EV_BUF		(EV_STR_OFF + 2 * DIO_PATH_MAX + NAME_MAX_BYTES)
+#define PATH_BUF	(DIO_PATH_MAX + NAME_MAX_BYTES)
+
+struct walk {
+	__u64 name[MAX_DEPTH];
+	__u32 len[MAX_DEPTH];
+	__u32 depth;
+	__u32 trunc;
+	struct dentry *d;
+	struct mount *mnt;
+};
+
+struct scratch {
+	struct walk w;
+	__u8 ev[EV_BUF];
+	__u8 pathrec[sizeof(struct dio_ev_path) + PATH_BUF];
+	char cmp[PATH_BUF + DIO_PATH_MAX];	/* dir + "/" + relative argument */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+static __always_inline void count(__u32 idx)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+
+	if (c)
+		*c += 1;
+}
+
+/* Batch wakeups: the consumer drains on a timer; wake it only when the ring fills up. */
+static __always_inline __u64 rb_flags(void)
+{
+	if (!wakeup_bytes)
+		return 0;
+	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline struct scratch *get_scratch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
+static __always_inline int comm_eq(const char *a)
+{
+	for (int i = 0; i < DIO_COMM_LEN; i++) {
+		if (a[i] != comm_filter[i])
+			return 0;
+		if (!a[i])
+			return 1;
+	}
+	return 1;
+}
+
+static __always_inline int is_traced(__u64 pid_tgid)
+{
+	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+
+	if (tgid == self_tgid)
+		return 0;
+	if (!trace_all && !bpf_map_lookup_elem(&traced, &tgid))
+		return 0;
+	if (filter_tid && !bpf_map_lookup_elem(&tids, &tid))
+		return 0;
+	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
+		return 0;
+	if (filter_comm) {
+		char c[DIO_COMM_LEN];
+		struct task_struct *t = (void *)bpf_get_current_task();
+
+		bpf_get_current_comm(c, sizeof(c));
+		if (comm_eq(c))
+			return 1;
+		BPF_CORE_READ_STR_INTO(&c, t, group_leader, comm);
+		return comm_eq(c);
+	}
+	return 1;
+}
+
+static __always_inline struct file *fd_file(struct task_struct *task, long fd)
+{
+	struct file **fdarr;
+	struct file *f = NULL;
+	unsigned int max;
+
+	if (fd < 0)
+		return NULL;
+	max = BPF_CORE_READ(task, files, fdt, max_fds);
+	if ((unsigned long)fd >= max)
+		return NULL;
+	fdarr = BPF_CORE_READ(task, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fdarr[fd]))
+		return NULL;
+	return f;
+}
+
+static __always_inline __u8 file_tag(struct file *f, struct dio_file_tag *tag)
+{
+	struct inode *ino = BPF_CORE_READ(f, f_inode);
+	__u16 mode = BPF_CORE_READ(ino, i_mode);
+	__u8 ft = (mode & S_IFMT) >> 12;
+
+	tag->ino = BPF_CORE_READ(ino, i_ino);
+	tag->dev = BPF_CORE_READ(ino, i_sb, s_dev);
+	tag->gen = BPF_CORE_READ(ino, i_generation);
+	return ft ? ft : DIO_FT_ANON;
+}
+
+/* ---- path walk ---------------------------------------------------------- */
+
+static long walk_step(__u32 i, void *ctx)
+{
+	struct walk *w = *(struct walk **)ctx;
+	struct dentry *d = w->d, *parent;
+	struct mount *mnt = w->mnt;
+	__u32 depth = w->depth;
+
+	parent = BPF_CORE_READ(d, d_parent);
+	if (d == BPF_CORE_READ(mnt, mnt.mnt_root) || d == parent) {
+		struct mount *mp = BPF_CORE_READ(mnt, mnt_parent);
+
+		if (mp == mnt || !mp)
+			return 1;	/* the root of the mount tree */
+		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
+		w->mnt = mp;
+		return 0;
+	}
+	if (depth >= MAX_DEPTH) {
+		w->trunc = 1;
+		return 1;
+	}
+	w->name[depth & (MAX_DEPTH - 1)] = (__u64)BPF_CORE_READ(d, d_name.name);
+	w->len[depth & (MAX_DEPTH - 1)] = BPF_CORE_READ(d, d_name.len);
+	w->depth = depth + 1;
+	w->d = parent;
+	return 0;
+}
+
+struct build_ctx {
+	struct walk *w;
+	char *buf;
+	__u32 pos;
+	__u32 trunc;
+};
+
+static long build_step(__u32 i, void *ctx)
+{
+	struct build_ctx *b = ctx;
+	struct walk *w = b->w;
+	__u32 k, len, pos = b->pos;
+	long n;
+
+	if (i >= w->depth)
+		return 1;
+	k = (w->depth - 1 - i) & (MAX_DEPTH - 1);
+	len = w->len[k];
+	if (len >= NAME_MAX_BYTES || pos + 1 + len >= DIO_PATH_MAX) {
+		b->trunc = 1;
+		return 1;
+	}
+	pos &= DIO_PATH_MAX - 1;
+	b->buf[pos] = '/';
+	n = bpf_probe_read_kernel_str(b->buf + pos + 1, (len + 1) & (2 * NAME_MAX_BYTES - 1),
+				      (void *)w->name[k]);
+	if (n < 0)
+		return 1;
+	b->pos = pos + 1 + len;
+	return 0;
+}
+
+/*
+ * Write the absolute path of (dentry, vfsmount) into buf (PATH_BUF bytes) and
+ * return its length without the NUL; *trunc is set when it was cut.
+ */
+static __always_inline __u32 walk_path(struct walk *w, struct dentry *d, struct vfsmount *vmnt,
+				       char *buf, __u32 *trunc)
+{
+	struct build_ctx b = { .w = w, .buf = buf };
+	struct walk *wp = w;
+
+	w->d = d;
+	w->mnt = (struct mount *)((void *)vmnt - bpf_core_field_offset(struct mount, mnt));
+	w->depth = 0;
+	w->trunc = 0;
+	bpf_loop(WALK_STEPS, walk_step, &wp, 0);
+	bpf_loop(MAX_DEPTH, build_step, &b, 0);
+	if (b.pos == 0) {
+		buf[0] = '/';
+		b.pos = 1;
+	}
+	b.pos &= DIO_PATH_MAX - 1;
+	buf[b.pos] = 0;
+	*trunc = b.trunc | w->trunc;
+	return b.pos;
+}
+
+struct cmp_ctx {
+	const char *s;
+	__u32 slen;
+	__u32 k;
+	int exclude;
+	int result;
+};
+
+static long prefix_step(__u32 i, void *ctx)
+{
+	struct cmp_ctx *c = ctx;
+	__u32 k = c->k & (DIO_MAX_PREFIX - 1);
+	__u32 plen = c->exclude ? exclude_len[k] : prefix_len[k];
+	char pc;
+
+	if (i >= plen) {
+		/* whole prefix matched: at a component boundary? */
+		c->result = (i >= c->slen || c->s[i & (PATH_BUF - 1)] == '/' ||
+			     (plen && (c->exclude ? exclude[k][(plen - 1) & (DIO_PREFIX_LEN - 1)]
+					       : prefix[k][(plen - 1) & (DIO_PREFIX_LEN - 1)]) == '/'));
+		return 1;
+	}
+	if (i >= c->slen)
+		return 1;
+	pc = c->exclude ? exclude[k][i & (DIO_PREFIX_LEN - 1)] : prefix[k][i & (DIO_PREFIX_LEN - 1)];
+	if (c->s[i & (PATH_BUF - 1)] != pc)
+		return 1;
+	return 0;
+}
+
+static __always_inline int has_prefix(const char *s, __u32 slen, __u32 k, int excl)
+{
+	struct cmp_ctx c = { .s = s, .slen = slen, .k = k, .exclude = excl };
+
+	bpf_loop(DIO_PREFIX_LEN, prefix_step, &c, 0);
+	return c.result;
+}
+
+/* --path / --exclude-path verdict for an absolute path. */
+static __always_inline __u8 path_match(const char *s, __u32 slen)
+{
+	__u8 ok = n_prefix == 0;
+
+	for (__u32 k = 0; k < DIO_MAX_PREFIX; k++) {
+		if (k >= n_prefix)
+			break;
+		if (has_prefix(s, slen, k, 0)) {
+			ok = 1;
+			break;
+		}
+	}
+	if (!ok)
+		return 0;
+	for (__u32 k = 0; k < DIO_MAX_PREFIX; k++) {
+		if (k >= n_exclude)
+			break;
+		if (has_prefix(s, slen, k, 1))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Make sure the path of f's tag has been sent (again, if the file moved) and
+ * return the path filter's verdict for it.
+ */
+static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
+					const struct dio_file_tag *tag, __u8 ftype, __u32 pid)
+{
+	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
+	struct tagseen *seen, nv = {};
+	struct dio_ev_path *rec;
+	__u32 len, trunc = 0;
+	__u8 flags = 0;
+
+	nv.parent = (__u64)BPF_CORE_READ(d, d_parent);
+	nv.hash_len = BPF_CORE_READ(d, d_name.hash_len);
+	seen = bpf_map_lookup_elem(&tagseen, tag);
+	if (seen) {
+		if (seen->parent == nv.parent && seen->hash_len == nv.hash_len)
+			return seen->match;
+		flags |= DIO_PF_RENAMED;
+	}
+	rec = (void *)sc->pathrec;
+	len = walk_path(&sc->w, d, BPF_CORE_READ(f, f_path.mnt), (char *)sc->pathrec + sizeof(*rec),
+			&trunc);
+	nv.match = path_match((char *)sc->pathrec + sizeof(*rec), len);
+	if (bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY))
+		count(DIO_LOST_PATHTAB);
+	if (trunc) {
+		flags |= DIO_PF_TRUNC;
+		count(DIO_CNT_PATH_TRUNC);
+	}
+	if (!BPF_CORE_READ(f, f_inode, __i_nlink))
+		flags |= DIO_PF_DELETED;
+	/* filtered-out files need no path in user space */
+	if (!nv.match)
+		return 0;
+	rec->hdr.type = DIO_EV_PATH;
+	rec->hdr.size = sizeof(*rec) + len + 1;
+	rec->hdr.cpu = bpf_get_smp_processor_id();
+	rec->hdr.ts = bpf_ktime_get_ns();
+	rec->tag = *tag;
+	rec->len = len + 1;
+	rec->flags = flags;
+	rec->ftype = ftype;
+	rec->pid = pid;
+	if (bpf_ringbuf_output(&rb, rec, (sizeof(*rec) + len + 1) & (2 * DIO_PATH_MAX - 1), rb_flags()))
+		count(DIO_LOST_RINGBUF);
+	return 1;
+}
+
+/* ---- system calls ------------------------------------------------------- */
+
+static __always_inline __u64 arg(const struct inflight *st, __u32 i)
+{
+	return i < 6 ? st->args[i] : 0;
+}
+
+SEC("tracepoint")
+int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_struct *task;
+	struct dio_sysmeta *m;
+	struct inflight *st;
+	__u32 nr = ctx->id;
+
+	if (!is_traced(pid_tgid))
+		return 0;
+	m = bpf_map_lookup_elem(&sysmeta, &nr);
+	if (!m || !m->enabled)
+		return 0;
+	task = bpf_get_current_task_btf();
+	st = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st) {
+		count(DIO_LOST_INFLIGHT);
+		return 0;
+	}
+	st->nr = nr;
+	st->ts = bpf_ktime_get_ns();
+	st->args[0] = ctx->args[0];
+	st->args[1] = ctx->args[1];
+	st->args[2] = ctx->args[2];
+	st->args[3] = ctx->args[3];
+	st->args[4] = ctx->args[4];
+	st->args[5] = ctx->args[5];
+	st->has_file = 0;
+	st->has_off = 0;
+	st->match = 1;
+	if (detailed && m->fd_how == DIO_FD_ARG_ENTRY) {
+		struct file *f = fd_file(task, (int)arg(st, m->fd_arg));
+
+		if (f) {
+			struct scratch *sc = get_scratch();
+
+			st->ftype = file_tag(f, &st->tag);
+			st->has_file = 1;
+			if (sc)
+				st->match = ensure_path(sc, f, &st->tag, st->ftype, pid_tgid >> 32);
+		}
+	}
+	if (detailed && m->off_how == DIO_OFF_PTR) {
+		__u64 p = arg(st, m->off_arg);
+
+		if (p && !bpf_probe_read_user(&st->off, sizeof(st->off), (void *)p))
+			st->has_off = 1;
+	}
+	if (m->flags & DIO_MF_MUNMAP) {
+		struct mapkey k = { .addr = ctx->args[0], .tgid = pid_tgid >> 32 };
+		struct mapval *v = bpf_map_lookup_elem(&mappings, &k);
+
+		if (!v)
+			return 0;	/* not a file mapping */
+		st->tag = v->tag;
+		st->ftype = v->ftype;
+		st->has_file = 1;
+		bpf_map_delete_elem(&mappings, &k);
+	}
+	st->active = 1;
+	return 0;
+}
+
+static __always_inline int dropped_type(__u8 ft)
+{
+	return only_files && (ft == DIO_FT_SOCK || ft == DIO_FT_FIFO || ft == DIO_FT_ANON);
+}
+
+/* Read a string argument at exit into buf; returns bytes with the NUL, 0 when absent. */
+static __always_inline __u16 read_str(char *buf, __u64 uptr, __u8 *flags, __u8 trunc_flag,
+				      __u8 fault_flag)
+{
+	long n;
+
+	if (!uptr) {
+		*flags |= fault_flag;
+		return 0;
+	}
+	n = bpf_probe_read_user_str(buf, DIO_PATH_MAX, (void *)uptr);
+	if (n <= 0) {
+		*flags |= fault_flag;
+		return 0;
+	}
+	if (n >= DIO_PATH_MAX)
+		*flags |= trunc_flag;
+	return n;
+}
+
+/*
+ * --path for a call that names a file but has no fd: the argument itself when
+ * absolute, else the directory it is relative to (dirfd or cwd) + "/" + argument.
+ */
+static __always_inline __u8 arg_match(struct scratch *sc, struct task_struct *task, const char *arg,
+				      __u16 alen, long dirfd)
+{
+	__u32 trunc = 0, dlen;
+	struct dentry *d;
+	struct vfsmount *mnt;
+
+	if (!n_prefix && !n_exclude)
+		return 1;
+	if (!alen)
+		return 1;
+	if (arg[0] == '/')
+		return path_match(arg, alen - 1);
+	if (dirfd == AT_FDCWD || (int)dirfd == AT_FDCWD) {
+		d = BPF_CORE_READ(task, fs, pwd.dentry);
+		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
+	} else {
+		struct file *f = fd_file(task, (int)dirfd);
+
+		if (!f)
+			return 1;
+		d = BPF_CORE_READ(f, f_path.dentry);
+		mnt = BPF_CORE_READ(f, f_path.mnt);
+	}
+	dlen = walk_path(&sc->w, d, mnt, sc->cmp, &trunc);
+	if (dlen > DIO_PATH_MAX - 2)
+		return 1;
+	sc->cmp[dlen & (DIO_PATH_MAX - 1)] = '/';
+	if (bpf_probe_read_kernel_str(sc->cmp + ((dlen + 1) & (DIO_PATH_MAX - 1)), DIO_PATH_MAX, arg) < 0)
+		return 1;
+	return path_match(sc->cmp, dlen + alen);
+}
+
+SEC("tracepoint")
+int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct dio_file_tag tag = {};
+	struct dio_ev_syscall *ev;
+	struct dio_sysmeta *m;
+	struct scratch *sc;
+	struct inflight *st;
+	struct file *f = NULL;
+	__u8 flags = 0, ftype = 0, match = 1;
+	__s64 ret = ctx->ret, off = 0;
+	__u16 n0 = 0, n1 = 0;
+	__s32 fd = -1;
+	__u32 nr, size;
+
+	st = bpf_task_storage_get(&inflight, task, 0, 0);
+	if (!st || !st->active)
+		return 0;
+	st->active = 0;
+	nr = st->nr;
+	if (nr != (__u32)ctx->id)
+		return 0;
+	m = bpf_map_lookup_elem(&sysmeta, &nr);
+	sc = get_scratch();
+	if (!m || !sc)
+		return 0;
+
+	if (detailed) {
+		long fdv = -1;
+
+		switch (m->fd_how) {
+		case DIO_FD_ARG:
+			fdv = (int)arg(st, m->fd_arg);
+			break;
+		case DIO_FD_RET:
+			fdv = ret;
+			break;
+		case DIO_FD_EMPTY_PATH: {
+			char c = 1;
+			__u64 p = arg(st, m->str0 ? m->str0 - 1 : 1);
+
+			if (!p || (!bpf_probe_read_user(&c, 1, (void *)p) && c == 0))
+				fdv = (int)arg(st, m->fd_arg);
+			break;
+		}
+		}
+		if (m->fd_how == DIO_FD_ARG_ENTRY || (m->flags & DIO_MF_MUNMAP)) {
+			if (st->has_file) {
+				tag = st->tag;
+				ftype = st->ftype;
+				flags |= DIO_SF_FILE;
+				fd = m->fd_how == DIO_FD_ARG_ENTRY ? (int)arg(st, m->fd_arg) : -1;
+				match = st->match;
+			}
+		} else if (fdv >= 0 && (f = fd_file(task, fdv))) {
+			ftype = file_tag(f, &tag);
+			flags |= DIO_SF_FILE;
+			fd = fdv;
+		}
+		if (f && dropped_type(ftype))
+			return 0;
+		if ((flags & DIO_SF_FILE) && dropped_type(ftype))
+			return 0;
+		if (f && ret >= 0 && (ftype == DIO_FT_REG || ftype == DIO_FT_BLK || ftype == DIO_FT_DIR)) {
+			switch (m->off_how) {
+			case DIO_OFF_POS:
+				off = BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+				flags |= DIO_SF_OFFSET;
+				break;
+			case DIO_OFF_ARG:
+				off = arg(st, m->off_arg);
+				if (off == -1)	/* preadv2/pwritev2: current position */
+					off = BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+				flags |= DIO_SF_OFFSET;
+				break;
+			case DIO_OFF_RET:
+				off = ret;
+				flags |= DIO_SF_OFFSET;
+				break;
+			case DIO_OFF_PTR:
+				off = st->has_off ? st->off : BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+				flags |= DIO_SF_OFFSET;
+				break;
+			}
+		}
+		if (f)
+			match = ensure_path(sc, f, &tag, ftype, pid_tgid >> 32);
+	}
+	if ((m->flags & DIO_MF_NEED_FILE) && !(flags & DIO_SF_FILE) && !(m->flags & DIO_MF_MUNMAP)) {
+		/* mmap of anonymous memory: only file mappings are storage I/O */
+		if ((long)arg(st, m->fd_arg) < 0 || !detailed)
+			return 0;
+	}
+	if ((m->flags & DIO_MF_MMAP) && (flags & DIO_SF_FILE) && (__u64)ret < (__u64)-4095L) {
+		struct mapkey k = { .addr = ret, .tgid = pid_tgid >> 32 };
+		struct mapval v = { .tag = tag, .ftype = ftype };
+
+		bpf_map_update_elem(&mappings, &k, &v, BPF_ANY);
+	}
+	if (!match)
+		return 0;
+
+	ev = (void *)sc->ev;
+	if (m->str0) {
+		n0 = read_str((char *)sc->ev + EV_STR_OFF, arg(st, (m->str0 - 1)), &flags,
+			      DIO_SF_STR0_TRUNC, DIO_SF_STR0_FAULT);
+		if (n0 > DIO_PATH_MAX)
+			n0 = DIO_PATH_MAX;
+	}
+	if (m->str1) {
+		n1 = read_str((char *)sc->ev + EV_STR_OFF + (n0 & (2 * DIO_PATH_MAX - 1)),
+			      arg(st, (m->str1 - 1)), &flags, DIO_SF_STR1_TRUNC, DIO_SF_STR1_FAULT);
+		if (n1 > DIO_PATH_MAX)
+			n1 = DIO_PATH_MAX;
+	}
+	/* calls without an fd that name a path: filter on the argument */
+	if (!(flags & DIO_SF_FILE) && n0 && (n_prefix || n_exclude)) {
+		long dirfd = m->dirfd0 ? (long)arg(st, (m->dirfd0 - 1)) : AT_FDCWD;
+
+		if (!arg_match(sc, task, (char *)sc->ev + EV_STR_OFF, n0, dirfd))
+			return 0;
+	}
+
+	ev->hdr.type = DIO_EV_SYSCALL;
+	ev->hdr.cpu = bpf_get_smp_processor_id();
+	ev->hdr.ts = st->ts;
+	ev->pid = pid_tgid >> 32;
+	ev->tid = (__u32)pid_tgid;
+	ev->duration = bpf_ktime_get_ns() - st->ts;
+	ev->ret = ret;
+	for (int i = 0; i < 6; i++)
+		ev->args[i] = st->args[i];
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	ev->tag = tag;
+	ev->offset = off;
+	ev->nr = nr;
+	ev->ftype = ftype;
+	ev->flags = flags;
+	ev->str_len[0] = n0;
+	ev->str_len[1] = n1;
+	ev->fd = fd;
+	ev->pad = 0;
+	size = EV_STR_OFF + n0 + n1;
+	ev->hdr.size = size;
+	if (size == EV_STR_OFF) {
+		/* the common case: reserve exactly the record, no copy */
+		struct dio_ev_syscall *out = bpf_ringbuf_reserve(&rb, sizeof(*out), 0);
+
+		if (!out) {
+			count(DIO_LOST_RINGBUF);
+			return 0;
+		}
+		__builtin_memcpy(out, ev, sizeof(*out));
+		bpf_ringbuf_submit(out, rb_flags());
+		return 0;
+	}
+	if (bpf_ringbuf_output(&rb, ev, size & (4 * DIO_PATH_MAX - 1), rb_flags()))
+		count(DIO_LOST_RINGBUF);
+	return 0;
+}
+
+/* ---- processes and threads ---------------------------------------------- */
+
+static __always_inline void emit_proc(struct task_struct *t, __u16 kind, __u16 pflags,
+				      __u32 opid, __u32 otid, __s32 code, const char *comm)
+{
+	struct dio_ev_proc *e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+
+	if (!e) {
+		count(DIO_LOST_RINGBUF);
+		return;
+	}
+	e->hdr.type = DIO_EV_PROC;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr.ts = bpf_ktime_get_ns();
+	e->pid = BPF_CORE_READ(t, tgid);
+	e->tid = BPF_CORE_READ(t, pid);
+	e->other_pid = opid;
+	e->other_tid = otid;
+	e->exit_code = code;
+	e->kind = kind;
+	e->flags = pflags;
+	if (comm)
+		bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), comm);
+	else
+		BPF_CORE_READ_STR_INTO(&e->comm, t, comm);
+	bpf_ringbuf_submit(e, rb_flags());
+}
+
+static __always_inline int task_traced(struct task_struct *t)
+{
+	__u32 tgid = BPF_CORE_READ(t, tgid);
+
+	if (tgid == self_tgid)
+		return 0;
+	if (trace_all)
+		return 1;
+	return bpf_map_lookup_elem(&traced, &tgid) != NULL;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ctgid = BPF_CORE_READ(child, tgid), ptgid = BPF_CORE_READ(parent, tgid);
+	__u8 one = 1;
+
+	if (!task_traced(parent))
+		return 0;
+	if (!trace_all && ctgid != ptgid &&
+	    bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
+		count(DIO_LOST_OTHER);
+	emit_proc(parent, DIO_PROC_FORK, ctgid == ptgid ? DIO_PROCF_THREAD : 0, ctgid,
+		  BPF_CORE_READ(child, pid), 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(dio_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (task_traced(p))
+		emit_proc(p, DIO_PROC_EXEC, 0, 0, old_pid, 0, NULL);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	if (!task_traced(p))
+		return 0;
+	/* group_dead arrived as a tracepoint argument in 6.16; older kernels: compare ids */
+	emit_proc(p, DIO_PROC_EXIT, group_dead ? DIO_PROCF_GROUP_DEAD : 0, 0, 0,
+		  BPF_CORE_READ(p, exit_code), NULL);
+	if (group_dead && !trace_all)
+		bpf_map_delete_elem(&traced, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/task_rename")
+int BPF_PROG(dio_rename, struct task_struct *t, const char *comm)
+{
+	if (task_traced(t))
+		emit_proc(t, DIO_PROC_RENAME, 0, 0, 0, 0, comm);
+	return 0;
+}
+
+/* ---- io_uring requests -------------------------------------------------- */
+
+static __always_inline int uring_rw(__u8 op)
+{
+	/* IORING_OP_READV, WRITEV, READ_FIXED, WRITE_FIXED, READ, WRITE */
+	return op == 1 || op == 2 || op == 4 || op == 5 || op == 22 || op == 23;
+}
+
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)req;
+	struct uring_pending p = {};
+
+	if (!is_traced(pid_tgid))
+		return 0;
+	p.ts = bpf_ktime_get_ns();
+	p.pid = pid_tgid >> 32;
+	p.tid = (__u32)pid_tgid;
+	p.opcode = BPF_CORE_READ(req, opcode);
+	p.fd = BPF_CORE_READ(req, cqe.fd);
+	p.user_data = BPF_CORE_READ(req, cqe.user_data);
+	if (BPF_CORE_READ(req, flags) & (1ULL << REQ_F_FIXED_FILE_BIT))
+		p.flags |= DIO_IF_FIXED;
+	if (uring_rw(p.opcode)) {
+		struct io_rw *rw = (void *)req;
+
+		p.offset = BPF_CORE_READ(rw, kiocb.ki_pos);
+		p.len = BPF_CORE_READ(rw, len);
+	}
+	bpf_get_current_comm(p.comm, sizeof(p.comm));
+	if (p.comm[0] == 'i' && p.comm[1] == 'o' && p.comm[2] == 'u' && p.comm[3] == '-' &&
+	    p.comm[4] == 's')
+		p.flags |= DIO_IF_SQPOLL;
+	if (bpf_map_update_elem(&uring, &key, &p, BPF_ANY))
+		count(DIO_LOST_IOURING);
+	return 0;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cqe)
+{
+	__u64 key = (__u64)reqp;
+	struct io_kiocb *req = reqp;
+	struct uring_pending *p = bpf_map_lookup_elem(&uring, &key);
+	struct dio_ev_iouring *e;
+	struct dio_file_tag tag = {};
+	struct file *f = NULL;
+	struct scratch *sc;
+	__u8 ftype = 0, flags;
+
+	if (!p)
+		return 0;
+	flags = p->flags;
+	if (detailed) {
+		f = BPF_CORE_READ(req, file);
+		if (f && (sc = get_scratch())) {
+			ftype = file_tag(f, &tag);
+			flags |= DIO_IF_FILE;
+			if (dropped_type(ftype) || !ensure_path(sc, f, &tag, ftype, p->pid)) {
+				bpf_map_delete_elem(&uring, &key);
+				return 0;
+			}
+		}
+	}
+	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	if (!e) {
+		count(DIO_LOST_RINGBUF);
+		bpf_map_delete_elem(&uring, &key);
+		return 0;
+	}
+	e->hdr.type = DIO_EV_IOURING;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr.ts = p->ts;
+	e->pid = p->pid;
+	e->tid = p->tid;
+	e->duration = bpf_ktime_get_ns() - p->ts;
+	e->res = cqe ? BPF_CORE_READ(cqe, res) : BPF_CORE_READ(req, cqe.res);
+	e->offset = p->offset;
+	e->user_data = p->user_data;
+	__builtin_memcpy(e->comm, p->comm, sizeof(e->comm));
+	e->tag = tag;
+	e->len = p->len;
+	e->fd = p->fd;
+	e->opcode = p->opcode;
+	e->ftype = ftype;
+	e->flags = flags;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	bpf_ringbuf_submit(e, rb_flags());
+	bpf_map_delete_elem(&uring, &key);
+	return 0;
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Command-line parsing for `dio trace` (and `dio` with trace options). */
+#ifndef DIO_ENGINE_CLI_H
+#define DIO_ENGINE_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "options.h"
+
+/*
+ * Parse trace options from argv[0..argc) (argv[0] is the subcommand name or
+ * the program name). The config file is read first when -C is given or
+ * /etc/dio/dio.conf (SYSCONFDIR) exists, then the command line overrides it.
+ * Returns 0 to run, 1 when --help was printed (exit 0), -EINVAL with a one-line
+ * message in err for bad input.
+ */
+int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen);
+void cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The engine is a static library (so unit tests link the same code) plus main.c.
+noinst_LIBRARIES += engine/libdioengine.a
+engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
+engine_libdioengine_a_SOURCES = \
+	engine/syscalls.c engine/syscalls.h \
+	engine/xlat.c engine/xlat.h \
+	engine/format.c engine/format.h \
+	engine/tagtab.c engine/tagtab.h \
+	engine/plugin.c engine/plugin.h \
+	engine/options.c engine/options.h \
+	engine/config.c engine/config.h \
+	engine/probe.c engine/probe.h \
+	engine/session.c engine/session.h \
+	engine/proc.c engine/proc.h \
+	engine/util.c engine/util.h
+# probe.c includes the generated skeleton
+engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
+
+DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBCONFIG_LIBS)
+
+bin_PROGRAMS += dio
+dio_SOURCES = engine/main.c engine/cli.c engine/cli.h
+dio_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
+dio_LDADD = $(DIO_ENGINE_LIBS)

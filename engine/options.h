@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Everything a dio session can be told, from the config file and the command
+ * line (the command line wins). One struct so both parsers fill the same thing.
+ */
+#ifndef DIO_ENGINE_OPTIONS_H
+#define DIO_ENGINE_OPTIONS_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "bpf/dio.h"
+
+#define OPT_MAX_PIDS	64
+#define OPT_MAX_PLUGINS	16
+#define OPT_MAX_KV	32
+
+enum trace_mode { MODE_DETAILED = 0, MODE_RAW };
+enum time_style { TIME_NONE = 0, TIME_T, TIME_TT, TIME_TTT };
+enum hash_mode { HASH_OFF = 0, HASH_USER, HASH_KERNEL };
+
+/* A module chosen with --analyzer/--sink: name or path, plus key=value options. */
+struct plugin_sel {
+	char *name;			/* "console", "./mine.so" */
+	int nkv;
+	char *key[OPT_MAX_KV];
+	char *val[OPT_MAX_KV];
+	const char *where[OPT_MAX_KV];	/* "command line" or "FILE:LINE", static or owned by options */
+};
+
+/*
+ * Config-file groups for plugins: `analyzers: { summary: { top = 10; }; }` and
+ * `sinks: { console: { ... }; }`. Values are kept as text with their file:line
+ * so the plugin loader can check them against the module's option table.
+ */
+struct plugin_group {
+	char *kind;	/* "analyzer" or "sink" */
+	char *name;
+	int nkv;
+	char *key[OPT_MAX_KV];
+	char *val[OPT_MAX_KV];
+	char *where[OPT_MAX_KV];	/* "FILE:LINE" */
+};
+
+struct options {
+	/* what to trace */
+	int trace_all;			/* -a */
+	int npids;
+	pid_t pids[OPT_MAX_PIDS];	/* -p PID[,PID...] */
+	int ntids;
+	pid_t tids[OPT_MAX_PIDS];	/* --tid */
+	char comm[16];			/* --comm */
+	char *cgroup;			/* --cgroup PATH */
+	int nprefix;
+	char *prefix[DIO_MAX_PREFIX];	/* --path */
+	int nexclude;
+	char *exclude[DIO_MAX_PREFIX];	/* --exclude-path */
+	int only_files;			/* --only-files */
+	char *syscalls;			/* --syscalls / -e trace= ; NULL: all */
+	uint8_t sel[DIO_NR_MAX];	/* parsed selection */
+	int iouring;			/* io_uring request events (on unless --no-iouring) */
+	char **argv;			/* CMD ARGS... (NULL when none); points into main's argv */
+	/* how */
+	enum trace_mode mode;		/* --mode detailed|raw */
+	enum hash_mode hash;		/* --hash user|kernel */
+	uint32_t hash_bytes;		/* --hash-bytes, default 4096 */
+	uint32_t capture_bytes;		/* --capture-data N */
+	uint64_t ring_bytes;		/* --ring-size, default 64M */
+	uint32_t drain_ms;		/* --drain-ms: consumer timer, default 20 */
+	uint32_t wakeup_pct;		/* --wakeup-at PCT of the ring: force a wakeup, default 25 */
+	uint32_t tag_entries;		/* --tag-table entries, default 65536 */
+	double duration;		/* -d SECONDS, 0: until CMD exits / SIGINT */
+	/* console sink shortcuts (strace compatible) */
+	char *output;			/* -o FILE */
+	enum time_style time;		/* -t -tt -ttt */
+	int durations;			/* -T */
+	int quiet;			/* -q: no per-event lines, findings/summary only */
+	int details;			/* 1 (default): {off= type= tag=} suffix; --no-details */
+	/* modules */
+	int nanalyzers;
+	struct plugin_sel analyzers[OPT_MAX_PLUGINS];
+	int nsinks;
+	struct plugin_sel sinks[OPT_MAX_PLUGINS];
+	int ngroups;
+	struct plugin_group groups[2 * OPT_MAX_PLUGINS];
+	int no_summary;			/* --no-summary */
+	char *config_file;		/* -C FILE (or the default one that was read) */
+};
+
+void options_init(struct options *o);
+void options_free(struct options *o);
+
+/*
+ * Setters shared by the command line and the config file. Each validates its
+ * value; on error it returns -EINVAL and writes a one-line message to err
+ * (without the "where" prefix, which the caller adds).
+ */
+int options_set_pids(struct options *o, const char *list, char *err, size_t errlen);
+int options_set_tids(struct options *o, const char *list, char *err, size_t errlen);
+int options_add_prefix(struct options *o, const char *p, int exclude, char *err, size_t errlen);
+int options_set_mode(struct options *o, const char *v, char *err, size_t errlen);
+int options_set_hash(struct options *o, const char *v, char *err, size_t errlen);
+int options_set_comm(struct options *o, const char *v, char *err, size_t errlen);
+/* --analyzer NAME[:key=value[,key=value...]] and --sink, also "all" for analyzers. */
+int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen);
+/* Parse the selection in o->syscalls (or all when NULL) into o->sel. */
+int options_finish(struct options *o, char *err, size_t errlen);
+
+#endif

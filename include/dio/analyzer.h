@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (LGPL-2.1-or-later OR BSD-2-Clause) */
+/*
+ * Analyzer modules. A module is a shared object that exports exactly one
+ * symbol, `dio_analyzer`, a const struct dio_analyzer. See docs/writing-an-analyzer.md.
+ */
+#ifndef DIO_ANALYZER_H
+#define DIO_ANALYZER_H
+
+#include <dio/plugin.h>
+
+#define DIO_ANALYZER_ABI	DIO_PLUGIN_ABI
+#define DIO_ANALYZER_SYMBOL	"dio_analyzer"
+
+struct dio_analyzer {
+	uint32_t abi;		/* DIO_ANALYZER_ABI */
+	uint32_t size;		/* sizeof(struct dio_analyzer) */
+	/* ABI 1 */
+	const char *name;
+	const char *description;	/* one line, for `dio list analyzers` */
+	uint64_t events;	/* DIO_EV_MASK() of the records it wants; no others are delivered */
+	const struct dio_option *options;	/* NULL-name-terminated, or NULL */
+	/* Set up; opts follows the options array. *state is passed to every later call.
+	 * 0 or -errno. */
+	int (*init)(const struct dio_host *host, struct dio_ctx *ctx,
+		    const struct dio_optval *opts, void **state);
+	/* One record. The record is only valid during the call. 0, or -errno to stop the session. */
+	int (*event)(void *state, const struct dio_ev_hdr *ev);
+	/* End of the event stream: report what is still pending. 0 or -errno. */
+	int (*finish)(void *state);
+	/* Free everything; state may be NULL. */
+	void (*destroy)(void *state);
+};
+
+#endif /* DIO_ANALYZER_H */

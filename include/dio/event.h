@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: (LGPL-2.1-or-later OR BSD-2-Clause) */
+/*
+ * Wire format of the records that dio's BPF programs put into the ring buffer.
+ * The same structs reach analyzer and sink modules unchanged, so they hold only
+ * fixed-width fields; each is pinned with a static assertion that both the BPF
+ * and the host compiler check.
+ */
+#ifndef DIO_EVENT_H
+#define DIO_EVENT_H
+
+#ifdef __bpf__
+/* vmlinux.h provides __u8..__u64 */
+#else
+#include <linux/types.h>
+#endif
+
+/* Record types: hdr.type. Modules subscribe with DIO_EV_MASK(type). */
+#define DIO_EV_SYSCALL	1	/* struct dio_ev_syscall: one system call, entry and exit */
+#define DIO_EV_PATH	2	/* struct dio_ev_path: path of a file tag, sent once per tag */
+#define DIO_EV_IOURING	3	/* struct dio_ev_iouring: one io_uring request */
+#define DIO_EV_PROC	4	/* struct dio_ev_proc: fork, exec, exit, thread rename */
+#define DIO_EV_MAX	5
+#define DIO_EV_MASK(t)	(1ULL << (t))
+
+#define DIO_COMM_LEN	16
+#define DIO_PATH_MAX	4096	/* longest path or path argument kept */
+
+/* Common header of every record. */
+struct dio_ev_hdr {
+	__u16 type;	/* DIO_EV_* */
+	__u16 size;	/* bytes of the whole record, variable tail included */
+	__u32 cpu;	/* CPU that produced the record */
+	__u64 ts;	/* CLOCK_MONOTONIC ns: syscall entry, request submit, or event time */
+};
+
+/*
+ * A file tag names one file for the life of the trace. dev+ino alone is not
+ * enough: file systems hand a freed inode number out again, and the inode's
+ * generation (i_generation) is what tells the new file from the old one.
+ */
+struct dio_file_tag {
+	__u64 ino;
+	__u32 dev;	/* kernel dev_t: major << 20 | minor */
+	__u32 gen;	/* inode generation */
+};
+
+/* File types: (i_mode & S_IFMT) >> 12, plus 0 for "no file". */
+#define DIO_FT_NONE	0
+#define DIO_FT_FIFO	1
+#define DIO_FT_CHR	2
+#define DIO_FT_DIR	4
+#define DIO_FT_BLK	6
+#define DIO_FT_REG	8
+#define DIO_FT_LNK	10
+#define DIO_FT_SOCK	12
+#define DIO_FT_ANON	15	/* anon inode (eventfd, io_uring, epoll, ...): i_mode type 0 */
+
+/* dio_ev_syscall.flags */
+#define DIO_SF_FILE	0x01	/* tag and ftype describe the file the call used */
+#define DIO_SF_OFFSET	0x02	/* offset is valid */
+#define DIO_SF_STR0_TRUNC 0x04	/* first string argument was cut at DIO_PATH_MAX */
+#define DIO_SF_STR1_TRUNC 0x08	/* second string argument was cut */
+#define DIO_SF_STR0_FAULT 0x10	/* first string argument could not be read */
+#define DIO_SF_STR1_FAULT 0x20	/* second string argument could not be read */
+#define DIO_SF_HASH	0x40	/* a struct dio_ev_content tail follows the strings */
+
+/*
+ * One system call. Entry and exit are joined in the kernel. The record is
+ * followed by str_len[0] bytes of the first string argument and str_len[1]
+ * bytes of the second (each NUL-terminated, counted with the NUL), then, when
+ * DIO_SF_HASH is set, a struct dio_ev_content and its data bytes.
+ */
+struct dio_ev_syscall {
+	struct dio_ev_hdr hdr;	/* hdr.ts: entry time */
+	__u32 pid;		/* thread group id */
+	__u32 tid;
+	__u64 duration;		/* exit time - entry time, ns */
+	__s64 ret;		/* return value; -errno on failure */
+	__u64 args[6];
+	char comm[DIO_COMM_LEN]; /* thread name at the time of the call */
+	struct dio_file_tag tag; /* valid when DIO_SF_FILE */
+	__s64 offset;		/* file offset the call read or wrote at; DIO_SF_OFFSET */
+	__u16 nr;		/* x86_64 system call number */
+	__u8 ftype;		/* DIO_FT_* when DIO_SF_FILE */
+	__u8 flags;		/* DIO_SF_* */
+	__u16 str_len[2];
+	__s32 fd;		/* the fd the file was found through, -1 if none */
+	__u32 pad;
+};
+
+/* Tail of a syscall record with content signatures (--hash, --capture-data). */
+struct dio_ev_content {
+	__u64 hash;		/* FNV-1a 64 of the first hashed_len bytes */
+	__u32 hashed_len;
+	__u32 data_len;		/* bytes of data that follow (--capture-data) */
+};
+
+/* dio_ev_path.flags */
+#define DIO_PF_TRUNC	0x01	/* deeper than the walk limit or longer than DIO_PATH_MAX */
+#define DIO_PF_DELETED	0x02	/* the file was unlinked when the path was read */
+#define DIO_PF_RENAMED	0x04	/* sent again because the file was renamed or moved */
+
+/* The path of a file tag, followed by len bytes (NUL included). */
+struct dio_ev_path {
+	struct dio_ev_hdr hdr;
+	struct dio_file_tag tag;
+	__u16 len;
+	__u8 flags;		/* DIO_PF_* */
+	__u8 ftype;
+	__u32 pid;		/* process whose call caused the lookup */
+};
+
+/* One io_uring request, from submission to completion. */
+struct dio_ev_iouring {
+	struct dio_ev_hdr hdr;	/* hdr.ts: submission time */
+	__u32 pid;
+	__u32 tid;
+	__u64 duration;		/* completion - submission, ns */
+	__s64 res;		/* cqe result */
+	__u64 offset;
+	__u64 user_data;
+	char comm[DIO_COMM_LEN];
+	struct dio_file_tag tag;
+	__u32 len;
+	__s32 fd;		/* fd, or fixed-file index when DIO_IF_FIXED */
+	__u8 opcode;		/* IORING_OP_* */
+	__u8 ftype;
+	__u8 flags;		/* DIO_IF_* */
+	__u8 pad[5];
+};
+
+#define DIO_IF_FILE	0x01	/* tag and ftype are valid */
+#define DIO_IF_FIXED	0x02	/* fd is a registered-file index */
+#define DIO_IF_SQPOLL	0x04	/* submitted by the SQPOLL kernel thread */
+
+/* dio_ev_proc.kind */
+#define DIO_PROC_FORK	1	/* other_pid/other_tid: the new process or thread */
+#define DIO_PROC_EXEC	2	/* comm: the new program's name */
+#define DIO_PROC_EXIT	3	/* a thread ended; exit_code as wait(2) reports it */
+#define DIO_PROC_RENAME	4	/* comm: the new thread name */
+
+/* dio_ev_proc.flags */
+#define DIO_PROCF_GROUP_DEAD 0x01	/* DIO_PROC_EXIT: the last thread, the process is gone */
+#define DIO_PROCF_THREAD 0x02		/* DIO_PROC_FORK: a new thread, not a new process */
+
+struct dio_ev_proc {
+	struct dio_ev_hdr hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 other_pid;
+	__u32 other_tid;
+	__s32 exit_code;
+	__u16 kind;		/* DIO_PROC_* */
+	__u16 flags;		/* DIO_PROCF_* */
+	char comm[DIO_COMM_LEN];
+};
+
+_Static_assert(sizeof(struct dio_ev_hdr) == 16, "dio_ev_hdr layout");
+_Static_assert(sizeof(struct dio_file_tag) == 16, "dio_file_tag layout");
+_Static_assert(sizeof(struct dio_ev_syscall) == 144, "dio_ev_syscall layout");
+_Static_assert(sizeof(struct dio_ev_content) == 16, "dio_ev_content layout");
+_Static_assert(sizeof(struct dio_ev_path) == 40, "dio_ev_path layout");
+_Static_assert(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout");
+_Static_assert(sizeof(struct dio_ev_proc) == 56, "dio_ev_proc layout");
+
+#endif /* DIO_EVENT_H */

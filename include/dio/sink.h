@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: (LGPL-2.1-or-later OR BSD-2-Clause) */
+/*
+ * Sink modules: where events and findings go. A module exports exactly one
+ * symbol, `dio_sink`, a const struct dio_sink.
+ */
+#ifndef DIO_SINK_H
+#define DIO_SINK_H
+
+#include <dio/plugin.h>
+
+#define DIO_SINK_ABI		DIO_PLUGIN_ABI
+#define DIO_SINK_SYMBOL		"dio_sink"
+
+struct dio_sink {
+	uint32_t abi;		/* DIO_SINK_ABI */
+	uint32_t size;		/* sizeof(struct dio_sink) */
+	/* ABI 1 */
+	const char *name;
+	const char *description;
+	uint64_t events;	/* DIO_EV_MASK() of the records it wants */
+	uint32_t findings;	/* 1: deliver findings */
+	uint32_t pad;
+	const struct dio_option *options;
+	int (*init)(const struct dio_host *host, struct dio_ctx *ctx,
+		    const struct dio_optval *opts, void **state);
+	/* One record, valid only during the call. 0 or -errno. */
+	int (*event)(void *state, const struct dio_ev_hdr *ev);
+	/* One finding, valid only during the call. 0 or -errno. */
+	int (*finding)(void *state, const struct dio_finding *f);
+	/* Write out anything buffered (called on the drain timer and at the end). */
+	int (*flush)(void *state);
+	void (*destroy)(void *state);
+};
+
+#endif /* DIO_SINK_H */

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared test settings. Unit tests: tests/unit/local.mk; root/BPF tests: tests/integration/local.mk.
+AM_TESTS_ENVIRONMENT = \
+	top_builddir='$(abs_top_builddir)'; top_srcdir='$(abs_top_srcdir)'; \
+	DIO='$(abs_top_builddir)/dio'; \
+	DIO_ANALYZER_PATH='$(abs_top_builddir)/analyzers'; \
+	DIO_SINK_PATH='$(abs_top_builddir)/sinks'; \
+	export top_builddir top_srcdir DIO DIO_ANALYZER_PATH DIO_SINK_PATH;
+TEST_ENGINE_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
+TEST_ENGINE_LIBS = $(DIO_ENGINE_LIBS) $(CMOCKA_LIBS)
