@@ -38,6 +38,9 @@ const volatile __u8 n_prefix = 0;
 const volatile __u8 n_exclude = 0;
 const volatile __u8 iouring = 0;
 const volatile __u64 wakeup_bytes = 0;
+const volatile __u8 hash_mode = 0;		/* 0 off, 1 user (bytes sent), 2 kernel (hash sent) */
+const volatile __u32 hash_bytes = 4096;		/* <= DIO_PATH_MAX */
+const volatile __u32 capture_bytes = 0;		/* <= DIO_PATH_MAX */
 const volatile char comm_filter[DIO_COMM_LEN] = {};
 const volatile char prefix[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
 const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};
@@ -169,7 +172,8 @@ struct {
 
 /* Per-CPU scratch space: records with strings and path walks are built here. */
 #define EV_STR_OFF	sizeof(struct dio_ev_syscall)
-#define EV_BUF		(EV_STR_OFF + 2 * DIO_PATH_MAX + NAME_MAX_BYTES)
+#define EV_BUF		(EV_STR_OFF + 3 * DIO_PATH_MAX + NAME_MAX_BYTES + 64)
+#define DATA_MAX	DIO_PATH_MAX	/* bytes hashed or captured per call */
 #define PATH_BUF	(DIO_PATH_MAX + NAME_MAX_BYTES)
 
 struct walk {
@@ -186,6 +190,7 @@ struct scratch {
 	__u8 ev[EV_BUF];
 	__u8 pathrec[sizeof(struct dio_ev_path) + PATH_BUF];
 	char cmp[PATH_BUF + DIO_PATH_MAX];	/* dir + "/" + relative argument */
+	__u8 data[DATA_MAX];			/* buffer hashed in the kernel */
 };
 
 struct {
@@ -485,6 +490,60 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
 	return 1;
 }
 
+/* ---- content signatures ------------------------------------------------- */
+
+struct fnv_ctx {
+	const __u8 *buf;
+	__u32 len;
+	__u64 h;
+};
+
+static long fnv_step(__u32 i, void *ctx)
+{
+	struct fnv_ctx *c = ctx;
+
+	if (i >= c->len)
+		return 1;
+	c->h ^= c->buf[i & (DATA_MAX - 1)];
+	c->h *= 0x100000001b3ULL;
+	return 0;
+}
+
+/*
+ * Append a struct dio_ev_content (and captured bytes) at tail for a data call
+ * that moved n bytes of the user buffer ubuf. Returns the bytes appended.
+ */
+static __always_inline __u32 add_content(struct scratch *sc, __u8 *tail, __u64 ubuf, __s64 n)
+{
+	struct dio_ev_content *ct = (void *)tail;
+	__u32 hn = n < hash_bytes ? n : hash_bytes;
+	__u32 cn = n < capture_bytes ? n : capture_bytes;
+
+	ct->hash = 0;
+	ct->hashed_len = hn;
+	if (hash_mode == 2) {
+		struct fnv_ctx c = { .buf = sc->data, .len = hn, .h = 0xcbf29ce484222325ULL };
+
+		if (hn > DATA_MAX)
+			hn = DATA_MAX;
+		c.len = hn;
+		ct->hashed_len = hn;
+		if (bpf_probe_read_user(sc->data, hn, (void *)ubuf))
+			return 0;
+		bpf_loop(DATA_MAX, fnv_step, &c, 0);
+		ct->hash = c.h;
+	} else if (cn < hn) {
+		/* user mode: send what is to be hashed; user space hashes and drops the excess */
+		cn = hn;
+	}
+	if (cn > DATA_MAX)
+		cn = DATA_MAX;
+	ct->data_len = cn;
+	if (cn && bpf_probe_read_user(tail + sizeof(*ct), cn, (void *)ubuf))
+		return 0;
+	return sizeof(*ct) + cn;
+}
+
 /* ---- system calls ------------------------------------------------------- */
 
 static __always_inline __u64 arg(const struct inflight *st, __u32 i)
@@ -743,6 +802,16 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 			return 0;
 	}
 
+	size = EV_STR_OFF + n0 + n1;
+	if (hash_mode && m->data && ret > 0 && size <= EV_STR_OFF + 2 * DIO_PATH_MAX) {
+		__u32 added = add_content(sc, sc->ev + size, arg(st, 1), ret);
+
+		if (added) {
+			flags |= DIO_SF_HASH;
+			size += added;
+		}
+	}
+
 	ev->hdr.type = DIO_EV_SYSCALL;
 	ev->hdr.cpu = bpf_get_smp_processor_id();
 	ev->hdr.ts = st->ts;
@@ -762,7 +831,6 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 	ev->str_len[1] = n1;
 	ev->fd = fd;
 	ev->pad = 0;
-	size = EV_STR_OFF + n0 + n1;
 	ev->hdr.size = size;
 	if (size == EV_STR_OFF) {
 		/* the common case: reserve exactly the record, no copy */

@@ -7,6 +7,10 @@
 #ifndef DIO_BPF_SHARED_H
 #define DIO_BPF_SHARED_H
 
+#ifndef __bpf__
+#include <linux/types.h>
+#endif
+
 #define DIO_NR_MAX	512	/* x86_64 syscall numbers handled (sysmeta entries) */
 
 /* sysmeta.fd_how: where the call's file comes from */

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Benchmarks are run by hand (they need root and minutes), never by make check.
+EXTRA_DIST += bench/overhead.sh

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dio: trace the storage system calls of programs with eBPF, enrich them with
+ * what the kernel knows, and run analyzers over the stream.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "options.h"
+#include "plugin.h"
+#include "session.h"
+#include "syscalls.h"
+#include "util.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dio trace [OPTIONS] [--] COMMAND [ARGS...]   trace a command\n"
+		"       dio trace [OPTIONS] -p PID[,PID...]          trace running processes\n"
+		"       dio trace [OPTIONS] -a                       trace the whole system\n"
+		"       dio [OPTIONS] -- COMMAND [ARGS...]           same as dio trace\n"
+		"       dio list analyzers|sinks|syscalls            what this dio offers\n"
+		"       dio --version\n"
+		"\n"
+		"See 'dio trace --help' for the options and examples.\n");
+}
+
+static const char *class_names(unsigned int cls, char *buf, size_t len)
+{
+	static const struct { unsigned int bit; const char *name; } names[] = {
+		{ SC_DATA, "%data" }, { SC_SYNC, "%sync" }, { SC_META, "%meta" },
+		{ SC_DIR, "%dir" }, { SC_XATTR, "%xattr" }, { SC_ASYNC, "%async" },
+	};
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (cls & names[i].bit)
+			off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", off ? "," : "",
+					names[i].name);
+	return buf;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : NULL;
+
+	if (what && !strcmp(what, "syscalls")) {
+		size_t n;
+		const struct dio_syscall *t = syscall_table(&n);
+		char cls[64];
+
+		for (size_t i = 0; i < n; i++)
+			printf("%-18s %3u  %s\n", t[i].name, t[i].nr,
+			       class_names(t[i].cls, cls, sizeof(cls)));
+		return 0;
+	}
+	if (what && !strcmp(what, "analyzers")) {
+		if (!plugin__list(PLUGIN_ANALYZER, stdout))
+			fprintf(stderr, "dio: no analyzers found (set DIO_ANALYZER_PATH?)\n");
+		return 0;
+	}
+	if (what && !strcmp(what, "sinks")) {
+		if (!plugin__list(PLUGIN_SINK, stdout))
+			fprintf(stderr, "dio: no sinks found (set DIO_SINK_PATH?)\n");
+		return 0;
+	}
+	die_msg("list what? use 'dio list analyzers', 'dio list sinks' or 'dio list syscalls'");
+	return 2;
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+	struct options o;
+	struct session *s;
+	char err[1024];
+	int e, code;
+
+	options_init(&o);
+	e = cli_parse_trace(argc, argv, &o, err, sizeof(err));
+	if (e == 1) {
+		options_free(&o);
+		return 0;
+	}
+	if (e) {
+		die_msg("%s", err);
+		options_free(&o);
+		return 2;
+	}
+	s = session__new(&o, err, sizeof(err));
+	if (!s) {
+		die_msg("%s", err);
+		options_free(&o);
+		return 1;
+	}
+	code = session__trace(s);
+	session__free(s);
+	options_free(&o);
+	return code;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("dio %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "trace"))
+		return cmd_trace(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc - 1, argv + 1);
+	if (argv[1][0] == '-')
+		return cmd_trace(argc, argv);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio list' or see 'dio --help'", argv[1]);
+	return 2;
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "plugin.h"
+#include "util.h"
+
+#ifndef PKGLIBDIR
+#define PKGLIBDIR "/usr/local/lib/dio"
+#endif
+
+static const char *kind_name(int kind)
+{
+	return kind == PLUGIN_SINK ? "sink" : "analyzer";
+}
+
+static const char *kind_env(int kind)
+{
+	return kind == PLUGIN_SINK ? "DIO_SINK_PATH" : "DIO_ANALYZER_PATH";
+}
+
+static const char *kind_dir(int kind)
+{
+	return kind == PLUGIN_SINK ? PKGLIBDIR "/sinks" : PKGLIBDIR "/analyzers";
+}
+
+/*
+ * Search path: $DIO_*_PATH entries, then the build tree when dio runs from one
+ * (so ./dio works right after make), then the installed directory.
+ */
+static void search_path(int kind, char *dirs, size_t len)
+{
+	const char *env = getenv(kind_env(kind));
+	const char *sub = kind == PLUGIN_SINK ? "sinks" : "analyzers";
+	char exe[4096], tree[4200] = "";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(tree, sizeof(tree), "%s/%s/summary/.libs", exe, sub);
+			if (kind == PLUGIN_SINK)
+				snprintf(tree, sizeof(tree), "%s/%s/console/.libs", exe, sub);
+			if (!access(tree, F_OK))
+				snprintf(tree, sizeof(tree), "%s/%s:", exe, sub);
+			else
+				tree[0] = 0;
+		}
+	}
+	snprintf(dirs, len, "%s%s%s%s", env ? env : "", env ? ":" : "", tree, kind_dir(kind));
+}
+
+static int find_module(int kind, const char *name, char *out, size_t outlen)
+{
+	char dirs[8192];
+	char *save = NULL, *dir;
+
+	search_path(kind, dirs, sizeof(dirs));
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(out, outlen, "%s/%s.so", dir, name);
+		if (!access(out, R_OK))
+			return 0;
+		snprintf(out, outlen, "%s/%s/.libs/%s.so", dir, name, name);
+		if (!access(out, R_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+static int valid_name(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (const char *c = name; *c; c++)
+		if (!(*c == '-' || *c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+		      (*c >= 'A' && *c <= 'Z')))
+			return 0;
+	return 1;
+}
+
+int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t errlen)
+{
+	const char *sym = kind == PLUGIN_SINK ? DIO_SINK_SYMBOL : DIO_ANALYZER_SYMBOL;
+	uint32_t abi, size, need;
+	char file[4096];
+	const void *desc;
+	int e;
+
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	if (strchr(name, '/')) {
+		snprintf(file, sizeof(file), "%s", name);
+		if (access(file, R_OK)) {
+			e = -errno;
+			snprintf(err, errlen, "%s '%s': %s", kind_name(kind), file, strerror(errno));
+			return e;
+		}
+	} else if (!valid_name(name) || find_module(kind, name, file, sizeof(file))) {
+		snprintf(err, errlen, "no %s named '%s'; see 'dio list %ss' (or give a path to a .so)",
+			 kind_name(kind), name, kind_name(kind));
+		return -ENOENT;
+	}
+	p->dl = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl) {
+		snprintf(err, errlen, "%s: cannot load: %s", file, dlerror());
+		return -ENOEXEC;
+	}
+	desc = dlsym(p->dl, sym);
+	if (!desc) {
+		snprintf(err, errlen, "%s: not a dio %s module (no '%s' symbol)", file, kind_name(kind),
+			 sym);
+		e = -ENOEXEC;
+		goto fail;
+	}
+	/* abi and size lead every descriptor, whatever its version */
+	abi = ((const uint32_t *)desc)[0];
+	size = ((const uint32_t *)desc)[1];
+	need = kind == PLUGIN_SINK ? DIO_SINK_SIZE_V1 : DIO_ANALYZER_SIZE_V1;
+	if (abi != DIO_PLUGIN_ABI) {
+		snprintf(err, errlen,
+			 "%s: %s ABI version %u, but this dio speaks version %u: rebuild the module against this dio's headers",
+			 file, kind_name(kind), abi, DIO_PLUGIN_ABI);
+		e = -EPROTO;
+		goto fail;
+	}
+	if (size < need) {
+		snprintf(err, errlen,
+			 "%s: %s descriptor is %u bytes, ABI version %u needs at least %u: rebuild the module against this dio's headers",
+			 file, kind_name(kind), size, DIO_PLUGIN_ABI, need);
+		e = -EPROTO;
+		goto fail;
+	}
+	if (kind == PLUGIN_SINK) {
+		p->sk = desc;
+		p->name = p->sk->name;
+		p->options = p->sk->options;
+	} else {
+		p->an = desc;
+		p->name = p->an->name;
+		p->options = p->an->options;
+	}
+	if (!p->name || !*p->name) {
+		snprintf(err, errlen, "%s: the %s descriptor has no name", file, kind_name(kind));
+		e = -EPROTO;
+		goto fail;
+	}
+	for (p->nopts = 0; p->options && p->options[p->nopts].name; p->nopts++)
+		;
+	p->file = strdup(file);
+	p->opts = calloc(p->nopts + 1, sizeof(*p->opts));
+	p->owned = calloc(p->nopts + 1, sizeof(*p->owned));
+	if (!p->file || !p->opts || !p->owned) {
+		snprintf(err, errlen, "%s: out of memory", file);
+		e = -ENOMEM;
+		goto fail;
+	}
+	return 0;
+fail:
+	plugin__unload(p);
+	return e;
+}
+
+static int parse_value(struct plugin *p, int i, const char *val, char *msg, size_t msglen)
+{
+	const struct dio_option *opt = &p->options[i];
+	struct dio_optval *v = &p->opts[i];
+	long l;
+	int b;
+	char *end;
+
+	switch (opt->type) {
+	case DIO_OPT_BOOL:
+		if (parse_bool(val, &b)) {
+			snprintf(msg, msglen, "%s: '%s' is not a boolean (use true or false)", opt->name,
+				 val);
+			return -EINVAL;
+		}
+		v->i = b;
+		return 0;
+	case DIO_OPT_INT: {
+		uint64_t sz;
+
+		if (val[0] == '-') {
+			if (parse_long(val, -(1L << 62), 0, &l)) {
+				snprintf(msg, msglen, "%s: '%s' is not an integer", opt->name, val);
+				return -EINVAL;
+			}
+			v->i = l;
+			return 0;
+		}
+		if (parse_size(val, 0, INT64_MAX, &sz)) {
+			snprintf(msg, msglen, "%s: '%s' is not an integer", opt->name, val);
+			return -EINVAL;
+		}
+		v->i = (int64_t)sz;
+		return 0;
+	}
+	case DIO_OPT_DOUBLE:
+		errno = 0;
+		v->d = strtod(val, &end);
+		if (errno || end == val || *end) {
+			snprintf(msg, msglen, "%s: '%s' is not a number", opt->name, val);
+			return -EINVAL;
+		}
+		return 0;
+	case DIO_OPT_STRING:
+		free(p->owned[i]);
+		p->owned[i] = strdup(val);
+		if (!p->owned[i])
+			return -ENOMEM;
+		v->s = p->owned[i];
+		return 0;
+	}
+	snprintf(msg, msglen, "%s: the module declares an unknown option type %u", opt->name,
+		 opt->type);
+	return -EINVAL;
+}
+
+static int find_opt(const struct plugin *p, const char *key)
+{
+	for (int i = 0; i < p->nopts; i++)
+		if (!strcmp(p->options[i].name, key))
+			return i;
+	return -1;
+}
+
+int plugin__set(struct plugin *p, const char *key, const char *val, const char *where,
+		char *err, size_t errlen)
+{
+	char msg[512];
+	int i = find_opt(p, key), e;
+
+	if (i < 0) {
+		snprintf(err, errlen, "%s: unknown key '%s' for %s '%s'; see 'dio list %ss'", where,
+			 key, kind_name(p->kind), p->name, kind_name(p->kind));
+		return -EINVAL;
+	}
+	e = parse_value(p, i, val, msg, sizeof(msg));
+	if (e) {
+		snprintf(err, errlen, "%s: %s %s: %s", where, kind_name(p->kind), p->name, msg);
+		return e;
+	}
+	p->opts[i].set = 1;
+	return 0;
+}
+
+int plugin__configure(struct plugin *p, const struct options *o, const struct plugin_sel *sel,
+		      char *err, size_t errlen)
+{
+	char msg[512];
+	int e;
+
+	for (int i = 0; i < p->nopts; i++) {
+		if (!p->options[i].def)
+			continue;
+		e = parse_value(p, i, p->options[i].def, msg, sizeof(msg));
+		if (e) {
+			snprintf(err, errlen, "%s: bad default: %s", p->file, msg);
+			return e;
+		}
+	}
+	for (int g = 0; o && g < o->ngroups; g++) {
+		const struct plugin_group *grp = &o->groups[g];
+
+		if (strcmp(grp->kind, kind_name(p->kind)) || strcmp(grp->name, p->name))
+			continue;
+		for (int k = 0; k < grp->nkv; k++) {
+			e = plugin__set(p, grp->key[k], grp->val[k], grp->where[k], err, errlen);
+			if (e)
+				return e;
+		}
+	}
+	for (int k = 0; sel && k < sel->nkv; k++) {
+		char where[300];
+
+		snprintf(where, sizeof(where), "--%s %s", kind_name(p->kind), sel->name);
+		e = plugin__set(p, sel->key[k], sel->val[k], where, err, errlen);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+void plugin__unload(struct plugin *p)
+{
+	if (!p)
+		return;
+	if (p->inited) {
+		if (p->an && p->an->destroy)
+			p->an->destroy(p->state);
+		else if (p->sk && p->sk->destroy)
+			p->sk->destroy(p->state);
+	}
+	for (int i = 0; p->owned && i < p->nopts; i++)
+		free(p->owned[i]);
+	free(p->owned);
+	free(p->opts);
+	free(p->file);
+	if (p->dl)
+		dlclose(p->dl);
+	memset(p, 0, sizeof(*p));
+}
+
+static void list_dir(int kind, const char *dir, FILE *out, int *n)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char err[512], name[256];
+		struct plugin p;
+		size_t l = strlen(de->d_name);
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (l > 3 && !strcmp(de->d_name + l - 3, ".so"))
+			snprintf(name, sizeof(name), "%.*s", (int)(l - 3), de->d_name);
+		else
+			snprintf(name, sizeof(name), "%s", de->d_name);	/* build tree: NAME/.libs */
+		if (!valid_name(name) || plugin__load(&p, kind, name, err, sizeof(err)))
+			continue;
+		fprintf(out, "%-16s %s\n", p.name,
+			kind == PLUGIN_SINK ? (p.sk->description ? p.sk->description : "")
+					    : (p.an->description ? p.an->description : ""));
+		for (int i = 0; i < p.nopts; i++)
+			fprintf(out, "  %s:%s=%s  %s\n", p.name, p.options[i].name,
+				p.options[i].def ? p.options[i].def : "", p.options[i].help ? p.options[i].help : "");
+		(*n)++;
+		plugin__unload(&p);
+	}
+	closedir(d);
+}
+
+int plugin__list(int kind, FILE *out)
+{
+	char dirs[8192];
+	char *save = NULL, *dir;
+	int n = 0;
+
+	search_path(kind, dirs, sizeof(dirs));
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+		list_dir(kind, dir, out, &n);
+	return n;
+}

@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dio/event.h>
+#include "dio.skel.h"
+#include "probe.h"
+#include "syscalls.h"
+#include "util.h"
+
+#define TRACEFS "/sys/kernel/tracing"
+
+struct probe {
+	struct dio_bpf *skel;
+	struct bpf_link **links;
+	int nlinks;
+	int cap;
+	struct ring_buffer *rb;
+	int cgroup_fd;
+};
+
+static int debug_libbpf;
+
+/*
+ * libbpf speaks in its own voice; keep its warnings (they explain verifier
+ * failures) but drop the "ulimit -l" hint, which is wrong on memcg-accounted
+ * kernels and only misleads.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	if (level == LIBBPF_DEBUG && !debug_libbpf)
+		return 0;
+	if (level == LIBBPF_INFO && !debug_libbpf)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (strstr(line, "ulimit") || strstr(line, "RLIMIT_MEMLOCK"))
+		return 0;
+	return fprintf(stderr, "%s", line);
+}
+
+static int has_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d))
+		return 0;
+	return !!(d[cap / 32].effective & (1u << (cap % 32)));
+}
+
+static int check_machine(char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!has_cap(CAP_SYS_ADMIN) && !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON))) {
+		snprintf(err, errlen,
+			 "dio needs root or the CAP_BPF and CAP_PERFMON capabilities: run it with sudo");
+		return -EPERM;
+	}
+	if (stat("/sys/kernel/btf/vmlinux", &st)) {
+		snprintf(err, errlen,
+			 "this kernel has no BTF (/sys/kernel/btf/vmlinux is missing): dio needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
+		return -ENOENT;
+	}
+	if (stat(TRACEFS "/events/syscalls", &st)) {
+		/* try to mount it ourselves, as perf does */
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL) || stat(TRACEFS "/events/syscalls", &st)) {
+			snprintf(err, errlen,
+				 "tracefs is not mounted at " TRACEFS ": mount it with 'mount -t tracefs nodev " TRACEFS "'");
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static int tracepoint_exists(const char *cat, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s", cat, name);
+	return !access(path, F_OK);
+}
+
+static int add_link(struct probe *p, struct bpf_link *l)
+{
+	if (p->nlinks == p->cap) {
+		int cap = p->cap ? p->cap * 2 : 256;
+		struct bpf_link **n = realloc(p->links, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->links = n;
+		p->cap = cap;
+	}
+	p->links[p->nlinks++] = l;
+	return 0;
+}
+
+static void fill_meta(const struct dio_syscall *sc, struct dio_sysmeta *m)
+{
+	int nstr = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->enabled = 1;
+	m->fd_how = sc->fd_how;
+	m->fd_arg = sc->fd_arg;
+	m->off_how = sc->off_how;
+	m->off_arg = sc->off_arg;
+	m->data = sc->data;
+	for (int i = 0; i < sc->nargs && i < 6; i++) {
+		if (sc->args[i] != A_STR || nstr == 2)
+			continue;
+		if (nstr == 0) {
+			m->str0 = i + 1;
+			if (i > 0 && sc->args[i - 1] == A_DIRFD)
+				m->dirfd0 = i;
+		} else {
+			m->str1 = i + 1;
+			if (i > 0 && sc->args[i - 1] == A_DIRFD)
+				m->dirfd1 = i;
+		}
+		nstr++;
+	}
+	if (!strcmp(sc->name, "mmap"))
+		m->flags = DIO_MF_NEED_FILE | DIO_MF_MMAP;
+	else if (!strcmp(sc->name, "munmap"))
+		m->flags = DIO_MF_MUNMAP;
+}
+
+static int set_rodata(struct probe *p, const struct options *o, char *err, size_t errlen)
+{
+	struct dio_bpf__rodata *ro = p->skel->rodata;
+	uint64_t ring = o->ring_bytes;
+
+	/* the ring must be a power of two number of pages */
+	if (ring & (ring - 1)) {
+		snprintf(err, errlen, "--ring-size must be a power of two (like 16M or 64M)");
+		return -EINVAL;
+	}
+	ro->self_tgid = getpid();
+	ro->trace_all = !!o->trace_all;
+	ro->filter_tid = o->ntids > 0;
+	ro->filter_comm = o->comm[0] != 0;
+	memcpy((char *)ro->comm_filter, o->comm, sizeof(ro->comm_filter));
+	ro->filter_cgroup = o->cgroup != NULL;
+	ro->detailed = o->mode == MODE_DETAILED;
+	ro->only_files = !!o->only_files;
+	ro->iouring = !!o->iouring;
+	ro->wakeup_bytes = ring * o->wakeup_pct / 100;
+	if (o->hash_bytes > DIO_PATH_MAX || o->capture_bytes > DIO_PATH_MAX) {
+		snprintf(err, errlen, "--hash-bytes and --capture-data take at most %d bytes",
+			 DIO_PATH_MAX);
+		return -EINVAL;
+	}
+	ro->hash_mode = o->hash == HASH_KERNEL ? 2 : o->hash == HASH_USER ? 1 : 0;
+	if (!ro->hash_mode && o->capture_bytes)
+		ro->hash_mode = 1;
+	ro->hash_bytes = o->hash == HASH_OFF ? 0 : o->hash_bytes;
+	ro->capture_bytes = o->capture_bytes;
+	ro->n_prefix = o->nprefix;
+	for (int i = 0; i < o->nprefix; i++) {
+		snprintf((char *)ro->prefix[i], DIO_PREFIX_LEN, "%s", o->prefix[i]);
+		ro->prefix_len[i] = strlen(o->prefix[i]);
+	}
+	ro->n_exclude = o->nexclude;
+	for (int i = 0; i < o->nexclude; i++) {
+		snprintf((char *)ro->exclude[i], DIO_PREFIX_LEN, "%s", o->exclude[i]);
+		ro->exclude_len[i] = strlen(o->exclude[i]);
+	}
+	if (bpf_map__set_max_entries(p->skel->maps.rb, ring) ||
+	    bpf_map__set_max_entries(p->skel->maps.tagseen, o->tag_entries)) {
+		snprintf(err, errlen, "cannot size the BPF maps");
+		return -EINVAL;
+	}
+	if (!o->iouring || !tracepoint_exists("io_uring", "io_uring_submit_req")) {
+		bpf_program__set_autoload(p->skel->progs.dio_uring_submit, false);
+		bpf_program__set_autoload(p->skel->progs.dio_uring_complete, false);
+	}
+	return 0;
+}
+
+static int attach_syscalls(struct probe *p, const struct options *o, char *err, size_t errlen)
+{
+	size_t n;
+	const struct dio_syscall *tab = syscall_table(&n);
+	int fd = bpf_map__fd(p->skel->maps.sysmeta), e;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dio_syscall *sc = &tab[i];
+		char enter[96], exit_[96];
+		struct dio_sysmeta m;
+		struct bpf_link *l;
+		__u32 key = sc->nr;
+
+		if (sc->nr >= DIO_NR_MAX || !o->sel[sc->nr])
+			continue;
+		snprintf(enter, sizeof(enter), "sys_enter_%s", syscall_tp(sc));
+		snprintf(exit_, sizeof(exit_), "sys_exit_%s", syscall_tp(sc));
+		if (!tracepoint_exists("syscalls", enter) || !tracepoint_exists("syscalls", exit_)) {
+			warn_msg("%s has no tracepoint on this kernel (syscalls:%s): not traced",
+				 sc->name, enter);
+			continue;
+		}
+		fill_meta(sc, &m);
+		if (bpf_map_update_elem(fd, &key, &m, BPF_ANY)) {
+			e = -errno;
+			snprintf(err, errlen, "cannot configure %s: %s", sc->name, strerror(errno));
+			return e;
+		}
+		/* exit first: an entry without its exit would leave a slot in flight */
+		l = bpf_program__attach_tracepoint(p->skel->progs.dio_sys_exit, "syscalls", exit_);
+		if (!l || add_link(p, l))
+			goto fail;
+		l = bpf_program__attach_tracepoint(p->skel->progs.dio_sys_enter, "syscalls", enter);
+		if (!l || add_link(p, l))
+			goto fail;
+		continue;
+fail:
+		e = -errno;
+		snprintf(err, errlen, "cannot attach to syscalls:%s: %s", enter, strerror(errno));
+		return e ? e : -EINVAL;
+	}
+	return 0;
+}
+
+static int attach_prog(struct probe *p, struct bpf_program *prog, char *err, size_t errlen)
+{
+	struct bpf_link *l;
+
+	if (!bpf_program__autoload(prog))
+		return 0;
+	l = bpf_program__attach(prog);
+	if (!l || add_link(p, l)) {
+		int e = -errno;
+
+		snprintf(err, errlen, "cannot attach %s: %s", bpf_program__name(prog), strerror(errno));
+		return e ? e : -EINVAL;
+	}
+	return 0;
+}
+
+struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void *ctx, char *err,
+			 size_t errlen)
+{
+	struct probe *p;
+	int e;
+
+	e = check_machine(err, errlen);
+	if (e) {
+		errno = -e;
+		return NULL;
+	}
+	debug_libbpf = getenv("DIO_DEBUG_LIBBPF") != NULL;
+	libbpf_set_print(libbpf_print);
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->cgroup_fd = -1;
+	p->skel = dio_bpf__open();
+	if (!p->skel) {
+		e = -errno;
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	e = set_rodata(p, o, err, errlen);
+	if (e)
+		goto fail;
+	e = dio_bpf__load(p->skel);
+	if (e) {
+		snprintf(err, errlen,
+			 "the kernel refused dio's BPF programs: %s (run with DIO_DEBUG_LIBBPF=1 for the verifier log)",
+			 strerror(-e));
+		goto fail;
+	}
+	if (o->cgroup) {
+		__u32 zero = 0;
+
+		p->cgroup_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (p->cgroup_fd < 0 ||
+		    bpf_map_update_elem(bpf_map__fd(p->skel->maps.cgroup), &zero, &p->cgroup_fd, BPF_ANY)) {
+			e = -errno;
+			snprintf(err, errlen, "--cgroup %s: %s (give a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/redis.service)",
+				 o->cgroup, strerror(errno));
+			goto fail;
+		}
+	}
+	for (int i = 0; i < o->ntids; i++) {
+		__u32 tid = o->tids[i];
+		__u8 one = 1;
+
+		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.tids), &tid, &one, BPF_ANY)) {
+			e = -errno;
+			snprintf(err, errlen, "cannot add thread %d: %s", tid, strerror(errno));
+			goto fail;
+		}
+	}
+	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.rb), cb, ctx, NULL);
+	if (!p->rb) {
+		e = -errno;
+		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
+		goto fail;
+	}
+	/* process tracking first, so no fork between attach steps is missed */
+	e = attach_prog(p, p->skel->progs.dio_fork, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_exit, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_exec, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_rename, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_uring_submit, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_uring_complete, err, errlen);
+	if (!e)
+		e = attach_syscalls(p, o, err, errlen);
+	if (e)
+		goto fail;
+	return p;
+fail:
+	probe__free(p);
+	errno = e < 0 ? -e : EINVAL;
+	return NULL;
+}
+
+void probe__free(struct probe *p)
+{
+	if (!p)
+		return;
+	for (int i = p->nlinks - 1; i >= 0; i--)
+		bpf_link__destroy(p->links[i]);
+	free(p->links);
+	ring_buffer__free(p->rb);
+	dio_bpf__destroy(p->skel);
+	if (p->cgroup_fd >= 0)
+		close(p->cgroup_fd);
+	free(p);
+}
+
+int probe__trace_pid(struct probe *p, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.traced), &key, &one, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int probe__poll(struct probe *p, int timeout_ms)
+{
+	int n = ring_buffer__poll(p->rb, timeout_ms), m;
+
+	if (n < 0)
+		return n;
+	/* records submitted without a wakeup are not seen by poll: take them too */
+	m = ring_buffer__consume(p->rb);
+	if (m < 0)
+		return m;
+	return n + m;
+}
+
+int probe__drain(struct probe *p)
+{
+	return ring_buffer__consume(p->rb);
+}
+
+int probe__counters(struct probe *p, uint64_t *out)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(p->skel->maps.counters);
+	uint64_t *vals;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (__u32 k = 0; k < DIO_CNT_MAX; k++) {
+		out[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+int probe__attached(const struct probe *p)
+{
+	return p->nlinks;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "proc.h"
+
+/* execvp's search, done up front so "command not found" is reported before tracing starts */
+static int resolve(const char *cmd, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH");
+	char buf[4096], *save = NULL, *dir;
+	int e = -ENOENT;
+
+	if (strchr(cmd, '/')) {
+		snprintf(out, outlen, "%s", cmd);
+		if (access(out, X_OK))
+			return -errno;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (dir = strtok_r(buf, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+
+		snprintf(out, outlen, "%s/%s", *dir ? dir : ".", cmd);
+		if (stat(out, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (!access(out, X_OK))
+			return 0;
+		e = -EACCES;
+	}
+	return e;
+}
+
+int child__spawn(struct child *c, char **argv, char *err, size_t errlen)
+{
+	char file[4096];
+	int fds[2], e;
+	char go;
+
+	c->pid = -1;
+	c->gate = -1;
+	e = resolve(argv[0], file, sizeof(file));
+	if (e) {
+		snprintf(err, errlen, "cannot run '%s': %s%s", argv[0], strerror(-e),
+			 e == -ENOENT && !strchr(argv[0], '/') ? " (not found in PATH)" : "");
+		return e;
+	}
+	if (pipe2(fds, O_CLOEXEC)) {
+		e = -errno;
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return e;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		e = -errno;
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return e;
+	}
+	if (c->pid == 0) {
+		/* wait for the tracer; the pipe closes itself at exec (O_CLOEXEC) */
+		close(fds[1]);
+		if (read(fds[0], &go, 1) != 1)
+			_exit(127);
+		execv(file, argv);
+		fprintf(stderr, "dio: cannot run '%s': %s\n", file, strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	c->gate = fds[1];
+	return 0;
+}
+
+int child__release(struct child *c)
+{
+	int e = 0;
+
+	if (write(c->gate, "g", 1) != 1)
+		e = -errno;
+	close(c->gate);
+	c->gate = -1;
+	return e;
+}
+
+void child__abort(struct child *c)
+{
+	if (c->pid <= 0)
+		return;
+	if (c->gate >= 0) {
+		close(c->gate);	/* the child's read returns 0 and it exits */
+		c->gate = -1;
+	}
+	waitpid(c->pid, NULL, 0);
+	c->pid = -1;
+}
+
+int pid_alive(pid_t pid)
+{
+	char path[64], buf[512], *rp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = 0;
+	/* a zombie has stopped doing I/O: the state follows the last ')' of the name */
+	rp = strrchr(buf, ')');
+	if (rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'))
+		return -ESRCH;
+	return 0;
+}
+
+int exit_code_of(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return 1;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The traced command: started stopped, released once it is being traced. */
+#ifndef DIO_ENGINE_PROC_H
+#define DIO_ENGINE_PROC_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int gate;	/* write end of the pipe the child waits on */
+};
+
+/*
+ * Fork a child that waits until child__release() and then executes argv
+ * (PATH search as execvp). A command that does not exist is found here, before
+ * anything is traced: -ENOENT / -EACCES with a one-line message in err.
+ */
+int child__spawn(struct child *c, char **argv, char *err, size_t errlen);
+/* Let the child run its command. */
+int child__release(struct child *c);
+/* Kill and reap a child that was never released. */
+void child__abort(struct child *c);
+/* 0 when pid exists, -ESRCH otherwise. */
+int pid_alive(pid_t pid);
+/* Exit status for dio from a wait status: the code, or 128+signal. */
+int exit_code_of(int wstatus);
+
+#endif

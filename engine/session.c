@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "format.h"
+#include "plugin.h"
+#include "probe.h"
+#include "proc.h"
+#include "session.h"
+#include "syscalls.h"
+#include "tagtab.h"
+#include "util.h"
+
+#define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
+
+struct dio_ctx {
+	struct session *s;
+	struct plugin *p;
+};
+
+struct session {
+	struct options *o;
+	struct tagtab *tags;
+	struct probe *probe;
+	struct plugin plugins[MAX_PLUGINS];
+	struct dio_ctx ctx[MAX_PLUGINS];
+	int nplugins;
+	/* dispatch lists, built once: who wants which record type */
+	struct plugin *by_type[DIO_EV_MAX][MAX_PLUGINS];
+	int nby[DIO_EV_MAX];
+	struct plugin *finding_sinks[MAX_PLUGINS];
+	int nfinding;
+	int64_t realtime_off;
+	uint64_t events;
+	uint64_t malformed;
+	uint64_t findings;
+	uint64_t counters[DIO_CNT_MAX];
+	int failed;		/* a module returned an error */
+	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only to interrupt the poll */
+}
+
+/* ---- the host API offered to modules ------------------------------------- */
+
+static const char *host_syscall_name(uint32_t nr)
+{
+	static char unknown[DIO_NR_MAX][16];
+	const struct dio_syscall *sc = syscall_by_nr(nr);
+
+	if (sc)
+		return sc->name;
+	if (nr >= DIO_NR_MAX)
+		return "syscall_unknown";
+	if (!unknown[nr][0])
+		snprintf(unknown[nr], sizeof(unknown[nr]), "syscall_%u", nr);
+	return unknown[nr];
+}
+
+static const char *host_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
+{
+	return tagtab__lookup(ctx->s->tags, tag);
+}
+
+static const char *fmt_path_of(void *ud, const struct dio_file_tag *tag)
+{
+	return tagtab__lookup(((struct session *)ud)->tags, tag);
+}
+
+static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
+			     char *buf, size_t len)
+{
+	struct fmt_ctx fc = {
+		.flags = flags,
+		.realtime_off = ctx->s->realtime_off,
+		.path_of = fmt_path_of,
+		.ud = ctx->s,
+	};
+
+	return format_event(&fc, ev, buf, len);
+}
+
+static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
+{
+	return mono_ns + ctx->s->realtime_off;
+}
+
+static void refresh_counters(struct session *s)
+{
+	if (s->probe)
+		probe__counters(s->probe, s->counters);
+}
+
+static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
+{
+	struct session *s = ctx->s;
+
+	refresh_counters(s);
+	memset(out, 0, sizeof(*out));
+	out->events = s->events;
+	out->lost_ringbuf = s->counters[DIO_LOST_RINGBUF];
+	out->lost_inflight = s->counters[DIO_LOST_INFLIGHT];
+	out->lost_pathtab = s->counters[DIO_LOST_PATHTAB];
+	out->lost_iouring = s->counters[DIO_LOST_IOURING];
+	out->lost_other = s->counters[DIO_LOST_OTHER] + s->malformed;
+	out->path_truncated = s->counters[DIO_CNT_PATH_TRUNC];
+}
+
+static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+{
+	struct session *s = ctx->s;
+	struct dio_finding copy;
+	int e, ret = 0;
+
+	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
+	copy = *f;
+	copy.size = sizeof(copy);
+	copy.analyzer = ctx->p->name;
+	s->findings++;
+	for (int i = 0; i < s->nfinding; i++) {
+		struct plugin *p = s->finding_sinks[i];
+
+		e = p->sk->finding(p->state, &copy);
+		if (e < 0) {
+			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
+			ret = e;
+		}
+	}
+	return ret;
+}
+
+static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "dio: %s: ", ctx->p->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static const struct dio_host host = {
+	.abi = DIO_PLUGIN_ABI,
+	.size = sizeof(struct dio_host),
+	.syscall_name = host_syscall_name,
+	.tag_path = host_tag_path,
+	.format_event = host_format_event,
+	.realtime_ns = host_realtime_ns,
+	.emit_finding = host_emit_finding,
+	.stats = host_stats,
+	.log = host_log,
+};
+
+/* ---- setting up ---------------------------------------------------------- */
+
+static int64_t clock_offset(void)
+{
+	struct timespec rt, mono;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
+}
+
+static const char *time_name(enum time_style t)
+{
+	switch (t) {
+	case TIME_T: return "t";
+	case TIME_TT: return "tt";
+	case TIME_TTT: return "ttt";
+	default: return "";
+	}
+}
+
+/* -o, -t, -T, -q, --no-details are the console sink's options under strace's names */
+static int console_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
+{
+	const char *w = "command line";
+	int e = 0;
+
+	if (o->output)
+		e = plugin__set(p, "output", o->output, w, err, errlen);
+	if (!e && o->time != TIME_NONE)
+		e = plugin__set(p, "time", time_name(o->time), w, err, errlen);
+	if (!e && o->durations)
+		e = plugin__set(p, "durations", "true", w, err, errlen);
+	if (!e && o->quiet)
+		e = plugin__set(p, "events", "false", w, err, errlen);
+	if (!e && !o->details)
+		e = plugin__set(p, "details", "false", w, err, errlen);
+	return e;
+}
+
+static int add_plugin(struct session *s, int kind, const char *name, const struct plugin_sel *sel,
+		      char *err, size_t errlen)
+{
+	struct plugin *p;
+	int e;
+
+	for (int i = 0; i < s->nplugins; i++)
+		if (s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, name))
+			return 0;	/* "all" plus a name: load once */
+	if (s->nplugins == MAX_PLUGINS) {
+		snprintf(err, errlen, "too many modules (at most %d)", MAX_PLUGINS);
+		return -E2BIG;
+	}
+	p = &s->plugins[s->nplugins];
+	e = plugin__load(p, kind, name, err, errlen);
+	if (e)
+		return e;
+	s->ctx[s->nplugins].s = s;
+	s->ctx[s->nplugins].p = p;
+	p->ctx = &s->ctx[s->nplugins];
+	s->nplugins++;
+	e = plugin__configure(p, s->o, sel, err, errlen);
+	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
+		e = console_shortcuts(p, s->o, err, errlen);
+	return e;
+}
+
+/* every analyzer on the search path, for --analyzer all */
+static int add_all_analyzers(struct session *s, char *err, size_t errlen)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int e = 0;
+
+	if (!f)
+		return -ENOMEM;
+	plugin__list(PLUGIN_ANALYZER, f);
+	fclose(f);
+	for (line = strtok_r(buf, "\n", &save); line && !e; line = strtok_r(NULL, "\n", &save)) {
+		char name[64];
+
+		if (line[0] == ' ' || sscanf(line, "%63s", name) != 1)
+			continue;
+		e = add_plugin(s, PLUGIN_ANALYZER, name, NULL, err, errlen);
+	}
+	free(buf);
+	return e;
+}
+
+static int init_plugin(struct session *s, struct plugin *p, char *err, size_t errlen)
+{
+	int e;
+
+	if (p->an)
+		e = p->an->init(&host, p->ctx, p->opts, &p->state);
+	else
+		e = p->sk->init(&host, p->ctx, p->opts, &p->state);
+	if (e) {
+		snprintf(err, errlen, "%s %s: cannot start: %s", p->an ? "analyzer" : "sink", p->name,
+			 strerror(e < 0 ? -e : e));
+		return e < 0 ? e : -EINVAL;
+	}
+	p->inited = 1;
+	for (int t = 1; t < DIO_EV_MAX; t++) {
+		uint64_t want = p->an ? p->an->events : p->sk->events;
+		int has_cb = p->an ? p->an->event != NULL : p->sk->event != NULL;
+
+		if (has_cb && (want & DIO_EV_MASK(t)))
+			s->by_type[t][s->nby[t]++] = p;
+	}
+	if (p->sk && p->sk->findings && p->sk->finding)
+		s->finding_sinks[s->nfinding++] = p;
+	return 0;
+}
+
+struct session *session__new(struct options *o, char *err, size_t errlen)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	int e = 0;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->o = o;
+	s->realtime_off = clock_offset();
+	s->tags = tagtab__new();
+	if (!s->tags) {
+		e = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	/* sinks first: findings of analyzers need somewhere to go */
+	if (o->nsinks == 0)
+		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
+	for (int i = 0; !e && i < o->nsinks; i++)
+		e = add_plugin(s, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);
+	if (!e && !o->no_summary)
+		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
+	for (int i = 0; !e && i < o->nanalyzers; i++) {
+		if (!strcmp(o->analyzers[i].name, "all"))
+			e = add_all_analyzers(s, err, errlen);
+		else
+			e = add_plugin(s, PLUGIN_ANALYZER, o->analyzers[i].name, &o->analyzers[i],
+				       err, errlen);
+	}
+	for (int i = 0; !e && i < s->nplugins; i++)
+		if (s->plugins[i].sk)
+			e = init_plugin(s, &s->plugins[i], err, errlen);
+	for (int i = 0; !e && i < s->nplugins; i++)
+		if (s->plugins[i].an)
+			e = init_plugin(s, &s->plugins[i], err, errlen);
+	if (e)
+		goto fail;
+	return s;
+fail:
+	session__free(s);
+	errno = e < 0 ? -e : EINVAL;
+	return NULL;
+}
+
+void session__free(struct session *s)
+{
+	if (!s)
+		return;
+	probe__free(s->probe);
+	/* analyzers first: their destroy may still report through sinks */
+	for (int i = s->nplugins - 1; i >= 0; i--)
+		if (s->plugins[i].an)
+			plugin__unload(&s->plugins[i]);
+	for (int i = s->nplugins - 1; i >= 0; i--)
+		plugin__unload(&s->plugins[i]);
+	tagtab__free(s->tags);
+	free(s);
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static const size_t min_size[DIO_EV_MAX] = {
+	[DIO_EV_SYSCALL] = sizeof(struct dio_ev_syscall),
+	[DIO_EV_PATH] = sizeof(struct dio_ev_path),
+	[DIO_EV_IOURING] = sizeof(struct dio_ev_iouring),
+	[DIO_EV_PROC] = sizeof(struct dio_ev_proc),
+};
+
+/*
+ * --hash user: the kernel sent the first bytes of the buffer; hash them here
+ * and keep only what --capture-data asked for. The ring is read-only, so the
+ * record is rewritten in the session's buffer.
+ */
+static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *ev)
+{
+	size_t strs = (size_t)ev->str_len[0] + ev->str_len[1];
+	const struct dio_ev_content *ct = (const void *)((const char *)(ev + 1) + strs);
+	struct dio_ev_content *out;
+	const uint8_t *data = (const uint8_t *)(ct + 1);
+	uint32_t keep;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (sizeof(*ev) + strs + sizeof(*ct) > ev->hdr.size ||
+	    sizeof(*ev) + strs + sizeof(*ct) + ct->data_len > ev->hdr.size ||
+	    ct->hashed_len > ct->data_len)
+		return NULL;
+	if (ev->hdr.size > sizeof(s->rewrite))
+		return NULL;
+	memcpy(s->rewrite, ev, ev->hdr.size);
+	out = (struct dio_ev_content *)(s->rewrite + sizeof(*ev) + strs);
+	for (uint32_t i = 0; i < ct->hashed_len; i++) {
+		h ^= data[i];
+		h *= 0x100000001b3ULL;
+	}
+	out->hash = h;
+	keep = ct->data_len < s->o->capture_bytes ? ct->data_len : s->o->capture_bytes;
+	out->data_len = keep;
+	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(*ct) + keep;
+	return s->rewrite;
+}
+
+int session__dispatch(struct session *s, const void *rec, size_t size)
+{
+	const struct dio_ev_hdr *h = rec;
+	int e;
+
+	if (size < sizeof(*h) || h->size > size || !h->type || h->type >= DIO_EV_MAX ||
+	    h->size < min_size[h->type]) {
+		s->malformed++;
+		return 0;
+	}
+	s->events++;
+	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
+	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
+		h = hash_in_user(s, rec);
+		if (!h) {
+			s->malformed++;
+			return 0;
+		}
+	}
+	if (h->type == DIO_EV_PATH) {
+		const struct dio_ev_path *p = rec;
+
+		if (sizeof(*p) + p->len > h->size || !p->len) {
+			s->malformed++;
+			return 0;
+		}
+		if (tagtab__set(s->tags, &p->tag, (const char *)(p + 1), p->len - 1))
+			return -ENOMEM;
+	}
+	for (int i = 0; i < s->nby[h->type]; i++) {
+		struct plugin *p = s->by_type[h->type][i];
+
+		e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
+		if (e < 0) {
+			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
+				 strerror(-e));
+			s->failed = 1;
+			return e;
+		}
+	}
+	return 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	/* a negative return stops libbpf's polling: only for a real failure */
+	return session__dispatch(ctx, data, size);
+}
+
+static void flush_sinks(struct session *s)
+{
+	for (int i = 0; i < s->nplugins; i++) {
+		struct plugin *p = &s->plugins[i];
+
+		if (p->sk && p->inited && p->sk->flush)
+			p->sk->flush(p->state);
+	}
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static int any_pid_alive(const struct options *o)
+{
+	for (int i = 0; i < o->npids; i++)
+		if (!pid_alive(o->pids[i]))
+			return 1;
+	return 0;
+}
+
+static void report_loss(struct session *s)
+{
+	uint64_t *c = s->counters;
+	uint64_t lost = c[DIO_LOST_RINGBUF] + c[DIO_LOST_INFLIGHT] + c[DIO_LOST_IOURING] +
+			c[DIO_LOST_OTHER] + s->malformed;
+
+	if (lost)
+		warn_msg("%llu events lost (ring buffer full: %llu, in-flight table full: %llu, io_uring table full: %llu, other: %llu): enlarge --ring-size, lower --drain-ms or narrow the trace with filters",
+			 (unsigned long long)lost, (unsigned long long)c[DIO_LOST_RINGBUF],
+			 (unsigned long long)c[DIO_LOST_INFLIGHT], (unsigned long long)c[DIO_LOST_IOURING],
+			 (unsigned long long)(c[DIO_LOST_OTHER] + s->malformed));
+	if (c[DIO_LOST_PATHTAB])
+		warn_msg("%llu paths could not be remembered (file-tag table full): raise --tag-table",
+			 (unsigned long long)c[DIO_LOST_PATHTAB]);
+}
+
+static int finish_analyzers(struct session *s)
+{
+	int ret = 0;
+
+	for (int i = 0; i < s->nplugins; i++) {
+		struct plugin *p = &s->plugins[i];
+		int e;
+
+		if (!p->an || !p->inited || !p->an->finish)
+			continue;
+		e = p->an->finish(p->state);
+		if (e < 0) {
+			warn_msg("analyzer %s failed to finish: %s", p->name, strerror(-e));
+			ret = e;
+		}
+	}
+	flush_sinks(s);
+	return ret;
+}
+
+int session__trace(struct session *s)
+{
+	struct options *o = s->o;
+	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
+	struct child child = { .pid = -1, .gate = -1 };
+	char err[1024];
+	uint64_t start, last_check = 0;
+	int e, status = 0, code = 0, child_done = 0;
+
+	/* no SA_RESTART: a signal must end the poll so the loop sees it */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGCHLD, &sc, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	for (int i = 0; i < o->npids; i++) {
+		if (pid_alive(o->pids[i])) {
+			die_msg("-p %d: no such process", o->pids[i]);
+			return 1;
+		}
+	}
+	if (o->argv) {
+		e = child__spawn(&child, o->argv, err, sizeof(err));
+		if (e) {
+			die_msg("%s", err);
+			return 127;
+		}
+	}
+	s->probe = probe__new(o, on_record, s, err, sizeof(err));
+	if (!s->probe) {
+		die_msg("%s", err);
+		child__abort(&child);
+		return 1;
+	}
+	for (int i = 0; i < o->npids; i++) {
+		e = probe__trace_pid(s->probe, o->pids[i]);
+		if (e) {
+			die_msg("cannot trace process %d: %s", o->pids[i], strerror(-e));
+			child__abort(&child);
+			return 1;
+		}
+	}
+	if (child.pid > 0) {
+		e = probe__trace_pid(s->probe, child.pid);
+		if (!e)
+			e = child__release(&child);
+		if (e) {
+			die_msg("cannot start the command: %s", strerror(-e));
+			child__abort(&child);
+			return 1;
+		}
+	}
+	start = now_ms();
+	while (!stop_signal) {
+		e = probe__poll(s->probe, o->drain_ms);
+		if (e < 0 && e != -EINTR) {
+			if (!s->failed)
+				die_msg("reading the ring buffer failed: %s", strerror(-e));
+			code = 1;
+			break;
+		}
+		flush_sinks(s);
+		if (child.pid > 0 && !child_done) {
+			pid_t r = waitpid(child.pid, &status, WNOHANG);
+
+			if (r == child.pid) {
+				child_done = 1;
+				break;
+			}
+		}
+		if (o->duration > 0 && now_ms() - start >= (uint64_t)(o->duration * 1000))
+			break;
+		if (o->npids && now_ms() - last_check >= 200) {
+			last_check = now_ms();
+			if (!any_pid_alive(o))
+				break;
+		}
+	}
+	/* everything the kernel produced before the stop */
+	probe__drain(s->probe);
+	refresh_counters(s);
+	probe__free(s->probe);
+	s->probe = NULL;
+	if (finish_analyzers(s))
+		code = 1;
+	report_loss(s);
+	if (s->failed)
+		code = 1;
+	if (!code && child_done)
+		code = exit_code_of(status);
+	else if (!code && stop_signal && !child_done && child.pid > 0)
+		code = 128 + stop_signal;
+	return code;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A session: the loaded modules, the tag table and the dispatch of records
+ * and findings. The record source is the live probe (session__trace) or, later,
+ * a trace file; both hand records to session__dispatch.
+ */
+#ifndef DIO_ENGINE_SESSION_H
+#define DIO_ENGINE_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dio/plugin.h>
+#include "options.h"
+
+struct session;
+
+/* Load and initialise the modules o asks for. NULL with errno and a message in err. */
+struct session *session__new(struct options *o, char *err, size_t errlen);
+void session__free(struct session *s);
+
+/*
+ * Hand one record to the modules subscribed to its type. size is what the
+ * source holds; a record whose header disagrees is counted as malformed and
+ * skipped. 0, or -errno when a module failed (the session should stop).
+ */
+int session__dispatch(struct session *s, const void *rec, size_t size);
+
+/*
+ * Trace live: attach, start or attach to the processes, run until the command
+ * exits, the traced processes are gone, the duration passes or a signal
+ * arrives; then finish the analyzers. Returns dio's exit status.
+ */
+int session__trace(struct session *s);
+
+#endif

@@ -1,0 +1,16 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install the Debian 12 packages dio needs to build and test.
+set -e
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: run as root (sudo $0)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends \
+	build-essential autoconf automake libtool pkg-config \
+	libbpf-dev libelf-dev zlib1g-dev libconfig-dev libcmocka-dev \
+	clang llvm bpftool \
+	liburing-dev libaio-dev e2fsprogs mount util-linux \
+	valgrind fio strace bc
