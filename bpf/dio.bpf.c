@@ -558,14 +558,23 @@ int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
 	struct task_struct *task;
 	struct dio_sysmeta *m;
 	struct inflight *st;
-	__u32 nr = ctx->id;
+	struct pt_regs *regs;
+	__u32 nr;
 
 	if (!is_traced(pid_tgid))
 		return 0;
+	/*
+	 * Number and arguments come from the task's saved user registers, not
+	 * from the tracepoint record: the kernel refuses to attach a program that
+	 * reads past a record's end, and records differ in size (sys_enter_sync's
+	 * holds no arguments).
+	 */
+	task = bpf_get_current_task_btf();
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	nr = BPF_CORE_READ(regs, orig_ax);
 	m = bpf_map_lookup_elem(&sysmeta, &nr);
 	if (!m || !m->enabled)
 		return 0;
-	task = bpf_get_current_task_btf();
 	st = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st) {
 		count(DIO_LOST_INFLIGHT);
@@ -573,12 +582,12 @@ int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
 	}
 	st->nr = nr;
 	st->ts = bpf_ktime_get_ns();
-	st->args[0] = ctx->args[0];
-	st->args[1] = ctx->args[1];
-	st->args[2] = ctx->args[2];
-	st->args[3] = ctx->args[3];
-	st->args[4] = ctx->args[4];
-	st->args[5] = ctx->args[5];
+	st->args[0] = BPF_CORE_READ(regs, di);
+	st->args[1] = BPF_CORE_READ(regs, si);
+	st->args[2] = BPF_CORE_READ(regs, dx);
+	st->args[3] = BPF_CORE_READ(regs, r10);
+	st->args[4] = BPF_CORE_READ(regs, r8);
+	st->args[5] = BPF_CORE_READ(regs, r9);
 	st->has_file = 0;
 	st->has_off = 0;
 	st->match = 1;
@@ -601,7 +610,7 @@ int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
 			st->has_off = 1;
 	}
 	if (m->flags & DIO_MF_MUNMAP) {
-		struct mapkey k = { .addr = ctx->args[0], .tgid = pid_tgid >> 32 };
+		struct mapkey k = { .addr = st->args[0], .tgid = pid_tgid >> 32 };
 		struct mapval *v = bpf_map_lookup_elem(&mappings, &k);
 
 		if (!v)
@@ -769,7 +778,7 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 	}
 	if ((m->flags & DIO_MF_NEED_FILE) && !(flags & DIO_SF_FILE) && !(m->flags & DIO_MF_MUNMAP)) {
 		/* mmap of anonymous memory: only file mappings are storage I/O */
-		if ((long)arg(st, m->fd_arg) < 0 || !detailed)
+		if ((int)arg(st, m->fd_arg) < 0 || !detailed)
 			return 0;
 	}
 	if ((m->flags & DIO_MF_MMAP) && (flags & DIO_SF_FILE) && (__u64)ret < (__u64)-4095L) {
@@ -931,6 +940,9 @@ int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
 SEC("tp_btf/task_rename")
 int BPF_PROG(dio_rename, struct task_struct *t, const char *comm)
 {
+	/* exec renames the task too: that one is reported as the exec */
+	if (BPF_CORE_READ_BITFIELD_PROBED(t, in_execve))
+		return 0;
 	if (task_traced(t))
 		emit_proc(t, DIO_PROC_RENAME, 0, 0, 0, 0, comm);
 	return 0;

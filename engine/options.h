@@ -14,6 +14,7 @@
 #define OPT_MAX_PIDS	64
 #define OPT_MAX_PLUGINS	16
 #define OPT_MAX_KV	32
+#define DIO_PATH_MAX_BYTES 4096	/* largest --hash-bytes and --capture-data */
 
 enum trace_mode { MODE_DETAILED = 0, MODE_RAW };
 enum time_style { TIME_NONE = 0, TIME_T, TIME_TT, TIME_TTT };

@@ -389,6 +389,27 @@ static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *
 	return s->rewrite;
 }
 
+/*
+ * Pipes, sockets and anon inodes live on internal mounts whose dentry walk
+ * ends at "/": name them the way /proc/PID/fd does.
+ */
+static int set_path(struct session *s, const struct dio_ev_path *p)
+{
+	const char *path = (const char *)(p + 1);
+	size_t len = strnlen(path, p->len);
+	char name[128];
+
+	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
+		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
+	else if (p->ftype == DIO_FT_SOCK && !strcmp(path, "/"))
+		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
+	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
+		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);
+	else
+		return tagtab__set(s->tags, &p->tag, path, len);
+	return tagtab__set(s->tags, &p->tag, name, len);
+}
+
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
@@ -415,7 +436,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 			s->malformed++;
 			return 0;
 		}
-		if (tagtab__set(s->tags, &p->tag, (const char *)(p + 1), p->len - 1))
+		if (set_path(s, p))
 			return -ENOMEM;
 	}
 	for (int i = 0; i < s->nby[h->type]; i++) {

@@ -48,6 +48,8 @@ enum sc_arg {
 	A_DEV,		/* makedev(major, minor) */
 	A_OPENHOW,	/* struct open_how * (openat2) */
 	A_OFFPTR,	/* loff_t *: pointer */
+	A_DUP3_FLAGS,	/* O_CLOEXEC */
+	A_SKIP,		/* not printed (preadv2's high offset word) */
 };
 
 /* Return value kinds. */

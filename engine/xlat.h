@@ -24,5 +24,29 @@ int xlat_value(const struct xlat *tab, size_t n, uint64_t v, int hex, char *buf,
 int xlat_open_flags(uint64_t v, char *buf, size_t len);
 /* errno name ("ENOENT"), NULL when unknown. */
 const char *xlat_errno(int err);
+/* IORING_OP_* name without the prefix ("READ"), NULL when unknown. Static string. */
+const char *xlat_uring_op(unsigned int op);
+
+/* One function per argument kind; snprintf semantics like xlat_flags. */
+int xlat_at_flags(uint64_t v, char *buf, size_t len);
+int xlat_whence(uint64_t v, char *buf, size_t len);
+int xlat_fcntl_cmd(uint64_t v, char *buf, size_t len);
+int xlat_rename_flags(uint64_t v, char *buf, size_t len);
+int xlat_falloc_flags(uint64_t v, char *buf, size_t len);
+int xlat_fadvice(uint64_t v, char *buf, size_t len);
+int xlat_flock_op(uint64_t v, char *buf, size_t len);
+int xlat_mmap_prot(uint64_t v, char *buf, size_t len);
+int xlat_mmap_flags(uint64_t v, char *buf, size_t len);
+int xlat_msync_flags(uint64_t v, char *buf, size_t len);
+int xlat_sfr_flags(uint64_t v, char *buf, size_t len);
+int xlat_rwf_flags(uint64_t v, char *buf, size_t len);
+int xlat_xattr_flags(uint64_t v, char *buf, size_t len);
+int xlat_statx_mask(uint64_t v, char *buf, size_t len);
+int xlat_close_range_flags(uint64_t v, char *buf, size_t len);
+int xlat_splice_flags(uint64_t v, char *buf, size_t len);
+int xlat_uring_enter_flags(uint64_t v, char *buf, size_t len);
+int xlat_access_mode(uint64_t v, char *buf, size_t len);
+int xlat_dup3_flags(uint64_t v, char *buf, size_t len);
+int xlat_unlink_flags(uint64_t v, char *buf, size_t len);
 
 #endif

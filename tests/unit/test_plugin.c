@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The module loader: a good module loads and is configured from defaults,
+ * config groups and the command line; modules with a wrong ABI, a short
+ * descriptor or no descriptor are refused with a message naming the file and
+ * the versions; the session delivers only subscribed record types.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "engine/plugin.h"
+#include "engine/session.h"
+
+static char modpath[4096];
+
+static const char *mod(const char *name)
+{
+	const char *top = getenv("top_builddir");
+
+	snprintf(modpath, sizeof(modpath), "%s/tests/unit/modules/.libs/%s.so", top ? top : ".",
+		 name);
+	return modpath;
+}
+
+static void loads_good_module_with_defaults(void **unused)
+{
+	struct plugin p;
+	char err[512] = "";
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("good"), err, sizeof(err)), 0);
+	assert_string_equal(p.name, "good");
+	assert_int_equal(p.nopts, 4);
+	assert_int_equal(plugin__configure(&p, NULL, NULL, err, sizeof(err)), 0);
+	assert_int_equal(p.opts[0].i, 10);
+	assert_null(p.opts[1].s);
+	assert_int_equal(p.opts[2].i, 0);
+	assert_true(p.opts[3].d == 0.5);
+	assert_int_equal(p.opts[0].set, 0);
+	plugin__unload(&p);
+	assert_null(p.dl);
+}
+
+static void refuses_other_abi_version(void **unused)
+{
+	struct plugin p;
+	char err[512] = "", want[1024];
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("badabi"), err, sizeof(err)),
+			 -EPROTO);
+	snprintf(want, sizeof(want),
+		 "%s: analyzer ABI version 99, but this dio speaks version 1: rebuild the module against this dio's headers",
+		 mod("badabi"));
+	assert_string_equal(err, want);
+	assert_null(p.dl);
+}
+
+static void refuses_short_descriptor(void **unused)
+{
+	struct plugin p;
+	char err[512] = "", want[1024];
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("small"), err, sizeof(err)),
+			 -EPROTO);
+	snprintf(want, sizeof(want),
+		 "%s: analyzer descriptor is 16 bytes, ABI version 1 needs at least %zu: rebuild the module against this dio's headers",
+		 mod("small"), (size_t)DIO_ANALYZER_SIZE_V1);
+	assert_string_equal(err, want);
+}
+
+static void refuses_object_without_descriptor(void **unused)
+{
+	struct plugin p;
+	char err[512] = "", want[1024];
+
+	assert_int_equal(plugin__load(&p, PLUGIN_SINK, mod("nosym"), err, sizeof(err)), -ENOEXEC);
+	snprintf(want, sizeof(want), "%s: not a dio sink module (no 'dio_sink' symbol)",
+		 mod("nosym"));
+	assert_string_equal(err, want);
+}
+
+static void unknown_name_points_to_list(void **unused)
+{
+	struct plugin p;
+	char err[512] = "";
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, "no-such-analyzer", err, sizeof(err)),
+			 -ENOENT);
+	assert_string_equal(err,
+		"no analyzer named 'no-such-analyzer'; see 'dio list analyzers' (or give a path to a .so)");
+}
+
+static void missing_file_is_named(void **unused)
+{
+	struct plugin p;
+	char err[512] = "";
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, "./nope/x.so", err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "analyzer './nope/x.so': No such file or directory");
+}
+
+static void config_group_then_command_line(void **unused)
+{
+	struct options o;
+	struct plugin_sel sel = { .name = "good", .nkv = 1 };
+	struct plugin p;
+	char err[512] = "";
+
+	memset(&o, 0, sizeof(o));
+	o.ngroups = 1;
+	o.groups[0].kind = "analyzer";
+	o.groups[0].name = "good";
+	o.groups[0].nkv = 2;
+	o.groups[0].key[0] = "limit";
+	o.groups[0].val[0] = "5";
+	o.groups[0].where[0] = "dio.conf:7";
+	o.groups[0].key[1] = "name";
+	o.groups[0].val[1] = "from-config";
+	o.groups[0].where[1] = "dio.conf:8";
+	sel.key[0] = "limit";
+	sel.val[0] = "2k";
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("good"), err, sizeof(err)), 0);
+	assert_int_equal(plugin__configure(&p, &o, &sel, err, sizeof(err)), 0);
+	assert_int_equal(p.opts[0].i, 2048);
+	assert_int_equal(p.opts[0].set, 1);
+	assert_string_equal(p.opts[1].s, "from-config");
+	plugin__unload(&p);
+}
+
+static void unknown_config_key_names_file_and_line(void **unused)
+{
+	struct options o;
+	struct plugin p;
+	char err[512] = "";
+
+	memset(&o, 0, sizeof(o));
+	o.ngroups = 1;
+	o.groups[0].kind = "analyzer";
+	o.groups[0].name = "good";
+	o.groups[0].nkv = 1;
+	o.groups[0].key[0] = "lmit";
+	o.groups[0].val[0] = "5";
+	o.groups[0].where[0] = "/etc/dio/dio.conf:12";
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("good"), err, sizeof(err)), 0);
+	assert_int_equal(plugin__configure(&p, &o, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err,
+		"/etc/dio/dio.conf:12: unknown key 'lmit' for analyzer 'good'; see 'dio list analyzers'");
+	plugin__unload(&p);
+}
+
+static void bad_values_are_explained(void **unused)
+{
+	static const struct { const char *key, *val, *msg; } cases[] = {
+		{ "limit", "12x", "--analyzer good: analyzer good: limit: '12x' is not an integer" },
+		{ "on", "maybe",
+		  "--analyzer good: analyzer good: on: 'maybe' is not a boolean (use true or false)" },
+		{ "ratio", "half", "--analyzer good: analyzer good: ratio: 'half' is not a number" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plugin_sel sel = { .name = "good", .nkv = 1 };
+		struct plugin p;
+		char err[512] = "";
+
+		sel.key[0] = (char *)cases[i].key;
+		sel.val[0] = (char *)cases[i].val;
+		assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("good"), err, sizeof(err)), 0);
+		assert_int_equal(plugin__configure(&p, NULL, &sel, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, cases[i].msg);
+		plugin__unload(&p);
+	}
+}
+
+/* Records of each type pushed through a session reach the module only if it subscribed. */
+static void session_delivers_only_subscribed_types(void **unused)
+{
+	struct options o;
+	struct session *s;
+	char err[512] = "", out[] = "/tmp/dio-test-plugin-XXXXXX", line[256] = "";
+	struct dio_ev_syscall sc = { .hdr = { .type = DIO_EV_SYSCALL, .size = sizeof(sc) } };
+	struct dio_ev_proc pr = { .hdr = { .type = DIO_EV_PROC, .size = sizeof(pr) } };
+	struct {
+		struct dio_ev_path p;
+		char path[8];
+	} pa = { .p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa) }, .len = 7 },
+		 .path = "/tmp/x" };
+	struct dio_ev_hdr bogus = { .type = 77, .size = sizeof(bogus) };
+	FILE *f;
+	int fd = mkstemp(out);
+	char spec[4200];
+
+	assert_true(fd >= 0);
+	close(fd);
+	options_init(&o);
+	o.no_summary = 1;
+	snprintf(spec, sizeof(spec), "console:output=/dev/null");
+	assert_int_equal(options_add_plugin(&o, 1, spec, err, sizeof(err)), 0);
+	assert_int_equal(options_add_plugin(&o, 0, mod("good"), err, sizeof(err)), 0);
+	o.analyzers[0].nkv = 1;
+	o.analyzers[0].key[0] = strdup("name");
+	o.analyzers[0].val[0] = strdup(out);
+	o.analyzers[0].where[0] = "test";
+	s = session__new(&o, err, sizeof(err));
+	if (!s)
+		fail_msg("session__new: %s", err);
+	assert_int_equal(session__dispatch(s, &sc, sizeof(sc)), 0);
+	assert_int_equal(session__dispatch(s, &sc, sizeof(sc)), 0);
+	assert_int_equal(session__dispatch(s, &pa, sizeof(pa)), 0);
+	assert_int_equal(session__dispatch(s, &pr, sizeof(pr)), 0);
+	assert_int_equal(session__dispatch(s, &bogus, sizeof(bogus)), 0);
+	/* a header that claims more than the source holds */
+	assert_int_equal(session__dispatch(s, &sc, sizeof(sc) - 8), 0);
+	session__free(s);
+	options_free(&o);
+	f = fopen(out, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	unlink(out);
+	assert_string_equal(line, "limit=10 syscall=2 path=0 iouring=0 proc=0\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(loads_good_module_with_defaults),
+		cmocka_unit_test(refuses_other_abi_version),
+		cmocka_unit_test(refuses_short_descriptor),
+		cmocka_unit_test(refuses_object_without_descriptor),
+		cmocka_unit_test(unknown_name_points_to_list),
+		cmocka_unit_test(missing_file_is_named),
+		cmocka_unit_test(config_group_then_command_line),
+		cmocka_unit_test(unknown_config_key_names_file_and_line),
+		cmocka_unit_test(bad_values_are_explained),
+		cmocka_unit_test(session_delivers_only_subscribed_types),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+XLAT(CLOSE_RANGE_UNSHARE)
+XLAT(CLOSE_RANGE_CLOEXEC)

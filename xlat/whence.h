@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+XLAT(SEEK_SET)
+XLAT(SEEK_CUR)
+XLAT(SEEK_END)
+XLAT(SEEK_DATA)
+XLAT(SEEK_HOLE)
