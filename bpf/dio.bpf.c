@@ -261,32 +261,37 @@ static __always_inline int is_traced(__u64 pid_tgid)
 	return 1;
 }
 
+/* Type a kernel pointer read as a number so its fields can be loaded directly. */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+/*
+ * The file behind fd. Fields are loaded through BTF-typed pointers rather
+ * than bpf_probe_read calls: this runs for every call on an fd, and a helper
+ * call per field cost more than the rest of the probe.
+ */
 static __always_inline struct file *fd_file(struct task_struct *task, long fd)
 {
-	struct file **fdarr;
+	struct fdtable *fdt;
 	struct file *f = NULL;
-	unsigned int max;
 
 	if (fd < 0)
 		return NULL;
-	max = BPF_CORE_READ(task, files, fdt, max_fds);
-	if ((unsigned long)fd >= max)
+	fdt = task->files->fdt;
+	if ((unsigned long)fd >= fdt->max_fds)
 		return NULL;
-	fdarr = BPF_CORE_READ(task, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fdarr[fd]))
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]) || !f)
 		return NULL;
-	return f;
+	return bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
 }
 
 static __always_inline __u8 file_tag(struct file *f, struct dio_file_tag *tag)
 {
-	struct inode *ino = BPF_CORE_READ(f, f_inode);
-	__u16 mode = BPF_CORE_READ(ino, i_mode);
-	__u8 ft = (mode & S_IFMT) >> 12;
+	struct inode *ino = f->f_inode;
+	__u8 ft = (ino->i_mode & S_IFMT) >> 12;
 
-	tag->ino = BPF_CORE_READ(ino, i_ino);
-	tag->dev = BPF_CORE_READ(ino, i_sb, s_dev);
-	tag->gen = BPF_CORE_READ(ino, i_generation);
+	tag->ino = ino->i_ino;
+	tag->dev = ino->i_sb->s_dev;
+	tag->gen = ino->i_generation;
 	return ft ? ft : DIO_FT_ANON;
 }
 
@@ -447,14 +452,14 @@ static __always_inline __u8 path_match(const char *s, __u32 slen)
 static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
 					const struct dio_file_tag *tag, __u8 ftype, __u32 pid)
 {
-	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
+	struct dentry *d = f->f_path.dentry;
 	struct tagseen *seen, nv = {};
 	struct dio_ev_path *rec;
 	__u32 len, trunc = 0;
 	__u8 flags = 0;
 
-	nv.parent = (__u64)BPF_CORE_READ(d, d_parent);
-	nv.hash_len = BPF_CORE_READ(d, d_name.hash_len);
+	nv.parent = (__u64)d->d_parent;
+	nv.hash_len = d->d_name.hash_len;
 	seen = bpf_map_lookup_elem(&tagseen, tag);
 	if (seen) {
 		if (seen->parent == nv.parent && seen->hash_len == nv.hash_len)
@@ -462,7 +467,7 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
 		flags |= DIO_PF_RENAMED;
 	}
 	rec = (void *)sc->pathrec;
-	len = walk_path(&sc->w, d, BPF_CORE_READ(f, f_path.mnt), (char *)sc->pathrec + sizeof(*rec),
+	len = walk_path(&sc->w, d, f->f_path.mnt, (char *)sc->pathrec + sizeof(*rec),
 			&trunc);
 	nv.match = path_match((char *)sc->pathrec + sizeof(*rec), len);
 	if (bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY))
@@ -471,7 +476,7 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
 		flags |= DIO_PF_TRUNC;
 		count(DIO_CNT_PATH_TRUNC);
 	}
-	if (!BPF_CORE_READ(f, f_inode, __i_nlink))
+	if (!f->f_inode->__i_nlink)
 		flags |= DIO_PF_DELETED;
 	/* filtered-out files need no path in user space */
 	if (!nv.match)
@@ -551,29 +556,26 @@ static __always_inline __u64 arg(const struct inflight *st, __u32 i)
 	return i < 6 ? st->args[i] : 0;
 }
 
-SEC("tracepoint")
-int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
+/*
+ * Entry of a selected call. Two program pairs share this body: the
+ * per-syscall tracepoints (dio_sys_*), attached only to the calls the user
+ * selected, and the raw syscall tracepoints (dio_raw_*), two attachments that
+ * see every call and filter by number here. Number and arguments come from the
+ * task's saved user registers, not from a tracepoint record: the kernel refuses
+ * to attach a program that reads past a record's end, and records differ in
+ * size (sys_enter_sync's holds no arguments).
+ */
+static __always_inline int on_enter(struct task_struct *task, struct pt_regs *regs, __u32 nr)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct task_struct *task;
+	__u64 pid_tgid;
 	struct dio_sysmeta *m;
 	struct inflight *st;
-	struct pt_regs *regs;
-	__u32 nr;
 
-	if (!is_traced(pid_tgid))
-		return 0;
-	/*
-	 * Number and arguments come from the task's saved user registers, not
-	 * from the tracepoint record: the kernel refuses to attach a program that
-	 * reads past a record's end, and records differ in size (sys_enter_sync's
-	 * holds no arguments).
-	 */
-	task = bpf_get_current_task_btf();
-	regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	nr = BPF_CORE_READ(regs, orig_ax);
 	m = bpf_map_lookup_elem(&sysmeta, &nr);
 	if (!m || !m->enabled)
+		return 0;
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!is_traced(pid_tgid))
 		return 0;
 	st = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!st) {
@@ -582,12 +584,12 @@ int dio_sys_enter(struct trace_event_raw_sys_enter *ctx)
 	}
 	st->nr = nr;
 	st->ts = bpf_ktime_get_ns();
-	st->args[0] = BPF_CORE_READ(regs, di);
-	st->args[1] = BPF_CORE_READ(regs, si);
-	st->args[2] = BPF_CORE_READ(regs, dx);
-	st->args[3] = BPF_CORE_READ(regs, r10);
-	st->args[4] = BPF_CORE_READ(regs, r8);
-	st->args[5] = BPF_CORE_READ(regs, r9);
+	st->args[0] = regs->di;
+	st->args[1] = regs->si;
+	st->args[2] = regs->dx;
+	st->args[3] = regs->r10;
+	st->args[4] = regs->r8;
+	st->args[5] = regs->r9;
 	st->has_file = 0;
 	st->has_off = 0;
 	st->match = 1;
@@ -686,11 +688,9 @@ static __always_inline __u8 arg_match(struct scratch *sc, struct task_struct *ta
 	return path_match(sc->cmp, dlen + alen);
 }
 
-SEC("tracepoint")
-int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
+static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64 ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	struct task_struct *task = bpf_get_current_task_btf();
 	struct dio_file_tag tag = {};
 	struct dio_ev_syscall *ev;
 	struct dio_sysmeta *m;
@@ -698,7 +698,7 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 	struct inflight *st;
 	struct file *f = NULL;
 	__u8 flags = 0, ftype = 0, match = 1;
-	__s64 ret = ctx->ret, off = 0;
+	__s64 off = 0;
 	__u16 n0 = 0, n1 = 0;
 	__s32 fd = -1;
 	__u32 nr, size;
@@ -708,7 +708,7 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	st->active = 0;
 	nr = st->nr;
-	if (nr != (__u32)ctx->id)
+	if (nr != cur_nr)
 		return 0;
 	m = bpf_map_lookup_elem(&sysmeta, &nr);
 	sc = get_scratch();
@@ -754,13 +754,13 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 		if (f && ret >= 0 && (ftype == DIO_FT_REG || ftype == DIO_FT_BLK || ftype == DIO_FT_DIR)) {
 			switch (m->off_how) {
 			case DIO_OFF_POS:
-				off = BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+				off = f->f_pos - (ret > 0 ? ret : 0);
 				flags |= DIO_SF_OFFSET;
 				break;
 			case DIO_OFF_ARG:
 				off = arg(st, m->off_arg);
 				if (off == -1)	/* preadv2/pwritev2: current position */
-					off = BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+					off = f->f_pos - (ret > 0 ? ret : 0);
 				flags |= DIO_SF_OFFSET;
 				break;
 			case DIO_OFF_RET:
@@ -768,7 +768,7 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 				flags |= DIO_SF_OFFSET;
 				break;
 			case DIO_OFF_PTR:
-				off = st->has_off ? st->off : BPF_CORE_READ(f, f_pos) - (ret > 0 ? ret : 0);
+				off = st->has_off ? st->off : f->f_pos - (ret > 0 ? ret : 0);
 				flags |= DIO_SF_OFFSET;
 				break;
 			}
@@ -856,6 +856,40 @@ int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 	if (bpf_ringbuf_output(&rb, ev, size & (4 * DIO_PATH_MAX - 1), rb_flags()))
 		count(DIO_LOST_RINGBUF);
 	return 0;
+}
+
+SEC("tracepoint")
+int dio_sys_enter(void *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+	return on_enter(task, regs, regs->orig_ax);
+}
+
+SEC("tracepoint")
+int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	return on_exit(bpf_get_current_task_btf(), ctx->id, ctx->ret);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(dio_raw_enter, struct pt_regs *regs, long id)
+{
+	return on_enter(bpf_get_current_task_btf(), regs, id);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(dio_raw_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 nr = regs->orig_ax;
+	struct dio_sysmeta *m = bpf_map_lookup_elem(&sysmeta, &nr);
+
+	/* most calls are not storage calls: leave before touching task storage */
+	if (!m || !m->enabled)
+		return 0;
+	return on_exit(task, nr, ret);
 }
 
 /* ---- processes and threads ---------------------------------------------- */
@@ -1004,6 +1038,8 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cq
 	flags = p->flags;
 	if (detailed) {
 		f = BPF_CORE_READ(req, file);
+		if (f)
+			f = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
 		if (f && (sc = get_scratch())) {
 			ftype = file_tag(f, &tag);
 			flags |= DIO_IF_FILE;

@@ -16,7 +16,7 @@
 enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
-	OPT_TAGS, OPT_NO_IOURING, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK, OPT_NO_SUMMARY,
+	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK, OPT_NO_SUMMARY,
 };
 
 static const struct option longopts[] = {
@@ -38,6 +38,7 @@ static const struct option longopts[] = {
 	{ "wakeup-at", required_argument, NULL, OPT_WAKEUP },
 	{ "tag-table", required_argument, NULL, OPT_TAGS },
 	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
+	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -80,6 +81,8 @@ void cli_usage(FILE *f)
 "      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
 "      --tag-table N         file tags whose path the kernel remembers (default 65536)\n"
 "      --no-iouring          no per-request io_uring events\n"
+"      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw syscall\n"
+"                            tracepoints (auto: per-syscall up to 16 selected calls)\n"
 "  -d, --duration SECONDS    stop after this long\n"
 "Output:\n"
 "  -o, --output FILE         console output to FILE (default: standard error)\n"
@@ -248,6 +251,9 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 			break;
 		case OPT_NO_IOURING:
 			o->iouring = 0;
+			break;
+		case OPT_ATTACH:
+			e = options_set_attach(o, optarg, err, errlen);
 			break;
 		case 'd':
 			if (parse_seconds(optarg, &o->duration))

@@ -228,6 +228,8 @@ static int apply(struct cfg *c, const config_setting_t *s, struct options *o)
 		return setter(c, s, options_set_mode(o, v, msg, sizeof(msg)), msg);
 	if (!strcmp(k, "hash"))
 		return setter(c, s, options_set_hash(o, v, msg, sizeof(msg)), msg);
+	if (!strcmp(k, "attach"))
+		return setter(c, s, options_set_attach(o, v, msg, sizeof(msg)), msg);
 	if (!strcmp(k, "cgroup") || !strcmp(k, "output") || !strcmp(k, "syscalls")) {
 		char **dst = k[0] == 'c' ? &o->cgroup : k[0] == 'o' ? &o->output : &o->syscalls;
 

@@ -169,6 +169,22 @@ int options_set_comm(struct options *o, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+int options_set_attach(struct options *o, const char *v, char *err, size_t errlen)
+{
+	if (v && !strcmp(v, "auto"))
+		o->attach = ATTACH_AUTO;
+	else if (v && !strcmp(v, "syscall"))
+		o->attach = ATTACH_SYSCALL;
+	else if (v && !strcmp(v, "raw"))
+		o->attach = ATTACH_RAW;
+	else {
+		snprintf(err, errlen, "--attach: '%s' is not a method (use auto, syscall or raw)",
+			 v ? v : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen)
 {
 	const char *what = sink ? "--sink" : "--analyzer";

@@ -19,6 +19,9 @@
 enum trace_mode { MODE_DETAILED = 0, MODE_RAW };
 enum time_style { TIME_NONE = 0, TIME_T, TIME_TT, TIME_TTT };
 enum hash_mode { HASH_OFF = 0, HASH_USER, HASH_KERNEL };
+enum attach_mode { ATTACH_AUTO = 0, ATTACH_SYSCALL, ATTACH_RAW };
+/* --attach auto: per-syscall tracepoints up to this many selected syscalls */
+#define ATTACH_AUTO_MAX	16
 
 /* A module chosen with --analyzer/--sink: name or path, plus key=value options. */
 struct plugin_sel {
@@ -60,6 +63,7 @@ struct options {
 	char *syscalls;			/* --syscalls / -e trace= ; NULL: all */
 	uint8_t sel[DIO_NR_MAX];	/* parsed selection */
 	int iouring;			/* io_uring request events (on unless --no-iouring) */
+	enum attach_mode attach;	/* --attach auto|syscall|raw */
 	char **argv;			/* CMD ARGS... (NULL when none); points into main's argv */
 	/* how */
 	enum trace_mode mode;		/* --mode detailed|raw */
@@ -102,6 +106,7 @@ int options_add_prefix(struct options *o, const char *p, int exclude, char *err,
 int options_set_mode(struct options *o, const char *v, char *err, size_t errlen);
 int options_set_hash(struct options *o, const char *v, char *err, size_t errlen);
 int options_set_comm(struct options *o, const char *v, char *err, size_t errlen);
+int options_set_attach(struct options *o, const char *v, char *err, size_t errlen);
 /* --analyzer NAME[:key=value[,key=value...]] and --sink, also "all" for analyzers. */
 int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen);
 /* Parse the selection in o->syscalls (or all when NULL) into o->sel. */

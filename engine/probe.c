@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,6 +140,8 @@ static void fill_meta(const struct dio_syscall *sc, struct dio_sysmeta *m)
 		m->flags = DIO_MF_MUNMAP;
 }
 
+static int use_raw(const struct options *o);
+
 static int set_rodata(struct probe *p, const struct options *o, char *err, size_t errlen)
 {
 	struct dio_bpf__rodata *ro = p->skel->rodata;
@@ -184,6 +187,13 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 		snprintf(err, errlen, "cannot size the BPF maps");
 		return -EINVAL;
 	}
+	if (use_raw(o)) {
+		bpf_program__set_autoload(p->skel->progs.dio_sys_enter, false);
+		bpf_program__set_autoload(p->skel->progs.dio_sys_exit, false);
+	} else {
+		bpf_program__set_autoload(p->skel->progs.dio_raw_enter, false);
+		bpf_program__set_autoload(p->skel->progs.dio_raw_exit, false);
+	}
 	if (!o->iouring || !tracepoint_exists("io_uring", "io_uring_submit_req")) {
 		bpf_program__set_autoload(p->skel->progs.dio_uring_submit, false);
 		bpf_program__set_autoload(p->skel->progs.dio_uring_complete, false);
@@ -191,11 +201,31 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	return 0;
 }
 
+static int attach_prog(struct probe *p, struct bpf_program *prog, char *err, size_t errlen);
+
+/*
+ * Per-syscall tracepoints cost nothing for calls nobody selected, but each one
+ * detached waits for a grace period under the kernel's event mutex (about 60 ms
+ * here, 13 s for all 99): past a few, the raw syscall tracepoints (two
+ * attachments that filter by number in the program) are the better trade.
+ */
+static int use_raw(const struct options *o)
+{
+	size_t n, nsel = 0;
+	const struct dio_syscall *tab = syscall_table(&n);
+
+	if (o->attach != ATTACH_AUTO)
+		return o->attach == ATTACH_RAW;
+	for (size_t i = 0; i < n; i++)
+		nsel += tab[i].nr < DIO_NR_MAX && o->sel[tab[i].nr];
+	return nsel > ATTACH_AUTO_MAX;
+}
+
 static int attach_syscalls(struct probe *p, const struct options *o, char *err, size_t errlen)
 {
 	size_t n;
 	const struct dio_syscall *tab = syscall_table(&n);
-	int fd = bpf_map__fd(p->skel->maps.sysmeta), e;
+	int fd = bpf_map__fd(p->skel->maps.sysmeta), e, raw = use_raw(o);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct dio_syscall *sc = &tab[i];
@@ -219,6 +249,8 @@ static int attach_syscalls(struct probe *p, const struct options *o, char *err, 
 			snprintf(err, errlen, "cannot configure %s: %s", sc->name, strerror(errno));
 			return e;
 		}
+		if (raw)
+			continue;
 		/* exit first: an entry without its exit would leave a slot in flight */
 		l = bpf_program__attach_tracepoint(p->skel->progs.dio_sys_exit, "syscalls", exit_);
 		if (!l || add_link(p, l))
@@ -231,6 +263,12 @@ fail:
 		e = -errno;
 		snprintf(err, errlen, "cannot attach to syscalls:%s: %s", enter, strerror(errno));
 		return e ? e : -EINVAL;
+	}
+	if (raw) {
+		e = attach_prog(p, p->skel->progs.dio_raw_exit, err, errlen);
+		if (!e)
+			e = attach_prog(p, p->skel->progs.dio_raw_enter, err, errlen);
+		return e;
 	}
 	return 0;
 }
@@ -338,12 +376,51 @@ fail:
 	return NULL;
 }
 
+struct detach_job {
+	struct probe *p;
+	int first, step;
+};
+
+static void *detach_thread(void *arg)
+{
+	struct detach_job *j = arg;
+
+	for (int i = j->first; i < j->p->nlinks; i += j->step)
+		bpf_link__destroy(j->p->links[i]);
+	return NULL;
+}
+
+/*
+ * Each detach from a syscall tracepoint waits for an RCU grace period (the
+ * tracepoints may fault, so their readers are RCU-tasks-trace readers): one
+ * after the other, 200 of them took 13 s here. Detached from many threads at
+ * once, the waits overlap.
+ */
+static void detach_all(struct probe *p)
+{
+	enum { NTHREADS = 64 };
+	struct detach_job jobs[NTHREADS];
+	pthread_t th[NTHREADS];
+	int started[NTHREADS] = { 0 };
+	int n = p->nlinks < NTHREADS ? p->nlinks : NTHREADS;
+
+	for (int k = 0; k < n; k++) {
+		jobs[k] = (struct detach_job){ .p = p, .first = k, .step = n };
+		started[k] = !pthread_create(&th[k], NULL, detach_thread, &jobs[k]);
+	}
+	for (int k = 0; k < n; k++) {
+		if (started[k])
+			pthread_join(th[k], NULL);
+		else
+			detach_thread(&jobs[k]);
+	}
+}
+
 void probe__free(struct probe *p)
 {
 	if (!p)
 		return;
-	for (int i = p->nlinks - 1; i >= 0; i--)
-		bpf_link__destroy(p->links[i]);
+	detach_all(p);
 	free(p->links);
 	ring_buffer__free(p->rb);
 	dio_bpf__destroy(p->skel);
