@@ -781,7 +781,8 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		if ((int)arg(st, m->fd_arg) < 0 || !detailed)
 			return 0;
 	}
-	if ((m->flags & DIO_MF_MMAP) && (flags & DIO_SF_FILE) && (__u64)ret < (__u64)-4095L) {
+	if ((m->flags & DIO_MF_MMAP) && (flags & DIO_SF_FILE) && match &&
+	    (__u64)ret < (__u64)-4095L) {
 		struct mapkey k = { .addr = ret, .tgid = pid_tgid >> 32 };
 		struct mapval v = { .tag = tag, .ftype = ftype };
 
@@ -803,6 +804,9 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		if (n1 > DIO_PATH_MAX)
 			n1 = DIO_PATH_MAX;
 	}
+	/* with --path, a call with neither a file nor a path cannot be under it */
+	if ((n_prefix) && !(flags & DIO_SF_FILE) && !n0)
+		return 0;
 	/* calls without an fd that name a path: filter on the argument */
 	if (!(flags & DIO_SF_FILE) && n0 && (n_prefix || n_exclude)) {
 		long dirfd = m->dirfd0 ? (long)arg(st, (m->dirfd0 - 1)) : AT_FDCWD;

@@ -14,6 +14,9 @@ need_root_bpf() {
 		echo "SKIP: the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 		exit 77
 	fi
+	# one BPF test at a time: checks of what is loaded must not see another test's dio
+	exec 8> /tmp/dio-integration.lock
+	flock 8
 }
 
 TMP=$(mktemp -d /tmp/dio-test.XXXXXX)

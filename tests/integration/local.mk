@@ -1,4 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Integration tests: run dio for real on workloads (root and BTF needed, else SKIP).
-TESTS += tests/integration/trace-basic.sh
-EXTRA_DIST += tests/integration/lib.sh tests/integration/trace-basic.sh
+INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-reuse.sh \
+	tests/integration/trace-uring.sh tests/integration/trace-filters.sh \
+	tests/integration/trace-exit.sh
+TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
