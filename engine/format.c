@@ -44,10 +44,11 @@ static void put_x(struct out *o, int (*fn)(uint64_t, char *, size_t), uint64_t v
 		o->off += n;
 }
 
-static void put_str(struct out *o, const char *s, size_t n, int trunc)
+/* a C string (stops at NUL) or, with bin, n bytes of data */
+static void put_bytes(struct out *o, const char *s, size_t n, int trunc, int bin)
 {
 	put(o, "\"");
-	for (size_t i = 0; i < n && s[i]; i++) {
+	for (size_t i = 0; i < n && (bin || s[i]); i++) {
 		unsigned char c = s[i];
 
 		switch (c) {
@@ -56,6 +57,7 @@ static void put_str(struct out *o, const char *s, size_t n, int trunc)
 		case '\n': put(o, "\\n"); break;
 		case '\t': put(o, "\\t"); break;
 		case '\r': put(o, "\\r"); break;
+		case 0: put(o, "\\0"); break;
 		default:
 			if (c < 0x20 || c >= 0x7f)
 				put(o, "\\x%02x", c);
@@ -64,6 +66,11 @@ static void put_str(struct out *o, const char *s, size_t n, int trunc)
 		}
 	}
 	put(o, "\"%s", trunc ? "..." : "");
+}
+
+static void put_str(struct out *o, const char *s, size_t n, int trunc)
+{
+	put_bytes(o, s, n, trunc, 0);
 }
 
 int format_tag(const struct dio_file_tag *tag, char *buf, size_t len)
@@ -284,7 +291,7 @@ tail:
 				if (ct->data_len &&
 				    (const char *)(ct + 1) + ct->data_len <= (const char *)ev + ev->hdr.size) {
 					put(o, " data=");
-					put_str(o, (const char *)(ct + 1), ct->data_len, 0);
+					put_bytes(o, (const char *)(ct + 1), ct->data_len, 0, 1);
 				}
 			}
 		}

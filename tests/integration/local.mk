@@ -2,6 +2,6 @@
 # Integration tests: run dio for real on workloads (root and BTF needed, else SKIP).
 INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-reuse.sh \
 	tests/integration/trace-uring.sh tests/integration/trace-filters.sh \
-	tests/integration/trace-exit.sh
+	tests/integration/trace-exit.sh tests/integration/trace-hash.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
