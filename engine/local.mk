@@ -13,13 +13,14 @@ engine_libdioengine_a_SOURCES = \
 	engine/probe.c engine/probe.h \
 	engine/session.c engine/session.h \
 	engine/proc.c engine/proc.h \
-	engine/util.c engine/util.h
+	engine/util.c engine/util.h \
+	engine/cli.c engine/cli.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 
 DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBCONFIG_LIBS)
 
 bin_PROGRAMS += dio
-dio_SOURCES = engine/main.c engine/cli.c engine/cli.h
+dio_SOURCES = engine/main.c
 dio_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
 dio_LDADD = $(DIO_ENGINE_LIBS)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+XLAT(PROT_NONE)
 XLAT(PROT_READ)
 XLAT(PROT_WRITE)
 XLAT(PROT_EXEC)

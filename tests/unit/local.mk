@@ -25,3 +25,24 @@ TESTS += tests/unit/test_tagtab
 tests_unit_test_tagtab_SOURCES = tests/unit/test_tagtab.c
 tests_unit_test_tagtab_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_tagtab_LDADD = $(TEST_ENGINE_LIBS)
+
+check_PROGRAMS += tests/unit/test_xlat tests/unit/test_format
+TESTS += tests/unit/test_xlat tests/unit/test_format
+tests_unit_test_xlat_SOURCES = tests/unit/test_xlat.c
+tests_unit_test_xlat_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_xlat_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_format_SOURCES = tests/unit/test_format.c
+tests_unit_test_format_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_format_LDADD = $(TEST_ENGINE_LIBS)
+
+check_PROGRAMS += tests/unit/test_cli
+TESTS += tests/unit/test_cli
+tests_unit_test_cli_SOURCES = tests/unit/test_cli.c
+tests_unit_test_cli_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_cli_LDADD = $(TEST_ENGINE_LIBS)
+
+check_PROGRAMS += tests/unit/test_abi
+TESTS += tests/unit/test_abi
+tests_unit_test_abi_SOURCES = tests/unit/test_abi.c
+tests_unit_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_abi_LDADD = $(CMOCKA_LIBS)
