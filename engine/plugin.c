@@ -309,7 +309,23 @@ void plugin__unload(struct plugin *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static void list_dir(int kind, const char *dir, FILE *out, int *n)
+/* names already listed: the same module can sit in the build tree and the install dir */
+struct seen {
+	char name[64][64];
+	int n;
+};
+
+static int seen_before(struct seen *sn, const char *name)
+{
+	for (int i = 0; i < sn->n; i++)
+		if (!strcmp(sn->name[i], name))
+			return 1;
+	if (sn->n < 64)
+		snprintf(sn->name[sn->n++], sizeof(sn->name[0]), "%s", name);
+	return 0;
+}
+
+static void list_dir(int kind, const char *dir, FILE *out, int *n, struct seen *sn)
 {
 	struct dirent *de;
 	DIR *d = opendir(dir);
@@ -329,6 +345,10 @@ static void list_dir(int kind, const char *dir, FILE *out, int *n)
 			snprintf(name, sizeof(name), "%s", de->d_name);	/* build tree: NAME/.libs */
 		if (!valid_name(name) || plugin__load(&p, kind, name, err, sizeof(err)))
 			continue;
+		if (seen_before(sn, p.name)) {
+			plugin__unload(&p);
+			continue;
+		}
 		fprintf(out, "%-16s %s\n", p.name,
 			kind == PLUGIN_SINK ? (p.sk->description ? p.sk->description : "")
 					    : (p.an->description ? p.an->description : ""));
@@ -345,10 +365,11 @@ int plugin__list(int kind, FILE *out)
 {
 	char dirs[8192];
 	char *save = NULL, *dir;
+	struct seen sn = { .n = 0 };
 	int n = 0;
 
 	search_path(kind, dirs, sizeof(dirs));
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
-		list_dir(kind, dir, out, &n);
+		list_dir(kind, dir, out, &n, &sn);
 	return n;
 }
