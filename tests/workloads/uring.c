@@ -90,6 +90,7 @@ int main(int argc, char **argv)
 		die("io_getevents", e < 0 ? -e : EIO);
 	io_destroy(ctx);
 	close(fd);
+	free(buf);
 	out = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (out < 0 || write(out, exp, n) != n)
 		die(argv[2], errno);
