@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "options.h"
 #include "plugin.h"
+#include "probe.h"
 #include "session.h"
 #include "syscalls.h"
 #include "util.h"
@@ -88,6 +89,12 @@ static int cmd_trace(int argc, char **argv)
 		die_msg("%s", err);
 		options_free(&o);
 		return 2;
+	}
+	/* before loading anything: a user without privileges learns that first */
+	if (probe__check_machine(err, sizeof(err))) {
+		die_msg("%s", err);
+		options_free(&o);
+		return 1;
 	}
 	s = session__new(&o, err, sizeof(err));
 	if (!s) {

@@ -61,7 +61,7 @@ static int has_cap(int cap)
 	return !!(d[cap / 32].effective & (1u << (cap % 32)));
 }
 
-static int check_machine(char *err, size_t errlen)
+int probe__check_machine(char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -295,7 +295,7 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	struct probe *p;
 	int e;
 
-	e = check_machine(err, errlen);
+	e = probe__check_machine(err, errlen);
 	if (e) {
 		errno = -e;
 		return NULL;

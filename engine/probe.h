@@ -10,6 +10,9 @@
 
 struct probe;
 
+/* Root or CAP_BPF+CAP_PERFMON, BTF, tracefs (mounted if missing). 0 or -errno with a one-line fix. */
+int probe__check_machine(char *err, size_t errlen);
+
 /*
  * Check the machine (root or CAP_BPF+CAP_PERFMON, BTF, tracefs), open and
  * load the BPF object with the settings in o, and attach the entry and exit
