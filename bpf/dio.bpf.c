@@ -138,7 +138,8 @@ struct mapkey {
 struct mapval {
 	struct dio_file_tag tag;
 	__u8 ftype;
-	__u8 pad[7];
+	__u8 has_file;	/* tag and ftype are known (not in raw mode) */
+	__u8 pad[6];
 };
 
 struct {
@@ -619,7 +620,7 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 			return 0;	/* not a file mapping */
 		st->tag = v->tag;
 		st->ftype = v->ftype;
-		st->has_file = 1;
+		st->has_file = v->has_file;
 		bpf_map_delete_elem(&mappings, &k);
 	}
 	st->active = 1;
@@ -776,15 +777,18 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		if (f)
 			match = ensure_path(sc, f, &tag, ftype, pid_tgid >> 32);
 	}
-	if ((m->flags & DIO_MF_NEED_FILE) && !(flags & DIO_SF_FILE) && !(m->flags & DIO_MF_MUNMAP)) {
-		/* mmap of anonymous memory: only file mappings are storage I/O */
-		if ((int)arg(st, m->fd_arg) < 0 || !detailed)
+	/*
+	 * mmap of anonymous memory is malloc's business, not storage I/O: keep
+	 * mappings of an fd (MAP_ANONYMOUS clear), and remember them so that
+	 * their munmap is traced too.
+	 */
+	if (m->flags & DIO_MF_NEED_FILE) {
+		if ((int)arg(st, m->fd_arg) < 0 || (arg(st, 3) & 0x20 /* MAP_ANONYMOUS */))
 			return 0;
 	}
-	if ((m->flags & DIO_MF_MMAP) && (flags & DIO_SF_FILE) && match &&
-	    (__u64)ret < (__u64)-4095L) {
+	if ((m->flags & DIO_MF_MMAP) && match && (__u64)ret < (__u64)-4095L) {
 		struct mapkey k = { .addr = ret, .tgid = pid_tgid >> 32 };
-		struct mapval v = { .tag = tag, .ftype = ftype };
+		struct mapval v = { .tag = tag, .ftype = ftype, .has_file = !!(flags & DIO_SF_FILE) };
 
 		bpf_map_update_elem(&mappings, &k, &v, BPF_ANY);
 	}

@@ -23,3 +23,14 @@ if grep -E '\] [a-z0-9_]+\(' "$TMP/out2" | grep -vE '\] (openat|write|pwrite64|l
 	grep -E '\] [a-z0-9_]+\(' "$TMP/out2" | grep -vE '\] (openat|write|pwrite64|lseek|read|close|pread64)\(' | head
 	exit 1
 fi
+
+# --mode raw: the calls without enrichment (no paths, offsets, types or tags)
+run_dio trace --mode raw --no-summary -o "$TMP/out3" -- "$WL/basic" "$TMP/wd" "$TMP/expect3"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio --mode raw exited with $RC"; exit 1; }
+sed -e 's/ {[^}]*}$//' -e 's/\([0-9]\)<[^>]*>/\1/g' "$TMP/expect3" > "$TMP/expect3.raw"
+expect_lines "$TMP/expect3.raw" "$TMP/out3" || exit 1
+if grep -E '\] [a-z0-9_]+\(' "$TMP/out3" | grep -q ' {\|[0-9]</'; then
+	echo "FAIL: --mode raw printed enrichment:"
+	grep ' {\|[0-9]</' "$TMP/out3" | head -3
+	exit 1
+fi

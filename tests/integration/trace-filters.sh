@@ -56,4 +56,18 @@ RC=$?
 [ "$RC" -eq 0 ] || { echo "FAIL: dio -p exited with $RC"; exit 1; }
 grep -q "\[$pid/$pid sh\] openat(AT_FDCWD, \"keep/ticks\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3<$TMP/keep/ticks>" "$TMP/out" ||
 	{ echo "FAIL: -p did not trace the running shell"; head "$TMP/out"; exit 1; }
+
+# -a: the whole system, narrowed here with --path; --tid: one thread only
+sh -c 'i=0; while [ $i -lt 40 ]; do echo x >> keep/all; sleep 0.05; i=$((i+1)); done' &
+bg=$!
+run_dio trace -a --no-summary -d 1 --path "$TMP/keep/all" -o "$TMP/out"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio -a exited with $RC"; exit 1; }
+grep -q "^\[$bg/$bg sh\] openat(AT_FDCWD, \"keep/all\", O_WRONLY|O_CREAT|O_APPEND, 0666) = 3<$TMP/keep/all>" "$TMP/out" ||
+	{ echo "FAIL: -a did not see the background writer"; head "$TMP/out"; exit 1; }
+run_dio trace -a --tid "$bg" --no-summary -d 1 -o "$TMP/out"
+grep -E '\] [a-z0-9_]+\(' "$TMP/out" | grep -v "^\[$bg/$bg " | grep -q . &&
+	{ echo "FAIL: --tid let other threads through"; exit 1; }
+grep -q "^\[$bg/$bg sh\] write(1<$TMP/keep/all>" "$TMP/out" ||
+	{ echo "FAIL: --tid lost the thread's writes"; exit 1; }
+wait "$bg"
 echo ok
