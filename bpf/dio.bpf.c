@@ -36,7 +36,6 @@ const volatile __u8 detailed = 1;
 const volatile __u8 only_files = 0;
 const volatile __u8 n_prefix = 0;
 const volatile __u8 n_exclude = 0;
-const volatile __u8 iouring = 0;
 const volatile __u64 wakeup_bytes = 0;
 const volatile __u8 hash_mode = 0;		/* 0 off, 1 user (bytes sent), 2 kernel (hash sent) */
 const volatile __u32 hash_bytes = 4096;		/* <= DIO_PATH_MAX */
@@ -748,8 +747,6 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 			flags |= DIO_SF_FILE;
 			fd = fdv;
 		}
-		if (f && dropped_type(ftype))
-			return 0;
 		if ((flags & DIO_SF_FILE) && dropped_type(ftype))
 			return 0;
 		if (f && ret >= 0 && (ftype == DIO_FT_REG || ftype == DIO_FT_BLK || ftype == DIO_FT_DIR)) {

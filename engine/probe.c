@@ -160,7 +160,6 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	ro->filter_cgroup = o->cgroup != NULL;
 	ro->detailed = o->mode == MODE_DETAILED;
 	ro->only_files = !!o->only_files;
-	ro->iouring = !!o->iouring;
 	ro->wakeup_bytes = ring * o->wakeup_pct / 100;
 	if (o->hash_bytes > DIO_PATH_MAX || o->capture_bytes > DIO_PATH_MAX) {
 		snprintf(err, errlen, "--hash-bytes and --capture-data take at most %d bytes",
