@@ -99,7 +99,17 @@ struct inflight {
 	__u8 ftype;
 	__u8 has_off;
 	__u8 match;			/* close: path filter verdict at entry */
-	__u8 pad[7];
+	__u8 last_match;		/* path filter verdict of last_tag */
+	__u8 last_valid;
+	__u8 pad[5];
+	/*
+	 * The last file this task used and its dentry's parent and name hash:
+	 * while they stay the same, its path is known to have been sent and the
+	 * shared tag table need not be searched (most calls repeat the last file).
+	 */
+	struct dio_file_tag last_tag;
+	__u64 last_parent;
+	__u64 last_hash;
 };
 
 struct {
@@ -771,8 +781,23 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 				break;
 			}
 		}
-		if (f)
-			match = ensure_path(sc, f, &tag, ftype, pid_tgid >> 32);
+		if (f) {
+			struct dentry *d = f->f_path.dentry;
+			__u64 parent = (__u64)d->d_parent, hash = d->d_name.hash_len;
+
+			if (st->last_valid && st->last_parent == parent && st->last_hash == hash &&
+			    st->last_tag.ino == tag.ino && st->last_tag.dev == tag.dev &&
+			    st->last_tag.gen == tag.gen) {
+				match = st->last_match;
+			} else {
+				match = ensure_path(sc, f, &tag, ftype, pid_tgid >> 32);
+				st->last_tag = tag;
+				st->last_parent = parent;
+				st->last_hash = hash;
+				st->last_match = match;
+				st->last_valid = 1;
+			}
+		}
 	}
 	/*
 	 * mmap of anonymous memory is malloc's business, not storage I/O: keep
@@ -826,15 +851,28 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		}
 	}
 
+	/* the common case, no strings: fill the reserved ring slot itself */
+	if (size == EV_STR_OFF) {
+		ev = bpf_ringbuf_reserve(&rb, sizeof(*ev), 0);
+		if (!ev) {
+			count(DIO_LOST_RINGBUF);
+			return 0;
+		}
+	}
 	ev->hdr.type = DIO_EV_SYSCALL;
 	ev->hdr.cpu = bpf_get_smp_processor_id();
 	ev->hdr.ts = st->ts;
+	ev->hdr.size = size;
 	ev->pid = pid_tgid >> 32;
 	ev->tid = (__u32)pid_tgid;
 	ev->duration = bpf_ktime_get_ns() - st->ts;
 	ev->ret = ret;
-	for (int i = 0; i < 6; i++)
-		ev->args[i] = st->args[i];
+	ev->args[0] = st->args[0];
+	ev->args[1] = st->args[1];
+	ev->args[2] = st->args[2];
+	ev->args[3] = st->args[3];
+	ev->args[4] = st->args[4];
+	ev->args[5] = st->args[5];
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	ev->tag = tag;
 	ev->offset = off;
@@ -845,17 +883,8 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 	ev->str_len[1] = n1;
 	ev->fd = fd;
 	ev->pad = 0;
-	ev->hdr.size = size;
 	if (size == EV_STR_OFF) {
-		/* the common case: reserve exactly the record, no copy */
-		struct dio_ev_syscall *out = bpf_ringbuf_reserve(&rb, sizeof(*out), 0);
-
-		if (!out) {
-			count(DIO_LOST_RINGBUF);
-			return 0;
-		}
-		__builtin_memcpy(out, ev, sizeof(*out));
-		bpf_ringbuf_submit(out, rb_flags());
+		bpf_ringbuf_submit(ev, rb_flags());
 		return 0;
 	}
 	if (bpf_ringbuf_output(&rb, ev, size & (4 * DIO_PATH_MAX - 1), rb_flags()))
