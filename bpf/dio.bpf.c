@@ -318,8 +318,24 @@ static long walk_step(__u32 i, void *ctx)
 	if (d == BPF_CORE_READ(mnt, mnt.mnt_root) || d == parent) {
 		struct mount *mp = BPF_CORE_READ(mnt, mnt_parent);
 
-		if (mp == mnt || !mp)
-			return 1;	/* the root of the mount tree */
+		if (mp == mnt || !mp) {
+			/*
+			 * The root of the mount tree. A file that is the root of its
+			 * own internal mount (anon inodes: "[eventfd]", "[io_uring]")
+			 * has only its own name; the real root is named "/".
+			 */
+			const unsigned char *name = BPF_CORE_READ(d, d_name.name);
+			__u32 len = BPF_CORE_READ(d, d_name.len);
+			char c = '/';
+
+			bpf_probe_read_kernel(&c, 1, name);
+			if (depth == 0 && len && c != '/') {
+				w->name[0] = (__u64)name;
+				w->len[0] = len;
+				w->depth = 1;
+			}
+			return 1;
+		}
 		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
 		w->mnt = mp;
 		return 0;

@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `dio trace` command line. The config file is read first and the command
+ * line applied over it: a value given here replaces the config's, and so does
+ * a list (--path, --exclude-path, --analyzer, --sink): repeating the option
+ * here builds a new list instead of adding to the file's, so what the command
+ * line says is all there is. What to trace (-p, -a, a command) is one choice:
+ * naming any of them here drops the config's pid/all.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,10 +21,15 @@
 #define SYSCONFDIR "/etc"
 #endif
 
+/* '+': stop at the command; ':': report a missing value as ':' instead of '?' */
+#define SHORTOPTS "+:p:ae:d:o:tTqC:h"
+#define SEE_HELP "see 'dio trace --help'"
+
 enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
-	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK, OPT_NO_SUMMARY,
+	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
+	OPT_NO_SUMMARY,
 };
 
 static const struct option longopts[] = {
@@ -61,28 +74,30 @@ void cli_usage(FILE *f)
 "whole system), with paths, offsets, file tags and thread names.\n"
 "\n"
 "What to trace:\n"
-"  -p, --pid PID[,PID]       attach to running processes (and their new children)\n"
+"  -p, --pid PID[,PID]       attach to running processes and their new children\n"
 "  -a, --all                 trace every process (dio never traces itself)\n"
-"      --tid TID[,TID]       only these threads\n"
+"      --tid TID[,TID]       only these threads (alone: these threads, wherever)\n"
 "      --comm NAME           only processes or threads named NAME\n"
 "      --cgroup PATH         only tasks in this cgroup v2 directory or below\n"
-"      --path PREFIX         only calls on files under PREFIX (repeatable)\n"
+"      --path PREFIX         only calls on files under PREFIX (up to %d times)\n"
 "      --exclude-path PREFIX drop calls on files under PREFIX (repeatable)\n"
 "      --only-files          drop calls on sockets, pipes and anon inodes\n"
 "  -e trace=SPEC, --syscalls SPEC\n"
-"                            names and classes: %%data %%sync %%meta %%dir %%xattr %%async\n"
-"                            %%file %%desc %%all; !name removes (see 'dio list syscalls')\n"
+"                            names and classes: %%data %%sync %%meta %%dir %%xattr\n"
+"                            %%async %%file %%desc %%all; !name removes one\n"
+"                            (see 'dio list syscalls')\n"
 "How:\n"
-"      --mode detailed|raw   raw: no file enrichment (cheapest)\n"
-"      --hash user|kernel    hash the first --hash-bytes N (4096) bytes of read/write buffers\n"
-"      --capture-data N      keep up to N bytes of each buffer in clear\n"
-"      --ring-size SIZE      ring buffer, a power of two (default 64M)\n"
-"      --drain-ms N          drain the ring every N ms (default 20)\n"
+"      --mode detailed|raw   raw: no file lookups (cheapest; no --path filters)\n"
+"      --hash user|kernel    hash the first --hash-bytes N (4096) bytes of each\n"
+"                            read/write buffer, in dio or in the kernel\n"
+"      --capture-data N      with --hash: also keep up to N bytes of each buffer\n"
+"      --ring-size SIZE      ring buffer: power of two, 64k to 2G (default 64M)\n"
+"      --drain-ms N          drain the ring every N ms, 1 to 1000 (default 20)\n"
 "      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
-"      --tag-table N         file tags whose path the kernel remembers (default 65536)\n"
+"      --tag-table N         file tags with a path in the kernel (default 64k)\n"
 "      --no-iouring          no per-request io_uring events\n"
-"      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw syscall\n"
-"                            tracepoints (auto: per-syscall up to 16 selected calls)\n"
+"      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
+"                            syscall ones (auto: per-syscall up to %d calls)\n"
 "  -d, --duration SECONDS    stop after this long\n"
 "Output:\n"
 "  -o, --output FILE         console output to FILE (default: standard error)\n"
@@ -93,223 +108,268 @@ void cli_usage(FILE *f)
 "      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
 "      --sink NAME[:k=v,...] load a sink (default: console)\n"
 "      --no-summary          no summary table at exit\n"
-"  -C, --config FILE         config file (default " SYSCONFDIR "/dio/dio.conf if present)\n"
+"  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
+"                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
 "  -h, --help                this text\n"
+"\n"
+"Options given here override the config file; --path, --exclude-path, --analyzer\n"
+"and --sink given here replace the file's lists.\n"
 "\n"
 "Examples:\n"
 "  sudo dio trace -- dd if=/dev/zero of=/tmp/x bs=4k count=100\n"
 "  sudo dio trace -p 1234,1240 --path /var/lib/redis --only-files\n"
 "  sudo dio trace -a --comm postgres -d 30\n"
-"  sudo dio trace -e trace=%%data,fsync -T -tt -o trace.txt -- ./server\n");
+"  sudo dio trace -e trace=%%data,fsync -T -tt -o trace.txt -- ./server\n"
+"  sudo dio trace --hash kernel --capture-data 32 -e trace=write -- ./app\n"
+"  sudo dio trace -C ./dio.conf --analyzer summary:top=5 -- make\n",
+		DIO_MAX_PREFIX, ATTACH_AUTO_MAX);
 }
 
-static int bad_number(const char *opt, const char *v, const char *what, char *err, size_t errlen)
+/*
+ * -C and -h are looked for with getopt itself, so "-C" inside the command's
+ * arguments or as the value of another option is not mistaken for ours.
+ * Errors are left for the real pass, which reports them.
+ */
+static void prescan(int argc, char **argv, const char **file, int *help)
 {
-	snprintf(err, errlen, "%s: '%s' is not %s", opt, v, what);
-	return -EINVAL;
-}
+	int c;
 
-/* the config file comes first so the command line can override it */
-static int load_config(int argc, char **argv, struct options *o, char *err, size_t errlen)
-{
-	const char *file = NULL, *def;
-	int explicit = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if ((!strcmp(argv[i], "-C") || !strcmp(argv[i], "--config")) && i + 1 < argc) {
-			file = argv[i + 1];
-			explicit = 1;
-		} else if (!strncmp(argv[i], "--config=", 9)) {
-			file = argv[i] + 9;
-			explicit = 1;
-		} else if (!strncmp(argv[i], "-C", 2) && argv[i][2]) {
-			file = argv[i] + 2;
-			explicit = 1;
-		}
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == 'C')
+			*file = optarg;
+		else if (c == 'h')
+			*help = 1;
 	}
+}
+
+/*
+ * An explicit -C file must exist. The default one (DIO_CONFIG, which tests
+ * and packagers use to point elsewhere, or SYSCONFDIR/dio/dio.conf) is read
+ * only when it is there; DIO_CONFIG set to "" means no default file.
+ */
+static int load_config(const char *file, struct options *o, char *err, size_t errlen)
+{
 	if (!file) {
-		def = getenv("DIO_CONFIG");
-		file = def ? def : SYSCONFDIR "/dio/dio.conf";
-		if (access(file, F_OK))
+		file = getenv("DIO_CONFIG");
+		if (!file)
+			file = SYSCONFDIR "/dio/dio.conf";
+		if (!*file || access(file, F_OK))
 			return 0;
 	}
-	(void)explicit;
 	return config_load(file, o, err, errlen);
 }
 
-/* list options given on the command line replace the config file's list */
-static void clear_list_once(int *cleared, int *n, char **arr)
-{
-	if (*cleared)
-		return;
-	for (int i = 0; i < *n; i++)
-		free(arr[i]);
-	*n = 0;
-	*cleared = 1;
-}
+/* What the command line has said so far, to tell it apart from the config's values. */
+struct seen {
+	int target;		/* -p or -a */
+	int all;		/* -a */
+	char *pids, *tids;	/* every -p / --tid value, joined with commas */
+	int path, exclude, analyzer, sink;
+	int tcount;
+};
 
-int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
+/*
+ * Repeated -p (and --tid) add up, as in strace: the setter checks the joined
+ * list, so the limit and the messages cover all of them.
+ */
+static int add_ids(struct options *o, char **joined, const char *v, int tid, char *err,
+		   size_t errlen)
 {
-	int c, e, tcount = 0, cleared_path = 0, cleared_excl = 0;
-	long l;
-	uint64_t sz;
+	size_t len = *joined ? strlen(*joined) + 1 : 0;
+	char *s;
+	int e;
 
-	e = load_config(argc, argv, o, err, errlen);
+	/* this value alone first, so a message quotes what was typed with this option */
+	e = tid ? options_set_tids(o, v, err, errlen) : options_set_pids(o, v, err, errlen);
 	if (e)
 		return e;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+p:ae:d:o:tTqC:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			e = options_set_pids(o, optarg, err, errlen);
-			break;
-		case 'a':
-			o->trace_all = 1;
-			break;
-		case OPT_TID:
-			e = options_set_tids(o, optarg, err, errlen);
-			break;
-		case OPT_COMM:
-			e = options_set_comm(o, optarg, err, errlen);
-			break;
-		case OPT_CGROUP:
-			free(o->cgroup);
-			o->cgroup = strdup(optarg);
-			break;
-		case OPT_PATH:
-			clear_list_once(&cleared_path, &o->nprefix, o->prefix);
-			e = options_add_prefix(o, optarg, 0, err, errlen);
-			break;
-		case OPT_EXCLUDE:
-			clear_list_once(&cleared_excl, &o->nexclude, o->exclude);
-			e = options_add_prefix(o, optarg, 1, err, errlen);
-			break;
-		case OPT_ONLY_FILES:
-			o->only_files = 1;
-			break;
-		case 'e':
-			if (strncmp(optarg, "trace=", 6)) {
+	s = malloc(len + strlen(v) + 1);
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sprintf(s, "%s%s%s", *joined ? *joined : "", *joined ? "," : "", v);
+	free(*joined);
+	*joined = s;
+	return tid ? options_set_tids(o, s, err, errlen) : options_set_pids(o, s, err, errlen);
+}
+
+/* getopt's complaints, in our words; before is the argv index getopt was reading. */
+static int bad_option(int c, char **argv, int before, char *err, size_t errlen)
+{
+	const char *arg = argv[before];
+	int len, matches = 0;
+
+	if (strncmp(arg, "--", 2)) {
+		if (c == ':')
+			snprintf(err, errlen, "-%c: missing value; " SEE_HELP, optopt);
+		else
+			snprintf(err, errlen, "unknown option '-%c'; " SEE_HELP, optopt);
+		return -EINVAL;
+	}
+	len = strcspn(arg, "=");
+	if (c == ':') {
+		snprintf(err, errlen, "%.*s: missing value; " SEE_HELP, len, arg);
+		return -EINVAL;
+	}
+	if (optopt) {
+		snprintf(err, errlen, "%.*s takes no value; " SEE_HELP, len, arg);
+		return -EINVAL;
+	}
+	for (const struct option *lo = longopts; lo->name; lo++)
+		matches += !strncmp(lo->name, arg + 2, len - 2);
+	if (matches > 1)
+		snprintf(err, errlen,
+			 "option '%.*s' is ambiguous; write it out in full (" SEE_HELP ")",
+			 len, arg);
+	else
+		snprintf(err, errlen, "unknown option '%.*s'; " SEE_HELP, len, arg);
+	return -EINVAL;
+}
+
+/* One option from the real pass; 0 or -errno with the message in err. */
+static int apply(int c, const char *v, struct options *o, struct seen *st, char *err,
+		 size_t errlen)
+{
+	switch (c) {
+	case 'p':
+		st->target = 1;
+		return add_ids(o, &st->pids, v, 0, err, errlen);
+	case 'a':
+		st->target = st->all = 1;
+		o->trace_all = 1;
+		return 0;
+	case OPT_TID:
+		return add_ids(o, &st->tids, v, 1, err, errlen);
+	case OPT_COMM:
+		return options_set(o, "comm", v, err, errlen);
+	case OPT_CGROUP:
+		return options_set(o, "cgroup", v, err, errlen);
+	case OPT_PATH:
+		if (!st->path++)
+			options_clear_list(o, "path");
+		return options_add_prefix(o, v, 0, err, errlen);
+	case OPT_EXCLUDE:
+		if (!st->exclude++)
+			options_clear_list(o, "exclude-path");
+		return options_add_prefix(o, v, 1, err, errlen);
+	case OPT_ONLY_FILES:
+		o->only_files = 1;
+		return 0;
+	case 'e':
+		/* strace's -e: "trace=" is the default qualifier, and the only one here */
+		if (strchr(v, '=')) {
+			if (strncmp(v, "trace=", 6)) {
 				snprintf(err, errlen,
 					 "-e: only trace=SPEC is supported, e.g. -e trace=%%data,fsync");
 				return -EINVAL;
 			}
-			free(o->syscalls);
-			o->syscalls = strdup(optarg + 6);
-			break;
-		case OPT_SYSCALLS:
-			free(o->syscalls);
-			o->syscalls = strdup(optarg);
-			break;
-		case OPT_MODE:
-			e = options_set_mode(o, optarg, err, errlen);
-			break;
-		case OPT_HASH:
-			e = options_set_hash(o, optarg, err, errlen);
-			break;
-		case OPT_HASH_BYTES:
-			if (parse_size(optarg, 1, DIO_PATH_MAX_BYTES, &sz))
-				return bad_number("--hash-bytes", optarg, "a size from 1 to 4096", err, errlen);
-			o->hash_bytes = sz;
-			break;
-		case OPT_CAPTURE:
-			if (parse_size(optarg, 0, DIO_PATH_MAX_BYTES, &sz))
-				return bad_number("--capture-data", optarg, "a size from 0 to 4096", err, errlen);
-			o->capture_bytes = sz;
-			break;
-		case OPT_RING:
-			if (parse_size(optarg, 4096, 1ULL << 32, &sz))
-				return bad_number("--ring-size", optarg,
-						  "a size (use a number with an optional k, M or G suffix, 4k to 4G)",
-						  err, errlen);
-			if (sz & (sz - 1)) {
-				snprintf(err, errlen, "--ring-size: %s is not a power of two (use e.g. 16M or 64M)",
-					 optarg);
-				return -EINVAL;
-			}
-			o->ring_bytes = sz;
-			break;
-		case OPT_DRAIN:
-			if (parse_long(optarg, 1, 1000, &l))
-				return bad_number("--drain-ms", optarg, "a number of milliseconds from 1 to 1000",
-						  err, errlen);
-			o->drain_ms = l;
-			break;
-		case OPT_WAKEUP:
-			if (parse_long(optarg, 1, 100, &l))
-				return bad_number("--wakeup-at", optarg, "a percentage from 1 to 100", err,
-						  errlen);
-			o->wakeup_pct = l;
-			break;
-		case OPT_TAGS:
-			if (parse_size(optarg, 1024, 1 << 24, &sz))
-				return bad_number("--tag-table", optarg, "a number from 1024 to 16M", err,
-						  errlen);
-			o->tag_entries = sz;
-			break;
-		case OPT_NO_IOURING:
-			o->iouring = 0;
-			break;
-		case OPT_ATTACH:
-			e = options_set_attach(o, optarg, err, errlen);
-			break;
-		case 'd':
-			if (parse_seconds(optarg, &o->duration))
-				return bad_number("-d", optarg, "a number of seconds greater than 0", err,
-						  errlen);
-			break;
-		case 'o':
-			free(o->output);
-			o->output = strdup(optarg);
-			break;
-		case 't':
-			tcount++;
-			o->time = tcount == 1 ? TIME_T : tcount == 2 ? TIME_TT : TIME_TTT;
-			break;
-		case 'T':
-			o->durations = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case OPT_NO_DETAILS:
-			o->details = 0;
-			break;
-		case OPT_ANALYZER:
-			e = options_add_plugin(o, 0, optarg, err, errlen);
-			break;
-		case OPT_SINK:
-			e = options_add_plugin(o, 1, optarg, err, errlen);
-			break;
-		case OPT_NO_SUMMARY:
-			o->no_summary = 1;
-			break;
-		case 'C':
-			break;	/* read before the loop */
-		case 'h':
-			cli_usage(stdout);
-			return 1;
-		case ':':
-			snprintf(err, errlen, "%s needs a value; see 'dio trace --help'", argv[optind - 1]);
-			return -EINVAL;
-		case '?':
-		default:
-			if (optopt && optopt < 256 && !strchr("pedoC", optopt))
-				snprintf(err, errlen, "unknown option '-%c'; see 'dio trace --help'", optopt);
-			else if (optopt)
-				snprintf(err, errlen, "%s needs a value; see 'dio trace --help'",
-					 argv[optind - 1]);
-			else
-				snprintf(err, errlen, "unknown option '%s'; see 'dio trace --help'",
-					 argv[optind - 1]);
-			return -EINVAL;
+			v += 6;
 		}
-		if (e)
-			return e;
+		return options_set(o, "syscalls", v, err, errlen);
+	case OPT_SYSCALLS:
+		return options_set(o, "syscalls", v, err, errlen);
+	case OPT_MODE:
+		return options_set(o, "mode", v, err, errlen);
+	case OPT_HASH:
+		return options_set(o, "hash", v, err, errlen);
+	case OPT_HASH_BYTES:
+		return options_set(o, "hash-bytes", v, err, errlen);
+	case OPT_CAPTURE:
+		return options_set(o, "capture-data", v, err, errlen);
+	case OPT_RING:
+		return options_set(o, "ring-size", v, err, errlen);
+	case OPT_DRAIN:
+		return options_set(o, "drain-ms", v, err, errlen);
+	case OPT_WAKEUP:
+		return options_set(o, "wakeup-at", v, err, errlen);
+	case OPT_TAGS:
+		return options_set(o, "tag-table", v, err, errlen);
+	case OPT_NO_IOURING:
+		o->iouring = 0;
+		return 0;
+	case OPT_ATTACH:
+		return options_set(o, "attach", v, err, errlen);
+	case 'd':
+		return options_set(o, "duration", v, err, errlen);
+	case 'o':
+		return options_set(o, "output", v, err, errlen);
+	case 't':
+		/* -t, -tt, -ttt; a fourth t changes nothing, as in strace */
+		st->tcount++;
+		o->time = st->tcount == 1 ? TIME_T : st->tcount == 2 ? TIME_TT : TIME_TTT;
+		return 0;
+	case 'T':
+		o->durations = 1;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case OPT_NO_DETAILS:
+		o->details = 0;
+		return 0;
+	case OPT_ANALYZER:
+		if (!st->analyzer++)
+			options_clear_list(o, "analyzer");
+		return options_add_plugin(o, 0, v, err, errlen);
+	case OPT_SINK:
+		if (!st->sink++)
+			options_clear_list(o, "sink");
+		return options_add_plugin(o, 1, v, err, errlen);
+	case OPT_NO_SUMMARY:
+		o->no_summary = 1;
+		return 0;
+	case 'C':
+		return 0;	/* read by prescan(), before everything else */
 	}
-	if (optind < argc)
-		o->argv = &argv[optind];
-	return options_finish(o, err, errlen);
+	snprintf(err, errlen, "internal error: option %d has no handler", c);
+	return -EINVAL;
+}
+
+int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	const char *file = NULL;
+	struct seen st = { 0 };
+	int c, e, help = 0;
+
+	prescan(argc, argv, &file, &help);
+	if (help) {
+		cli_usage(stdout);
+		return 1;
+	}
+	e = load_config(file, o, err, errlen);
+	if (e)
+		return e;
+
+	opterr = 0;
+	optind = 0;	/* glibc: 0 re-initialises, so every call starts afresh */
+	for (;;) {
+		/* the argv element getopt is in; optind is 0 before the first call */
+		int before = optind ? optind : 1;
+
+		c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			e = bad_option(c, argv, before, err, errlen);
+		else
+			e = apply(c, optarg, o, &st, err, errlen);
+		if (e)
+			goto cleanup;
+	}
+	o->argv = optind < argc ? &argv[optind] : NULL;
+	/* a target named here replaces the config's: "-p 7" must not also mean its "all" */
+	if (st.target || o->argv) {
+		if (!st.all)
+			o->trace_all = 0;
+		if (!st.pids)
+			o->npids = 0;
+	}
+	e = options_finish(o, err, errlen);
+cleanup:
+	free(st.pids);
+	free(st.tids);
+	return e;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The config file (libconfig syntax). Top-level keys are the long options with
- * '_' for '-'; groups `analyzer: { NAME: { ... } }` and `sink: { NAME: { ... } }`
- * hold module options, checked later against each module's option table.
+ * '_' for '-' and go through the same setters as the command line, so ranges
+ * and messages cannot drift apart. The groups `analyzer: { NAME: { ... } }` and
+ * `sink: { NAME: { ... } }` hold module options as text with their FILE:LINE;
+ * the plugin loader checks them against each module's option table.
  */
 #include <errno.h>
 #include <libconfig.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "config.h"
 #include "util.h"
 
@@ -35,9 +38,36 @@ static int fail(struct cfg *c, const config_setting_t *s, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* A scalar as text, the way it would be written on the command line. */
+/*
+ * A setter names the option as typed on the command line ("--ring-size: ...",
+ * "-p: ..."); in a config file the key is what the user wrote, so it takes the
+ * option's place. Messages that do not start with an option stay as they are.
+ */
+static int setter_failed(struct cfg *c, const config_setting_t *s, const char *key, int e,
+			 const char *msg)
+{
+	const char *rest = msg;
+
+	if (e == -ENOMEM) {
+		snprintf(c->err, c->errlen, "%s", msg);
+		return e;
+	}
+	if (*rest != '-')
+		return fail(c, s, "%s", msg);
+	rest += strcspn(rest, ": ");
+	if (*rest == ':')
+		rest++;
+	return fail(c, s, "%s:%s", key, rest);
+}
+
+/*
+ * A scalar as the text the command line would carry. Floats get the shortest
+ * form that reads back the same, so 0.1 stays "0.1" for a module's parser.
+ */
 static int scalar_text(const config_setting_t *s, char *buf, size_t len)
 {
+	double d;
+
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
 		snprintf(buf, len, "%d", config_setting_get_int(s));
@@ -46,260 +76,294 @@ static int scalar_text(const config_setting_t *s, char *buf, size_t len)
 		snprintf(buf, len, "%lld", config_setting_get_int64(s));
 		return 0;
 	case CONFIG_TYPE_FLOAT:
-		snprintf(buf, len, "%.17g", config_setting_get_float(s));
+		d = config_setting_get_float(s);
+		snprintf(buf, len, "%.15g", d);
+		if (strtod(buf, NULL) != d)
+			snprintf(buf, len, "%.17g", d);
 		return 0;
 	case CONFIG_TYPE_BOOL:
 		snprintf(buf, len, "%s", config_setting_get_bool(s) ? "true" : "false");
 		return 0;
 	case CONFIG_TYPE_STRING:
-		snprintf(buf, len, "%s", config_setting_get_string(s));
+		if ((size_t)snprintf(buf, len, "%s", config_setting_get_string(s)) >= len)
+			return -E2BIG;
 		return 0;
 	}
 	return -EINVAL;
 }
 
-static int want_bool(struct cfg *c, const config_setting_t *s, int *out)
+static int is_int(const config_setting_t *s)
 {
-	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-		return fail(c, s, "%s: expected true or false", config_setting_name(s));
-	*out = config_setting_get_bool(s);
-	return 0;
+	int t = config_setting_type(s);
+
+	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
 }
 
-static int want_text(struct cfg *c, const config_setting_t *s, char *buf, size_t len)
+/* What each kind of key takes, so `output = true;` is a type error, not a file named "true". */
+enum kind { K_STRING, K_NUMBER, K_SECONDS, K_BOOL, K_TIME, K_IDS, K_LIST };
+
+static const struct key {
+	const char *name;
+	enum kind kind;
+	size_t off;	/* K_BOOL: the int field */
+	int which;	/* K_LIST: 0 path, 1 exclude_path, 2 analyzers, 3 sinks */
+} keys[] = {
+#define KEY(n, k)	{ .name = n, .kind = k }
+#define BOOL_KEY(n, f)	{ .name = n, .kind = K_BOOL, .off = offsetof(struct options, f) }
+#define LIST_KEY(n, w)	{ .name = n, .kind = K_LIST, .which = w }
+	KEY("pid", K_IDS),
+	KEY("tid", K_IDS),
+	BOOL_KEY("all", trace_all),
+	KEY("comm", K_STRING),
+	KEY("cgroup", K_STRING),
+	LIST_KEY("path", 0),
+	LIST_KEY("exclude_path", 1),
+	BOOL_KEY("only_files", only_files),
+	KEY("syscalls", K_STRING),
+	KEY("mode", K_STRING),
+	KEY("hash", K_STRING),
+	KEY("hash_bytes", K_NUMBER),
+	KEY("capture_data", K_NUMBER),
+	KEY("ring_size", K_NUMBER),
+	KEY("drain_ms", K_NUMBER),
+	KEY("wakeup_at", K_NUMBER),
+	KEY("tag_table", K_NUMBER),
+	BOOL_KEY("iouring", iouring),
+	KEY("attach", K_STRING),
+	KEY("duration", K_SECONDS),
+	KEY("output", K_STRING),
+	KEY("time", K_TIME),
+	BOOL_KEY("durations", durations),
+	BOOL_KEY("quiet", quiet),
+	BOOL_KEY("details", details),
+	LIST_KEY("analyzers", 2),
+	LIST_KEY("sinks", 3),
+	BOOL_KEY("no_summary", no_summary),
+#undef KEY
+#undef BOOL_KEY
+#undef LIST_KEY
+};
+
+static int add_one(struct options *o, int which, const char *v, char *msg, size_t len)
 {
-	if (scalar_text(s, buf, len))
-		return fail(c, s, "%s: expected a single value", config_setting_name(s));
-	return 0;
+	if (which < 2)
+		return options_add_prefix(o, v, which, msg, len);
+	return options_add_plugin(o, which == 3, v, msg, len);
 }
 
-/* Apply a command-line setter, prefixing its message with file:line. */
-static int setter(struct cfg *c, const config_setting_t *s, int e, const char *msg)
+/*
+ * "summary:top=3" in a list: its options came from the file, not the command
+ * line. where[] must be static (options_free() does not free it), hence no line.
+ */
+static void plugin_where(struct plugin_sel *sel)
 {
-	if (e)
-		return fail(c, s, "%s", msg);
-	return 0;
+	for (int k = 0; k < sel->nkv; k++)
+		sel->where[k] = "config file";
 }
 
-static int add_list(struct cfg *c, const config_setting_t *s, struct options *o, int which)
+/* path = "/a"; or path = ["/a", "/b"]; (a list or an array) */
+static int set_list(struct cfg *c, const config_setting_t *s, const struct key *k,
+		    struct options *o)
 {
-	char v[4096], msg[512];
-	int n = config_setting_length(s), e = 0;
+	int n = config_setting_is_aggregate(s) ? config_setting_length(s) : 1;
+	char msg[512];
+	int e;
 
-	if (config_setting_is_scalar(s)) {
-		e = want_text(c, s, v, sizeof(v));
-		if (e)
-			return e;
-		switch (which) {
-		case 0: return setter(c, s, options_add_prefix(o, v, 0, msg, sizeof(msg)), msg);
-		case 1: return setter(c, s, options_add_prefix(o, v, 1, msg, sizeof(msg)), msg);
-		case 2: return setter(c, s, options_add_plugin(o, 0, v, msg, sizeof(msg)), msg);
-		case 3: return setter(c, s, options_add_plugin(o, 1, v, msg, sizeof(msg)), msg);
-		}
-	}
-	for (int i = 0; i < n && !e; i++) {
-		const config_setting_t *el = config_setting_get_elem(s, i);
+	if (config_setting_is_group(s))
+		return fail(c, s, "%s: expected a string or a list of strings, e.g. %s = [\"%s\"];",
+			    k->name, k->name, k->which < 2 ? "/var/lib/redis" : "summary");
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *el = config_setting_is_aggregate(s) ?
+					     config_setting_get_elem(s, i) : s;
 
 		if (config_setting_type(el) != CONFIG_TYPE_STRING)
-			return fail(c, el, "%s: expected a list of strings", config_setting_name(s));
-		snprintf(v, sizeof(v), "%s", config_setting_get_string(el));
-		switch (which) {
-		case 0: e = options_add_prefix(o, v, 0, msg, sizeof(msg)); break;
-		case 1: e = options_add_prefix(o, v, 1, msg, sizeof(msg)); break;
-		case 2: e = options_add_plugin(o, 0, v, msg, sizeof(msg)); break;
-		case 3: e = options_add_plugin(o, 1, v, msg, sizeof(msg)); break;
-		}
+			return fail(c, el, "%s: expected a string or a list of strings", k->name);
+		e = add_one(o, k->which, config_setting_get_string(el), msg, sizeof(msg));
 		if (e)
-			return fail(c, el, "%s", msg);
+			return setter_failed(c, el, k->name, e, msg);
+		if (k->which >= 2)
+			plugin_where(k->which == 3 ? &o->sinks[o->nsinks - 1] :
+				     &o->analyzers[o->nanalyzers - 1]);
 	}
 	return 0;
 }
 
-/* id lists: [1234, 1240] or "1234,1240" */
-static int id_list(struct cfg *c, const config_setting_t *s, char *buf, size_t len)
+/* pid = 1234; pid = "1234,1240"; pid = [1234, 1240]; */
+static int set_ids(struct cfg *c, const config_setting_t *s, const struct key *k,
+		   struct options *o)
 {
+	char buf[1024], msg[512];
 	size_t off = 0;
+	int e;
 
-	if (config_setting_is_scalar(s))
-		return want_text(c, s, buf, len);
-	buf[0] = 0;
-	for (int i = 0; i < config_setting_length(s); i++) {
-		const config_setting_t *el = config_setting_get_elem(s, i);
+	if (is_int(s) || config_setting_type(s) == CONFIG_TYPE_STRING) {
+		if (scalar_text(s, buf, sizeof(buf)))
+			return fail(c, s, "%s: list too long", k->name);
+	} else if (config_setting_is_array(s) || config_setting_is_list(s)) {
+		buf[0] = 0;
+		for (int i = 0; i < config_setting_length(s); i++) {
+			const config_setting_t *el = config_setting_get_elem(s, i);
 
-		if (config_setting_type(el) != CONFIG_TYPE_INT)
-			return fail(c, el, "%s: expected a list of ids", config_setting_name(s));
-		off += snprintf(buf + off, off < len ? len - off : 0, "%s%d", i ? "," : "",
-				config_setting_get_int(el));
+			if (!is_int(el))
+				return fail(c, el,
+					    "%s: expected a list of numbers, e.g. %s = [1234, 1240];",
+					    k->name, k->name);
+			off += snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
+					"%s%lld", i ? "," : "", config_setting_get_int64(el));
+			if (off >= sizeof(buf))
+				return fail(c, el, "%s: list too long", k->name);
+		}
+	} else {
+		return fail(c, s,
+			    "%s: expected a number or a list of numbers, e.g. %s = [1234, 1240];",
+			    k->name, k->name);
 	}
-	return 0;
+	e = options_set(o, k->name, buf, msg, sizeof(msg));
+	return e ? setter_failed(c, s, k->name, e, msg) : 0;
 }
 
-static int module_groups(struct cfg *c, const config_setting_t *s, struct options *o,
-			 const char *kind)
+static int set_key(struct cfg *c, const config_setting_t *s, const struct key *k,
+		   struct options *o)
 {
-	if (!config_setting_is_group(s))
-		return fail(c, s, "%s: expected a group of modules: %s: { NAME: { key = value; }; };",
-			    config_setting_name(s), config_setting_name(s));
-	for (int i = 0; i < config_setting_length(s); i++) {
-		const config_setting_t *m = config_setting_get_elem(s, i);
-		struct plugin_group *g;
+	int type = config_setting_type(s);
+	char name[32], v[4096], msg[512];
+	int e;
 
-		if (!config_setting_is_group(m))
-			return fail(c, m, "%s.%s: expected a group { key = value; }",
-				    config_setting_name(s), config_setting_name(m));
-		if (o->ngroups == 2 * OPT_MAX_PLUGINS)
-			return fail(c, m, "too many module groups");
-		g = &o->groups[o->ngroups++];
-		memset(g, 0, sizeof(*g));
-		g->kind = strdup(kind);
-		g->name = strdup(config_setting_name(m));
-		for (int k = 0; k < config_setting_length(m); k++) {
-			const config_setting_t *kv = config_setting_get_elem(m, k);
-			char v[4096], where[4200];
+	switch (k->kind) {
+	case K_LIST:
+		return set_list(c, s, k, o);
+	case K_IDS:
+		return set_ids(c, s, k, o);
+	case K_BOOL:
+		if (type != CONFIG_TYPE_BOOL)
+			return fail(c, s, "%s: expected true or false", k->name);
+		*(int *)((char *)o + k->off) = config_setting_get_bool(s);
+		return 0;
+	case K_STRING:
+	case K_TIME:
+		if (type != CONFIG_TYPE_STRING)
+			return fail(c, s, "%s: expected a string in double quotes", k->name);
+		break;
+	case K_NUMBER:
+		if (!is_int(s) && type != CONFIG_TYPE_STRING)
+			return fail(c, s, "%s: expected a whole number or a string like \"64k\"",
+				    k->name);
+		break;
+	case K_SECONDS:
+		if (!is_int(s) && type != CONFIG_TYPE_FLOAT && type != CONFIG_TYPE_STRING)
+			return fail(c, s, "%s: expected a number of seconds", k->name);
+		break;
+	}
+	if (scalar_text(s, v, sizeof(v)))
+		return fail(c, s, "%s: value too long", k->name);
+	if (k->kind == K_TIME) {
+		static const char *const styles[] = { "", "t", "tt", "ttt" };
 
-			if (g->nkv == OPT_MAX_KV)
-				return fail(c, kv, "too many keys for %s %s", kind, g->name);
-			if (scalar_text(kv, v, sizeof(v)))
-				return fail(c, kv, "%s: expected a single value", config_setting_name(kv));
-			snprintf(where, sizeof(where), "%s:%u", c->file, config_setting_source_line(kv));
-			g->key[g->nkv] = strdup(config_setting_name(kv));
-			g->val[g->nkv] = strdup(v);
-			g->where[g->nkv] = strdup(where);
-			g->nkv++;
+		for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++) {
+			if (!strcmp(v, styles[i])) {
+				o->time = (enum time_style)i;
+				return 0;
+			}
 		}
+		return fail(c, s, "time: '%s' is not one of \"\", \"t\", \"tt\", \"ttt\"", v);
+	}
+	/* the long option's name: ring_size is --ring-size */
+	snprintf(name, sizeof(name), "%s", k->name);
+	for (char *p = name; *p; p++)
+		if (*p == '_')
+			*p = '-';
+	e = options_set(o, name, v, msg, sizeof(msg));
+	return e ? setter_failed(c, s, k->name, e, msg) : 0;
+}
+
+static int add_group(struct cfg *c, const config_setting_t *m, const char *kind,
+		     struct options *o)
+{
+	struct plugin_group *g;
+
+	if (!config_setting_is_group(m))
+		return fail(c, m, "%s.%s: expected a group, e.g. %s: { %s: { key = value; }; };",
+			    kind, config_setting_name(m), kind, config_setting_name(m));
+	if (o->ngroups == 2 * OPT_MAX_PLUGINS)
+		return fail(c, m, "%s.%s: too many module groups (at most %d)", kind,
+			    config_setting_name(m), 2 * OPT_MAX_PLUGINS);
+	/* counted first so options_free() releases whatever a failure leaves behind */
+	g = &o->groups[o->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->kind = strdup(kind);
+	g->name = strdup(config_setting_name(m));
+	if (!g->kind || !g->name)
+		goto nomem;
+	for (int i = 0; i < config_setting_length(m); i++) {
+		const config_setting_t *kv = config_setting_get_elem(m, i);
+		char v[4096], where[4200];
+
+		if (g->nkv == OPT_MAX_KV)
+			return fail(c, kv, "%s.%s: at most %d keys", kind, g->name, OPT_MAX_KV);
+		if (scalar_text(kv, v, sizeof(v)))
+			return fail(c, kv, "%s.%s.%s: expected a number, a string or true/false",
+				    kind, g->name, config_setting_name(kv));
+		snprintf(where, sizeof(where), "%s:%u", c->file, config_setting_source_line(kv));
+		g->key[g->nkv] = strdup(config_setting_name(kv));
+		g->val[g->nkv] = strdup(v);
+		g->where[g->nkv] = strdup(where);
+		g->nkv++;
+		if (!g->key[g->nkv - 1] || !g->val[g->nkv - 1] || !g->where[g->nkv - 1])
+			goto nomem;
 	}
 	return 0;
+nomem:
+	snprintf(c->err, c->errlen, "out of memory");
+	return -ENOMEM;
+}
+
+/* analyzer: { summary: { top = 10; }; }; */
+static int set_groups(struct cfg *c, const config_setting_t *s, const char *kind,
+		      struct options *o)
+{
+	int e = 0;
+
+	if (!config_setting_is_group(s))
+		return fail(c, s,
+			    "%s: expected a group of modules, e.g. %s: { %s: { key = value; }; };",
+			    kind, kind, !strcmp(kind, "sink") ? "console" : "summary");
+	for (int i = 0; i < config_setting_length(s) && !e; i++)
+		e = add_group(c, config_setting_get_elem(s, i), kind, o);
+	return e;
 }
 
 static int apply(struct cfg *c, const config_setting_t *s, struct options *o)
 {
-	const char *k = config_setting_name(s);
-	char v[4096], msg[512];
-	uint64_t sz;
-	long l;
-	int b = 0, e;
+	const char *name = config_setting_name(s);
 
-	if (!strcmp(k, "analyzer"))
-		return module_groups(c, s, o, "analyzer");
-	if (!strcmp(k, "sink"))
-		return module_groups(c, s, o, "sink");
-	if (!strcmp(k, "path"))
-		return add_list(c, s, o, 0);
-	if (!strcmp(k, "exclude_path"))
-		return add_list(c, s, o, 1);
-	if (!strcmp(k, "analyzers"))
-		return add_list(c, s, o, 2);
-	if (!strcmp(k, "sinks"))
-		return add_list(c, s, o, 3);
-	if (!strcmp(k, "pid") || !strcmp(k, "tid")) {
-		e = id_list(c, s, v, sizeof(v));
-		if (e)
-			return e;
-		return setter(c, s, k[0] == 'p' ? options_set_pids(o, v, msg, sizeof(msg))
-						: options_set_tids(o, v, msg, sizeof(msg)), msg);
-	}
-	/* booleans */
-	{
-		static const struct { const char *key; size_t off; } bools[] = {
-			{ "all", offsetof(struct options, trace_all) },
-			{ "only_files", offsetof(struct options, only_files) },
-			{ "iouring", offsetof(struct options, iouring) },
-			{ "durations", offsetof(struct options, durations) },
-			{ "quiet", offsetof(struct options, quiet) },
-			{ "details", offsetof(struct options, details) },
-			{ "no_summary", offsetof(struct options, no_summary) },
-		};
+	if (!strcmp(name, "analyzer") || !strcmp(name, "sink"))
+		return set_groups(c, s, name, o);
+	char under[64];
 
-		for (size_t i = 0; i < sizeof(bools) / sizeof(bools[0]); i++) {
-			if (strcmp(k, bools[i].key))
-				continue;
-			e = want_bool(c, s, &b);
-			if (!e)
-				*(int *)((char *)o + bools[i].off) = b;
-			return e;
-		}
-	}
-	e = want_text(c, s, v, sizeof(v));
-	if (e)
-		return e;
-	if (!strcmp(k, "comm"))
-		return setter(c, s, options_set_comm(o, v, msg, sizeof(msg)), msg);
-	if (!strcmp(k, "mode"))
-		return setter(c, s, options_set_mode(o, v, msg, sizeof(msg)), msg);
-	if (!strcmp(k, "hash"))
-		return setter(c, s, options_set_hash(o, v, msg, sizeof(msg)), msg);
-	if (!strcmp(k, "attach"))
-		return setter(c, s, options_set_attach(o, v, msg, sizeof(msg)), msg);
-	if (!strcmp(k, "cgroup") || !strcmp(k, "output") || !strcmp(k, "syscalls")) {
-		char **dst = k[0] == 'c' ? &o->cgroup : k[0] == 'o' ? &o->output : &o->syscalls;
-
-		free(*dst);
-		*dst = strdup(v);
-		return *dst ? 0 : -ENOMEM;
-	}
-	if (!strcmp(k, "time")) {
-		if (!strcmp(v, ""))
-			o->time = TIME_NONE;
-		else if (!strcmp(v, "t"))
-			o->time = TIME_T;
-		else if (!strcmp(v, "tt"))
-			o->time = TIME_TT;
-		else if (!strcmp(v, "ttt"))
-			o->time = TIME_TTT;
-		else
-			return fail(c, s, "time: '%s' is not one of \"\", \"t\", \"tt\", \"ttt\"", v);
-		return 0;
-	}
-	if (!strcmp(k, "duration")) {
-		if (parse_seconds(v, &o->duration))
-			return fail(c, s, "duration: '%s' is not a number of seconds greater than 0", v);
-		return 0;
-	}
-	if (!strcmp(k, "ring_size")) {
-		if (parse_size(v, 4096, 1ULL << 32, &sz) || (sz & (sz - 1)))
-			return fail(c, s, "ring_size: '%s' is not a power-of-two size like \"64M\"", v);
-		o->ring_bytes = sz;
-		return 0;
-	}
-	if (!strcmp(k, "hash_bytes") || !strcmp(k, "capture_data")) {
-		if (parse_size(v, k[0] == 'h', DIO_PATH_MAX_BYTES, &sz))
-			return fail(c, s, "%s: '%s' is not a size up to 4096", k, v);
-		if (k[0] == 'h')
-			o->hash_bytes = sz;
-		else
-			o->capture_bytes = sz;
-		return 0;
-	}
-	if (!strcmp(k, "tag_table")) {
-		if (parse_size(v, 1024, 1 << 24, &sz))
-			return fail(c, s, "tag_table: '%s' is not a number from 1024 to 16M", v);
-		o->tag_entries = sz;
-		return 0;
-	}
-	if (!strcmp(k, "drain_ms") || !strcmp(k, "wakeup_at")) {
-		int drain = k[0] == 'd';
-
-		if (parse_long(v, 1, drain ? 1000 : 100, &l))
-			return fail(c, s, "%s: '%s' is not a number from 1 to %d", k, v,
-				    drain ? 1000 : 100);
-		if (drain)
-			o->drain_ms = l;
-		else
-			o->wakeup_pct = l;
-		return 0;
-	}
-	return fail(c, s, "unknown key '%s' (the keys are the long options of 'dio trace --help', with _ for -)",
-		    k);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(name, keys[i].name))
+			return set_key(c, s, &keys[i], o);
+	/* libconfig allows '-' in names, and people copy option names: point them home */
+	snprintf(under, sizeof(under), "%s", name);
+	for (char *p = under; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(name, under) && !strcmp(under, keys[i].name))
+			return fail(c, s, "unknown key '%s'; did you mean '%s'?", name, under);
+	return fail(c, s, "unknown key '%s' (see dio.conf.example or dio(1) for the keys)", name);
 }
 
 int config_load(const char *file, struct options *o, char *err, size_t errlen)
 {
 	struct cfg c = { .file = file, .err = err, .errlen = errlen };
 	config_setting_t *root;
+	struct stat st;
 	config_t cf;
 	FILE *f;
 	int e = 0;
 
+	/* opened here rather than by config_read_file() to report the real errno */
 	f = fopen(file, "r");
 	if (!f) {
 		e = -errno;
@@ -307,20 +371,33 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 		return e;
 	}
 	config_init(&cf);
+	/* a directory opens fine and then reads as an obscure syntax error */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", file, strerror(EISDIR));
+		e = -EISDIR;
+		goto cleanup;
+	}
 	if (!config_read(&cf, f)) {
 		snprintf(err, errlen, "%s:%d: syntax error: %s", file, config_error_line(&cf),
 			 config_error_text(&cf));
 		e = -EINVAL;
-		goto out;
+		goto cleanup;
 	}
 	root = config_root_setting(&cf);
 	for (int i = 0; i < config_setting_length(root) && !e; i++)
 		e = apply(&c, config_setting_get_elem(root, i), o);
 	if (!e) {
+		char *copy = strdup(file);
+
+		if (!copy) {
+			snprintf(err, errlen, "out of memory");
+			e = -ENOMEM;
+			goto cleanup;
+		}
 		free(o->config_file);
-		o->config_file = strdup(file);
+		o->config_file = copy;
 	}
-out:
+cleanup:
 	config_destroy(&cf);
 	fclose(f);
 	return e;

@@ -11,9 +11,24 @@
 #include "syscalls.h"
 #include "xlat.h"
 
-#define AT_FDCWD_VAL	-100
+/* fcntl commands glibc does not name (see xlat/fcntl_cmds.h) */
+#ifndef F_GETOWNER_UIDS
+#define F_GETOWNER_UIDS		17
+#endif
+#ifndef F_DUPFD_QUERY
+#define F_DUPFD_QUERY		1027
+#endif
+#ifndef F_CREATED_QUERY
+#define F_CREATED_QUERY		1028
+#endif
 
-/* Output cursor: writes while there is room, counts what the whole text needs. */
+/* the largest -errno a call returns; below it, a negative return is a value */
+#define MAX_ERRNO	4095
+
+/*
+ * Output cursor: writes while there is room and counts what the whole line
+ * needs. The text may end without a NUL; format_event() puts the one NUL.
+ */
 struct out {
 	char *buf;
 	size_t len;
@@ -28,49 +43,82 @@ static void put(struct out *o, const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(o->off < o->len ? o->buf + o->off : NULL, o->off < o->len ? o->len - o->off : 0,
-		      fmt, ap);
+	n = vsnprintf(o->off < o->len ? o->buf + o->off : NULL,
+		      o->off < o->len ? o->len - o->off : 0, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		o->off += n;
 }
 
-/* an xlat function writing at the cursor */
+static void put_mem(struct out *o, const char *s, size_t n)
+{
+	if (o->off < o->len)
+		memcpy(o->buf + o->off, s, n < o->len - o->off ? n : o->len - o->off);
+	o->off += n;
+}
+
+static void put_str(struct out *o, const char *s)
+{
+	put_mem(o, s, strlen(s));
+}
+
+/* the text of an xlat_* function at the cursor */
 static void put_x(struct out *o, int (*fn)(uint64_t, char *, size_t), uint64_t v)
 {
-	int n = fn(v, o->off < o->len ? o->buf + o->off : NULL, o->off < o->len ? o->len - o->off : 0);
+	int n = fn(v, o->off < o->len ? o->buf + o->off : NULL,
+		   o->off < o->len ? o->len - o->off : 0);
 
 	if (n > 0)
 		o->off += n;
 }
 
-/* a C string (stops at NUL) or, with bin, n bytes of data */
-static void put_bytes(struct out *o, const char *s, size_t n, int trunc, int bin)
+/*
+ * n bytes of s with C escapes, stopping at a NUL unless bin. quote: inside
+ * "...", so '"' is escaped too. Octal escapes take all three digits when a
+ * digit follows, so that "\0" "1" is not read back as "\01".
+ */
+static void put_esc(struct out *o, const char *s, size_t n, int quote, int bin)
 {
-	put(o, "\"");
-	for (size_t i = 0; i < n && (bin || s[i]); i++) {
+	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
+		const char *e = NULL;
 
+		if (!c && !bin)
+			break;
 		switch (c) {
-		case '"': put(o, "\\\""); break;
-		case '\\': put(o, "\\\\"); break;
-		case '\n': put(o, "\\n"); break;
-		case '\t': put(o, "\\t"); break;
-		case '\r': put(o, "\\r"); break;
-		case 0: put(o, "\\0"); break;
-		default:
-			if (c < 0x20 || c >= 0x7f)
-				put(o, "\\x%02x", c);
-			else
-				put(o, "%c", c);
+		case '\t': e = "\\t"; break;
+		case '\n': e = "\\n"; break;
+		case '\v': e = "\\v"; break;
+		case '\f': e = "\\f"; break;
+		case '\r': e = "\\r"; break;
+		case '\\': e = "\\\\"; break;
+		case '"': e = quote ? "\\\"" : NULL; break;
 		}
+		if (e)
+			put_mem(o, e, 2);
+		else if (c >= 0x20 && c < 0x7f)
+			put_mem(o, (const char *)&c, 1);
+		else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
+			put(o, "\\%03o", c);
+		else
+			put(o, "\\%o", c);
 	}
-	put(o, "\"%s", trunc ? "..." : "");
 }
 
-static void put_str(struct out *o, const char *s, size_t n, int trunc)
+/* a string argument or path: "...", and ... after it when it was cut */
+static void put_quoted(struct out *o, const char *s, size_t n, int cut)
 {
-	put_bytes(o, s, n, trunc, 0);
+	put_mem(o, "\"", 1);
+	put_esc(o, s, n, 1, 0);
+	put_str(o, cut ? "\"..." : "\"");
+}
+
+static void put_ptr(struct out *o, uint64_t v)
+{
+	if (v)
+		put(o, "%#llx", (unsigned long long)v);
+	else
+		put_str(o, "NULL");
 }
 
 int format_tag(const struct dio_file_tag *tag, char *buf, size_t len)
@@ -96,289 +144,474 @@ const char *format_ftype(unsigned int ftype)
 
 static void put_tag(struct out *o, const struct dio_file_tag *tag)
 {
-	char t[64];
+	char t[64];	/* "4095:1048575|18446744073709551615|4294967295" fits */
 
 	format_tag(tag, t, sizeof(t));
-	put(o, "%s", t);
+	put_str(o, t);
 }
 
+/* <path> of a file, strace -y style; <tag MAJ:MIN|INO|GEN> when its path never arrived */
+static void put_file(const struct fmt_ctx *fc, struct out *o, const struct dio_file_tag *tag)
+{
+	const char *path = fc->path_of ? fc->path_of(fc->ud, tag) : NULL;
+
+	put_mem(o, "<", 1);
+	if (path) {
+		put_esc(o, path, strlen(path), 0, 0);
+	} else {
+		put_str(o, "tag ");
+		put_tag(o, tag);
+	}
+	put_mem(o, ">", 1);
+}
+
+/* an fd, with the path of file when the fd is known to be that file (file may be NULL) */
+static void put_fd(const struct fmt_ctx *fc, struct out *o, int fd,
+		   const struct dio_file_tag *file)
+{
+	put(o, "%d", fd);
+	if (file && fd >= 0)
+		put_file(fc, o, file);
+}
+
+static int is_err(int64_t ret)
+{
+	return ret < 0 && ret >= -MAX_ERRNO;
+}
+
+static void put_errno(struct out *o, int64_t ret)
+{
+	int e = (int)-ret;
+	const char *name = xlat_errno(e);
+
+	if (name)
+		put(o, "-1 %s (%s)", name, xlat_errno_text(e));
+	else
+		put(o, "-1 ERRNO_%d (Unknown error %d)", e, e);
+}
+
+static void put_duration(struct out *o, uint64_t ns)
+{
+	put(o, " <%llu.%06llu>", (unsigned long long)(ns / 1000000000),
+	    (unsigned long long)(ns % 1000000000 / 1000));
+}
+
+/* time of day (-t, -tt) or epoch seconds (-ttt), then [pid/tid comm] (comm NULL: [pid]) */
 static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uint32_t pid,
 		       uint32_t tid, const char *comm)
 {
 	if (fc->flags & (DIO_FMT_TIME_T | DIO_FMT_TIME_TT | DIO_FMT_TIME_TTT)) {
 		int64_t ns = (int64_t)ts + fc->realtime_off;
-		time_t sec = ns / 1000000000;
-		long usec = (ns % 1000000000) / 1000;
+		int64_t sec = ns / 1000000000, sub = ns % 1000000000;
+		time_t t;
 		struct tm tm;
 
+		/* before 1970 only with a wrong clock offset: still a number that reads back */
+		if (sub < 0) {
+			sub += 1000000000;
+			sec--;
+		}
 		if (fc->flags & DIO_FMT_TIME_TTT) {
-			put(o, "%lld.%06ld ", (long long)sec, usec);
+			put(o, "%lld.%06lld ", (long long)sec, (long long)(sub / 1000));
 		} else {
-			localtime_r(&sec, &tm);
+			t = (time_t)sec;
+			if (!localtime_r(&t, &tm))
+				memset(&tm, 0, sizeof(tm));
 			put(o, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
 			if (fc->flags & DIO_FMT_TIME_TT)
-				put(o, ".%06ld", usec);
-			put(o, " ");
+				put(o, ".%06lld", (long long)(sub / 1000));
+			put_mem(o, " ", 1);
 		}
 	}
-	if (fc->flags & DIO_FMT_TID)
-		put(o, "[%u/%u %.*s] ", pid, tid, DIO_COMM_LEN, comm);
+	if (!(fc->flags & DIO_FMT_TID))
+		return;
+	if (!comm) {
+		put(o, "[%u] ", pid);
+		return;
+	}
+	put(o, "[%u/%u ", pid, tid);
+	put_esc(o, comm, DIO_COMM_LEN, 0, 0);
+	put_str(o, "] ");
 }
 
-/* fd with its path, strace -y style, when it is the file the record describes */
-static void put_fd(const struct fmt_ctx *fc, struct out *o, int64_t fd, int has_file, int32_t evfd,
-		   const struct dio_file_tag *tag)
-{
-	const char *path;
+/* ---- system calls -------------------------------------------------------- */
 
-	put(o, "%lld", (long long)fd);
-	if (!has_file || fd != evfd)
-		return;
-	path = fc->path_of ? fc->path_of(fc->ud, tag) : NULL;
-	if (path) {
-		put(o, "<");
-		/* paths are printed raw, as strace -y does */
-		put(o, "%s", path);
-		put(o, ">");
-	} else {
-		put(o, "<tag ");
-		put_tag(o, tag);
-		put(o, ">");
+/* What fcntl's third argument is, by command. */
+enum fcntl_arg {
+	FA_NONE,	/* not used: not printed */
+	FA_INT,
+	FA_PTR,
+	FA_HEX,
+	FA_OPEN_FLAGS,
+	FA_FD_FLAGS,
+	FA_LEASE,
+	FA_SEALS,
+};
+
+static enum fcntl_arg fcntl_arg(uint32_t cmd)
+{
+	switch (cmd) {
+	case F_GETFD: case F_GETFL: case F_GETOWN: case F_GETSIG: case F_GETLEASE:
+	case F_GETPIPE_SZ: case F_GET_SEALS: case F_CREATED_QUERY:
+		return FA_NONE;
+	case F_DUPFD: case F_DUPFD_CLOEXEC: case F_DUPFD_QUERY: case F_SETOWN: case F_SETSIG:
+	case F_SETPIPE_SZ:
+		return FA_INT;
+	case F_GETLK: case F_SETLK: case F_SETLKW: case F_OFD_GETLK: case F_OFD_SETLK:
+	case F_OFD_SETLKW: case F_GETOWN_EX: case F_SETOWN_EX: case F_GETOWNER_UIDS:
+	case F_GET_RW_HINT: case F_SET_RW_HINT: case F_GET_FILE_RW_HINT: case F_SET_FILE_RW_HINT:
+		return FA_PTR;
+	case F_SETFL:
+		return FA_OPEN_FLAGS;
+	case F_SETFD:
+		return FA_FD_FLAGS;
+	case F_SETLEASE:
+		return FA_LEASE;
+	case F_ADD_SEALS:
+		return FA_SEALS;
+	default:
+		return FA_HEX;
 	}
 }
 
-static void put_errno(struct out *o, int64_t ret)
+static void put_fcntl_arg(struct out *o, uint32_t cmd, uint64_t v)
 {
-	const char *name = xlat_errno((int)-ret);
-
-	if (name)
-		put(o, "-1 %s (%s)", name, strerror((int)-ret));
-	else
-		put(o, "-1 errno %lld", (long long)-ret);
+	switch (fcntl_arg(cmd)) {
+	case FA_NONE: break;
+	case FA_INT: put(o, "%d", (int)v); break;
+	case FA_PTR: put_ptr(o, v); break;
+	case FA_OPEN_FLAGS: put_x(o, xlat_open_flags, (uint32_t)v); break;
+	case FA_FD_FLAGS: put_x(o, xlat_fd_flags, (uint32_t)v); break;
+	case FA_LEASE: put_x(o, xlat_lease, (uint32_t)v); break;
+	case FA_SEALS: put_x(o, xlat_seals, (uint32_t)v); break;
+	case FA_HEX: put(o, "%#llx", (unsigned long long)v); break;
+	}
 }
 
-static void put_ptr(struct out *o, uint64_t v)
+/* fcntl results that are flags or a new fd; 0 when the plain number is all there is */
+static int put_fcntl_ret(const struct fmt_ctx *fc, struct out *o,
+			 const struct dio_ev_syscall *ev, const struct dio_file_tag *file)
 {
-	if (v)
-		put(o, "%#llx", (unsigned long long)v);
-	else
-		put(o, "NULL");
+	uint32_t cmd = (uint32_t)ev->args[1];
+	unsigned long long r = (unsigned long long)ev->ret;
+
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		/* a new fd for the same file */
+		put_fd(fc, o, (int)ev->ret, file);
+		return 1;
+	case F_GETFL:
+		put(o, "%#llx (flags ", r);
+		put_x(o, xlat_open_flags, r);
+		put_mem(o, ")", 1);
+		return 1;
+	case F_GETFD:
+	case F_GET_SEALS:
+		if (!r)
+			return 0;
+		put(o, "%#llx (%s ", r, cmd == F_GETFD ? "flags" : "seals");
+		put_x(o, cmd == F_GETFD ? xlat_fd_flags : xlat_seals, r);
+		put_mem(o, ")", 1);
+		return 1;
+	case F_GETLEASE:
+		put_x(o, xlat_lease, r);
+		return 1;
+	}
+	return 0;
+}
+
+/* arguments strace leaves out: open's mode without O_CREAT or O_TMPFILE, unused fcntl words */
+static int arg_hidden(const struct dio_syscall *sc, const struct dio_ev_syscall *ev, int i)
+{
+	if (sc->args[i] == A_SKIP)
+		return 1;
+	if (i == 0)
+		return 0;
+	if (sc->args[i] == A_MODE && sc->args[i - 1] == A_OPEN_FLAGS)
+		return !(ev->args[i - 1] & (O_CREAT | (O_TMPFILE & ~O_DIRECTORY)));
+	if (sc->args[i - 1] == A_FCNTL_CMD)
+		return fcntl_arg((uint32_t)ev->args[i - 1]) == FA_NONE;
+	return 0;
+}
+
+/* a flag word argument: the xlat function for its kind, NULL for other kinds */
+static int (*flag_fn(unsigned int kind))(uint64_t, char *, size_t)
+{
+	switch (kind) {
+	case A_OPEN_FLAGS: return xlat_open_flags;
+	case A_MODE: return xlat_mode;
+	case A_WHENCE: return xlat_whence;
+	case A_FCNTL_CMD: return xlat_fcntl_cmd;
+	case A_AT_FLAGS: return xlat_at_flags;
+	case A_RENAME_FLAGS: return xlat_rename_flags;
+	case A_ACCESS_MODE: return xlat_access_mode;
+	case A_FALLOC_MODE: return xlat_falloc_flags;
+	case A_FADVICE: return xlat_fadvice;
+	case A_FLOCK_OP: return xlat_flock_op;
+	case A_MMAP_PROT: return xlat_mmap_prot;
+	case A_MMAP_FLAGS: return xlat_mmap_flags;
+	case A_MSYNC_FLAGS: return xlat_msync_flags;
+	case A_SFR_FLAGS: return xlat_sfr_flags;
+	case A_RWF_FLAGS: return xlat_rwf_flags;
+	case A_XATTR_FLAGS: return xlat_xattr_flags;
+	case A_STATX_MASK: return xlat_statx_mask;
+	case A_UNLINK_FLAGS: return xlat_unlink_flags;
+	case A_CLOSE_RANGE_FLAGS: return xlat_close_range_flags;
+	case A_SPLICE_FLAGS: return xlat_splice_flags;
+	case A_URING_ENTER_FLAGS: return xlat_uring_enter_flags;
+	case A_DUP3_FLAGS: return xlat_dup3_flags;
+	default: return NULL;
+	}
+}
+
+/* The strings of a record: where they are, whether they were cut or unreadable. */
+struct strs {
+	const char *s[2];
+	uint16_t len[2];
+	int cut[2];
+	int fault[2];
+};
+
+static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_syscall *sc,
+		     const struct dio_ev_syscall *ev, const struct strs *st,
+		     const struct dio_file_tag *file)
+{
+	int nstr = 0, first = 1;
+
+	for (int i = 0; i < sc->nargs && i < 6; i++) {
+		unsigned int kind = sc->args[i];
+		uint64_t v = ev->args[i];
+		int (*fn)(uint64_t, char *, size_t) = flag_fn(kind);
+
+		if (arg_hidden(sc, ev, i))
+			continue;
+		if (!first)
+			put_mem(o, ", ", 2);
+		first = 0;
+		if (fn) {
+			/* flag words and modes are int or unsigned int in the kernel */
+			put_x(o, fn, (uint32_t)v);
+			continue;
+		}
+		switch (kind) {
+		case A_INT: put(o, "%lld", (long long)v); break;
+		case A_UINT: put(o, "%llu", (unsigned long long)v); break;
+		case A_ID:
+			if ((uint32_t)v == UINT32_MAX)
+				put_str(o, "-1");
+			else
+				put(o, "%u", (uint32_t)v);
+			break;
+		case A_PTR: case A_OPENHOW: case A_OFFPTR: put_ptr(o, v); break;
+		case A_DIRFD:
+			if ((int)v == AT_FDCWD) {
+				put_str(o, "AT_FDCWD");
+				break;
+			}
+			/* fall through */
+		case A_FD:
+			put_fd(fc, o, (int)v, file && ev->fd == (int)v ? file : NULL);
+			break;
+		case A_STR:
+			/* the BPF side keeps the first two string arguments, in order */
+			if (nstr < 2 && st->len[nstr] && !st->fault[nstr])
+				put_quoted(o, st->s[nstr], st->len[nstr], st->cut[nstr]);
+			else
+				put_ptr(o, v);
+			nstr++;
+			break;
+		case A_DEV: {
+			/* the kernel's 32-bit encoding (new_decode_dev) */
+			uint32_t d = (uint32_t)v;
+
+			put(o, "makedev(%#x, %#x)", (d >> 8) & 0xfff,
+			    (d & 0xff) | ((d >> 12) & 0xfff00));
+			break;
+		}
+		case A_HEX:
+			if (i > 0 && sc->args[i - 1] == A_FCNTL_CMD) {
+				put_fcntl_arg(o, (uint32_t)ev->args[i - 1], v);
+				break;
+			}
+			/* fall through */
+		default:
+			put(o, "%#llx", (unsigned long long)v);
+			break;
+		}
+	}
+}
+
+static void put_ret(const struct fmt_ctx *fc, struct out *o, const struct dio_syscall *sc,
+		    const struct dio_ev_syscall *ev, const struct dio_file_tag *file)
+{
+	if (is_err(ev->ret)) {
+		put_errno(o, ev->ret);
+		return;
+	}
+	if (sc->args[1] == A_FCNTL_CMD && put_fcntl_ret(fc, o, ev, file))
+		return;
+	switch (sc->ret) {
+	case R_FD:
+		/* open's new fd is the file; dup's is a new name for its argument's file */
+		put_fd(fc, o, (int)ev->ret, file);
+		break;
+	case R_ADDR:
+		put(o, "%#llx", (unsigned long long)ev->ret);
+		break;
+	default:
+		put(o, "%lld", (long long)ev->ret);
+		break;
+	}
 }
 
 static int format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall *ev,
 			  struct out *o)
 {
 	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
-	const char *strs[2];
-	int has_file = !!(ev->flags & DIO_SF_FILE), nstr = 0, first = 1;
-	static const uint8_t trunc_flag[2] = { DIO_SF_STR0_TRUNC, DIO_SF_STR1_TRUNC };
-	static const uint8_t fault_flag[2] = { DIO_SF_STR0_FAULT, DIO_SF_STR1_FAULT };
+	const struct dio_file_tag *file = (ev->flags & DIO_SF_FILE) ? &ev->tag : NULL;
+	const char *tail = (const char *)(ev + 1);
+	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
+	struct dio_ev_content ct = { 0 };
+	const char *data = NULL;
+	struct strs st = {
+		.s = { tail, tail + ev->str_len[0] },
+		.len = { ev->str_len[0], ev->str_len[1] },
+		.cut = { !!(ev->flags & DIO_SF_STR0_TRUNC), !!(ev->flags & DIO_SF_STR1_TRUNC) },
+		.fault = { !!(ev->flags & DIO_SF_STR0_FAULT), !!(ev->flags & DIO_SF_STR1_FAULT) },
+	};
 
-	if ((size_t)sizeof(*ev) + ev->str_len[0] + ev->str_len[1] > ev->hdr.size)
+	/* everything is checked before anything is printed */
+	if (size > ev->hdr.size)
 		return -EINVAL;
-	strs[0] = (const char *)(ev + 1);
-	strs[1] = strs[0] + ev->str_len[0];
-	put_prefix(fc, o, ev->hdr.ts, ev->pid, ev->tid, ev->comm);
-	if (!sc) {
-		put(o, "syscall_%u(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) = %lld", ev->nr,
-		    (unsigned long long)ev->args[0], (unsigned long long)ev->args[1],
-		    (unsigned long long)ev->args[2], (unsigned long long)ev->args[3],
-		    (unsigned long long)ev->args[4], (unsigned long long)ev->args[5],
-		    (long long)ev->ret);
-		goto tail;
+	if (ev->flags & DIO_SF_HASH) {
+		if (size + sizeof(ct) > ev->hdr.size)
+			return -EINVAL;
+		/* the strings before it leave it unaligned */
+		memcpy(&ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(ct));
+		data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(ct);
+		if (size + sizeof(ct) + ct.data_len > ev->hdr.size)
+			return -EINVAL;
 	}
-	put(o, "%s(", sc->name);
-	for (int i = 0; i < sc->nargs && i < 6; i++) {
-		uint64_t v = ev->args[i];
 
-		if (sc->args[i] == A_SKIP)
-			continue;
-		if (!first)
-			put(o, ", ");
-		first = 0;
-		switch (sc->args[i]) {
-		case A_INT: put(o, "%lld", (long long)(int64_t)v); break;
-		case A_UINT: put(o, "%llu", (unsigned long long)v); break;
-		case A_HEX: put(o, "%#llx", (unsigned long long)v); break;
-		case A_PTR: case A_OPENHOW: case A_OFFPTR: put_ptr(o, v); break;
-		case A_FD: put_fd(fc, o, (int)v, has_file, ev->fd, &ev->tag); break;
-		case A_DIRFD:
-			if ((int)v == AT_FDCWD_VAL)
-				put(o, "AT_FDCWD");
-			else
-				put_fd(fc, o, (int)v, has_file, ev->fd, &ev->tag);
-			break;
-		case A_STR:
-			if (nstr < 2 && ev->str_len[nstr] && !(ev->flags & fault_flag[nstr]))
-				put_str(o, strs[nstr], ev->str_len[nstr],
-					ev->flags & trunc_flag[nstr]);
-			else
-				put_ptr(o, v);
-			nstr++;
-			break;
-		case A_OPEN_FLAGS: put_x(o, xlat_open_flags, (uint32_t)v); break;
-		case A_MODE:
-			/* open's mode means something only when a file may be created */
-			if (i > 0 && sc->args[i - 1] == A_OPEN_FLAGS &&
-			    !(ev->args[i - 1] & (O_CREAT | __O_TMPFILE))) {
-				o->off -= 2;	/* the ", " already written */
-				if (o->off < o->len)
-					o->buf[o->off] = 0;
-				break;
-			}
-			put(o, "%#03llo", (unsigned long long)(v & 07777));
-			break;
-		case A_WHENCE: put_x(o, xlat_whence, (uint32_t)v); break;
-		case A_FCNTL_CMD: put_x(o, xlat_fcntl_cmd, (uint32_t)v); break;
-		case A_AT_FLAGS: put_x(o, xlat_at_flags, (uint32_t)v); break;
-		case A_RENAME_FLAGS: put_x(o, xlat_rename_flags, (uint32_t)v); break;
-		case A_ACCESS_MODE: put_x(o, xlat_access_mode, (uint32_t)v); break;
-		case A_FALLOC_MODE: put_x(o, xlat_falloc_flags, (uint32_t)v); break;
-		case A_FADVICE: put_x(o, xlat_fadvice, (uint32_t)v); break;
-		case A_FLOCK_OP: put_x(o, xlat_flock_op, (uint32_t)v); break;
-		case A_MMAP_PROT: put_x(o, xlat_mmap_prot, (uint32_t)v); break;
-		case A_MMAP_FLAGS: put_x(o, xlat_mmap_flags, (uint32_t)v); break;
-		case A_MSYNC_FLAGS: put_x(o, xlat_msync_flags, (uint32_t)v); break;
-		case A_SFR_FLAGS: put_x(o, xlat_sfr_flags, (uint32_t)v); break;
-		case A_RWF_FLAGS: put_x(o, xlat_rwf_flags, (uint32_t)v); break;
-		case A_XATTR_FLAGS: put_x(o, xlat_xattr_flags, (uint32_t)v); break;
-		case A_STATX_MASK: put_x(o, xlat_statx_mask, (uint32_t)v); break;
-		case A_UNLINK_FLAGS: put_x(o, xlat_unlink_flags, (uint32_t)v); break;
-		case A_CLOSE_RANGE_FLAGS: put_x(o, xlat_close_range_flags, (uint32_t)v); break;
-		case A_SPLICE_FLAGS: put_x(o, xlat_splice_flags, (uint32_t)v); break;
-		case A_URING_ENTER_FLAGS: put_x(o, xlat_uring_enter_flags, (uint32_t)v); break;
-		case A_DUP3_FLAGS: put_x(o, xlat_dup3_flags, (uint32_t)v); break;
-		case A_DEV:
-			put(o, "makedev(%#llx, %#llx)", (unsigned long long)((v >> 8) & 0xfff),
-			    (unsigned long long)((v & 0xff) | ((v >> 12) & 0xfff00)));
-			break;
-		default: put(o, "%#llx", (unsigned long long)v); break;
-		}
+	put_prefix(fc, o, ev->hdr.ts, ev->pid, ev->tid, ev->comm);
+	if (sc) {
+		put_str(o, sc->name);
+		put_mem(o, "(", 1);
+		put_args(fc, o, sc, ev, &st, file);
+		put_str(o, ") = ");
+		put_ret(fc, o, sc, ev, file);
+	} else {
+		put(o, "syscall_%u(", ev->nr);
+		for (int i = 0; i < 6; i++)
+			put(o, "%s%#llx", i ? ", " : "", (unsigned long long)ev->args[i]);
+		put_str(o, ") = ");
+		if (is_err(ev->ret))
+			put_errno(o, ev->ret);
+		else
+			put(o, "%lld", (long long)ev->ret);
 	}
-	put(o, ") = ");
-	if (ev->ret < 0 && ev->ret >= -4095)
-		put_errno(o, ev->ret);
-	else if (sc->ret == R_FD)
-		put_fd(fc, o, ev->ret, has_file, ev->fd, &ev->tag);
-	else if (sc->ret == R_ADDR)
-		put(o, "%#llx", (unsigned long long)ev->ret);
-	else
-		put(o, "%lld", (long long)ev->ret);
-tail:
 	if (fc->flags & DIO_FMT_DURATION)
-		put(o, " <%llu.%06llu>", (unsigned long long)(ev->duration / 1000000000),
-		    (unsigned long long)(ev->duration % 1000000000 / 1000));
-	if ((fc->flags & DIO_FMT_DETAILS) && (ev->flags & (DIO_SF_OFFSET | DIO_SF_FILE | DIO_SF_HASH))) {
+		put_duration(o, ev->duration);
+	if ((fc->flags & DIO_FMT_DETAILS) &&
+	    (ev->flags & (DIO_SF_OFFSET | DIO_SF_FILE | DIO_SF_HASH))) {
 		const char *sep = "";
 
-		put(o, " {");
+		put_str(o, " {");
 		if (ev->flags & DIO_SF_OFFSET) {
 			put(o, "off=%lld", (long long)ev->offset);
 			sep = " ";
 		}
-		if (ev->flags & DIO_SF_FILE) {
+		if (file) {
 			put(o, "%stype=%s tag=", sep, format_ftype(ev->ftype));
-			put_tag(o, &ev->tag);
+			put_tag(o, file);
 			sep = " ";
 		}
-		if (ev->flags & DIO_SF_HASH) {
-			const struct dio_ev_content *ct =
-				(const void *)(strs[1] + ev->str_len[1]);
-
-			if ((const char *)(ct + 1) <= (const char *)ev + ev->hdr.size) {
-				put(o, "%shash=%016llx/%u", sep, (unsigned long long)ct->hash,
-				    ct->hashed_len);
-				if (ct->data_len &&
-				    (const char *)(ct + 1) + ct->data_len <= (const char *)ev + ev->hdr.size) {
-					put(o, " data=");
-					put_bytes(o, (const char *)(ct + 1), ct->data_len, 0, 1);
-				}
+		if (data) {
+			put(o, "%shash=%016llx/%u", sep, (unsigned long long)ct.hash,
+			    ct.hashed_len);
+			if (ct.data_len) {
+				put_str(o, " data=\"");
+				put_esc(o, data, ct.data_len, 1, 1);
+				put_mem(o, "\"", 1);
 			}
 		}
-		put(o, "}");
+		put_mem(o, "}", 1);
 	}
 	return 0;
 }
+
+/* ---- other records ------------------------------------------------------- */
 
 static int format_path(const struct fmt_ctx *fc, const struct dio_ev_path *p, struct out *o)
 {
 	if (sizeof(*p) + p->len > p->hdr.size)
 		return -EINVAL;
-	put_prefix(fc, o, p->hdr.ts, p->pid, p->pid, "");
-	put(o, "path ");
+	put_prefix(fc, o, p->hdr.ts, p->pid, p->pid, NULL);
+	put_str(o, "path ");
 	put_tag(o, &p->tag);
 	put(o, " %s ", format_ftype(p->ftype));
-	put_str(o, (const char *)(p + 1), p->len, p->flags & DIO_PF_TRUNC);
+	put_quoted(o, (const char *)(p + 1), p->len, p->flags & DIO_PF_TRUNC);
 	if (p->flags & DIO_PF_RENAMED)
-		put(o, " (renamed)");
+		put_str(o, " (renamed)");
 	if (p->flags & DIO_PF_DELETED)
-		put(o, " (deleted)");
+		put_str(o, " (deleted)");
 	return 0;
 }
 
 static int format_uring(const struct fmt_ctx *fc, const struct dio_ev_iouring *u, struct out *o)
 {
 	const char *op = xlat_uring_op(u->opcode);
-	int has_file = !!(u->flags & DIO_IF_FILE);
+	const struct dio_file_tag *file = (u->flags & DIO_IF_FILE) ? &u->tag : NULL;
 
 	put_prefix(fc, o, u->hdr.ts, u->pid, u->tid, u->comm);
 	if (op)
 		put(o, "io_uring %s(", op);
 	else
 		put(o, "io_uring OP_%u(", u->opcode);
-	if (u->flags & DIO_IF_FIXED) {
-		put(o, "fixed %d", u->fd);
-		if (has_file) {
-			const char *path = fc->path_of ? fc->path_of(fc->ud, &u->tag) : NULL;
-
-			put(o, "<%s>", path ? path : "?");
-		}
-	} else {
-		put(o, "fd ");
-		put_fd(fc, o, u->fd, has_file, u->fd, &u->tag);
-	}
-	put(o, ", off=%llu, len=%u) = ", (unsigned long long)u->offset, u->len);
-	if (u->res < 0 && u->res >= -4095)
+	/* a registered file is an index into the ring's table, not an fd */
+	put_str(o, (u->flags & DIO_IF_FIXED) ? "fixed " : "fd ");
+	put_fd(fc, o, u->fd, file);
+	/* -1: the file position, as for preadv2 */
+	put(o, ", off=%lld, len=%u) = ", (long long)u->offset, u->len);
+	if (is_err(u->res))
 		put_errno(o, u->res);
 	else
 		put(o, "%lld", (long long)u->res);
 	if (fc->flags & DIO_FMT_DURATION)
-		put(o, " <%llu.%06llu>", (unsigned long long)(u->duration / 1000000000),
-		    (unsigned long long)(u->duration % 1000000000 / 1000));
-	if ((fc->flags & DIO_FMT_DETAILS) && has_file) {
+		put_duration(o, u->duration);
+	if ((fc->flags & DIO_FMT_DETAILS) && file) {
 		put(o, " {type=%s tag=", format_ftype(u->ftype));
-		put_tag(o, &u->tag);
-		put(o, "}");
+		put_tag(o, file);
+		put_mem(o, "}", 1);
 	}
 	return 0;
 }
 
 static int format_proc(const struct fmt_ctx *fc, const struct dio_ev_proc *p, struct out *o)
 {
+	if (p->kind < DIO_PROC_FORK || p->kind > DIO_PROC_RENAME)
+		return -EINVAL;
 	put_prefix(fc, o, p->hdr.ts, p->pid, p->tid, p->comm);
 	switch (p->kind) {
 	case DIO_PROC_FORK:
-		put(o, "+++ %s %u/%u +++", p->flags & DIO_PROCF_THREAD ? "thread" : "fork child",
+		put(o, "+++ %s %u/%u +++", (p->flags & DIO_PROCF_THREAD) ? "thread" : "fork child",
 		    p->other_pid, p->other_tid);
 		break;
 	case DIO_PROC_EXEC:
-		put(o, "+++ exec ");
-		put_str(o, p->comm, DIO_COMM_LEN, 0);
-		put(o, " +++");
+	case DIO_PROC_RENAME:
+		put_str(o, p->kind == DIO_PROC_EXEC ? "+++ exec " : "+++ renamed ");
+		put_quoted(o, p->comm, DIO_COMM_LEN, 0);
+		put_str(o, " +++");
 		break;
 	case DIO_PROC_EXIT:
+		/* exit_code is a wait(2) status */
 		if (p->exit_code & 0x7f)
-			put(o, "+++ killed by signal %d +++", p->exit_code & 0x7f);
+			put(o, "+++ killed by signal %d%s +++", p->exit_code & 0x7f,
+			    (p->exit_code & 0x80) ? " (core dumped)" : "");
 		else
 			put(o, "+++ exited with %d +++", (p->exit_code >> 8) & 0xff);
 		break;
-	case DIO_PROC_RENAME:
-		put(o, "+++ renamed ");
-		put_str(o, p->comm, DIO_COMM_LEN, 0);
-		put(o, " +++");
-		break;
-	default:
-		return -EINVAL;
 	}
 	return 0;
 }
@@ -388,35 +621,28 @@ int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *bu
 	struct out o = { .buf = buf, .len = len };
 	int e;
 
-	if (len)
-		buf[0] = 0;
 	switch (ev->type) {
 	case DIO_EV_SYSCALL:
-		if (ev->size < sizeof(struct dio_ev_syscall))
-			return -EINVAL;
-		e = format_syscall(fc, (const void *)ev, &o);
+		e = ev->size < sizeof(struct dio_ev_syscall) ? -EINVAL :
+		    format_syscall(fc, (const void *)ev, &o);
 		break;
 	case DIO_EV_PATH:
-		if (ev->size < sizeof(struct dio_ev_path))
-			return -EINVAL;
-		e = format_path(fc, (const void *)ev, &o);
+		e = ev->size < sizeof(struct dio_ev_path) ? -EINVAL :
+		    format_path(fc, (const void *)ev, &o);
 		break;
 	case DIO_EV_IOURING:
-		if (ev->size < sizeof(struct dio_ev_iouring))
-			return -EINVAL;
-		e = format_uring(fc, (const void *)ev, &o);
+		e = ev->size < sizeof(struct dio_ev_iouring) ? -EINVAL :
+		    format_uring(fc, (const void *)ev, &o);
 		break;
 	case DIO_EV_PROC:
-		if (ev->size < sizeof(struct dio_ev_proc))
-			return -EINVAL;
-		e = format_proc(fc, (const void *)ev, &o);
+		e = ev->size < sizeof(struct dio_ev_proc) ? -EINVAL :
+		    format_proc(fc, (const void *)ev, &o);
 		break;
 	default:
-		return -EINVAL;
+		e = -EINVAL;
+		break;
 	}
-	if (e)
-		return e;
-	if (len && o.off >= len)
-		buf[len - 1] = 0;
-	return (int)o.off;
+	if (len)
+		buf[e ? 0 : o.off < len ? o.off : len - 1] = 0;
+	return e ? e : (int)o.off;
 }

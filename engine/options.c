@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Defaults, the setters the command line and the config file share, and the
+ * checks that need every option at once (options_finish). Setters write their
+ * message without the "FILE:LINE: " a config file adds, and name the option
+ * the way the command line spells it; config.c swaps in its key.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +12,9 @@
 #include "options.h"
 #include "syscalls.h"
 #include "util.h"
+
+/* PID_MAX_LIMIT on 64-bit kernels: no pid or tid can be larger */
+#define PID_LIMIT	(4L * 1024 * 1024)
 
 void options_init(struct options *o)
 {
@@ -19,6 +28,7 @@ void options_init(struct options *o)
 	o->tag_entries = 65536;
 	o->details = 1;
 	o->iouring = 1;
+	o->attach = ATTACH_AUTO;
 }
 
 static void free_sel(struct plugin_sel *s)
@@ -27,10 +37,28 @@ static void free_sel(struct plugin_sel *s)
 	for (int i = 0; i < s->nkv; i++) {
 		free(s->key[i]);
 		free(s->val[i]);
+		/* where[] points to static strings ("command line", "config file") */
 	}
 	memset(s, 0, sizeof(*s));
 }
 
+static void free_group(struct plugin_group *g)
+{
+	free(g->kind);
+	free(g->name);
+	for (int i = 0; i < g->nkv; i++) {
+		free(g->key[i]);
+		free(g->val[i]);
+		free(g->where[i]);
+	}
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Frees every string the options own and leaves o as options_init() does, so
+ * it is safe after a parse that failed half-way and safe to call twice. The
+ * counters say what is owned: nothing past them is ever freed.
+ */
 void options_free(struct options *o)
 {
 	free(o->cgroup);
@@ -45,98 +73,159 @@ void options_free(struct options *o)
 		free_sel(&o->analyzers[i]);
 	for (int i = 0; i < o->nsinks; i++)
 		free_sel(&o->sinks[i]);
-	for (int g = 0; g < o->ngroups; g++) {
-		struct plugin_group *grp = &o->groups[g];
-
-		free(grp->kind);
-		free(grp->name);
-		for (int i = 0; i < grp->nkv; i++) {
-			free(grp->key[i]);
-			free(grp->val[i]);
-			free(grp->where[i]);
-		}
-	}
+	for (int i = 0; i < o->ngroups; i++)
+		free_group(&o->groups[i]);
 	options_init(o);
 }
 
-static int set_idlist(pid_t *out, int *n, const char *list, const char *what, char *err,
-		      size_t errlen)
+void options_clear_list(struct options *o, const char *name)
 {
-	char buf[1024], *save = NULL, *tok;
+	if (!strcmp(name, "path")) {
+		for (int i = 0; i < o->nprefix; i++)
+			free(o->prefix[i]);
+		o->nprefix = 0;
+	} else if (!strcmp(name, "exclude-path")) {
+		for (int i = 0; i < o->nexclude; i++)
+			free(o->exclude[i]);
+		o->nexclude = 0;
+	} else if (!strcmp(name, "analyzer")) {
+		for (int i = 0; i < o->nanalyzers; i++)
+			free_sel(&o->analyzers[i]);
+		o->nanalyzers = 0;
+	} else if (!strcmp(name, "sink")) {
+		for (int i = 0; i < o->nsinks; i++)
+			free_sel(&o->sinks[i]);
+		o->nsinks = 0;
+	}
+}
+
+/*
+ * "12,34": every entry a positive id. The list replaces the previous one only
+ * when all of it is valid, so a bad value leaves o as it was.
+ */
+static int set_idlist(pid_t *out, int *n, const char *list, const char *opt, const char *what,
+		      char *err, size_t errlen)
+{
+	pid_t ids[OPT_MAX_PIDS];
+	const char *p = list;
 	int count = 0;
 
 	if (!list || !*list) {
-		snprintf(err, errlen, "%s: give a %s id", what, what[1] == 'p' ? "process" : "thread");
+		snprintf(err, errlen, "%s: give a %s id, or several separated by commas", opt,
+			 what);
 		return -EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char tok[32];
 		long v;
 
-		if (parse_long(tok, 1, 0x3fffffff, &v)) {
-			snprintf(err, errlen, "%s: '%s' is not a %s id", what, tok,
-				 !strcmp(what, "-p") ? "process" : "thread");
+		if (!len) {
+			snprintf(err, errlen,
+				 "%s: empty entry in '%s' (separate ids with one comma)",
+				 opt, list);
+			return -EINVAL;
+		}
+		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
+		if (len >= sizeof(tok) || parse_long(tok, 1, PID_LIMIT, &v)) {
+			snprintf(err, errlen, "%s: '%.*s' is not a %s id", opt, (int)len, p, what);
 			return -EINVAL;
 		}
 		if (count == OPT_MAX_PIDS) {
-			snprintf(err, errlen, "%s: at most %d ids", what, OPT_MAX_PIDS);
+			snprintf(err, errlen,
+				 "%s: at most %d ids; trace fewer, or use -a with --comm", opt,
+				 OPT_MAX_PIDS);
 			return -EINVAL;
 		}
-		out[count++] = v;
+		ids[count++] = v;
+		p += len;
+		if (!*p)
+			break;
+		p++;	/* the comma; "1," ends with an empty entry, refused above */
 	}
+	memcpy(out, ids, count * sizeof(ids[0]));
 	*n = count;
 	return 0;
 }
 
 int options_set_pids(struct options *o, const char *list, char *err, size_t errlen)
 {
-	return set_idlist(o->pids, &o->npids, list, "-p", err, errlen);
+	return set_idlist(o->pids, &o->npids, list, "-p", "process", err, errlen);
 }
 
 int options_set_tids(struct options *o, const char *list, char *err, size_t errlen)
 {
-	return set_idlist(o->tids, &o->ntids, list, "--tid", err, errlen);
+	return set_idlist(o->tids, &o->ntids, list, "--tid", "thread", err, errlen);
 }
 
+/*
+ * The kernel compares prefixes with the paths it builds from dentries, which
+ * never hold "//", "." or "..": a prefix spelled that way would silently match
+ * nothing, so repeated slashes are folded and dot components refused.
+ */
 int options_add_prefix(struct options *o, const char *p, int exclude, char *err, size_t errlen)
 {
-	const char *what = exclude ? "--exclude-path" : "--path";
+	const char *opt = exclude ? "--exclude-path" : "--path";
 	int *n = exclude ? &o->nexclude : &o->nprefix;
 	char **arr = exclude ? o->exclude : o->prefix;
-	size_t len;
-	char *copy;
+	char buf[DIO_PREFIX_LEN];
+	size_t len = 0;
 
 	if (!p || p[0] != '/') {
-		snprintf(err, errlen, "%s: '%s' is not an absolute path (start it with /)", what,
+		snprintf(err, errlen, "%s: '%s' is not an absolute path (start it with /)", opt,
 			 p ? p : "");
 		return -EINVAL;
 	}
-	len = strlen(p);
-	while (len > 1 && p[len - 1] == '/')
-		len--;
-	if (len >= DIO_PREFIX_LEN) {
-		snprintf(err, errlen, "%s: prefix longer than %d bytes", what, DIO_PREFIX_LEN - 1);
-		return -EINVAL;
+	for (const char *c = p; *c; ) {
+		size_t clen;
+
+		while (*c == '/')
+			c++;
+		clen = strcspn(c, "/");
+		if ((clen == 1 && c[0] == '.') || (clen == 2 && c[0] == '.' && c[1] == '.')) {
+			snprintf(err, errlen,
+				 "%s: '%s' has a '.' or '..' component (give the real path)",
+				 opt, p);
+			return -EINVAL;
+		}
+		if (!clen)
+			break;	/* trailing slashes */
+		if (len + 1 + clen >= sizeof(buf)) {
+			snprintf(err, errlen, "%s: '%.40s...' is longer than %d bytes", opt, p,
+				 DIO_PREFIX_LEN - 1);
+			return -EINVAL;
+		}
+		buf[len++] = '/';
+		memcpy(buf + len, c, clen);
+		len += clen;
+		c += clen;
 	}
+	if (!len)
+		buf[len++] = '/';	/* "/" itself: everything */
+	buf[len] = 0;
 	if (*n == DIO_MAX_PREFIX) {
-		snprintf(err, errlen, "%s: at most %d prefixes", what, DIO_MAX_PREFIX);
+		snprintf(err, errlen, "%s: at most %d prefixes; use a common parent directory", opt,
+			 DIO_MAX_PREFIX);
 		return -EINVAL;
 	}
-	copy = strndup(p, len);
-	if (!copy)
+	arr[*n] = strdup(buf);
+	if (!arr[*n]) {
+		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
-	arr[(*n)++] = copy;
+	}
+	(*n)++;
 	return 0;
 }
 
 int options_set_mode(struct options *o, const char *v, char *err, size_t errlen)
 {
-	if (v && !strcmp(v, "detailed"))
+	if (v && !strcmp(v, "detailed")) {
 		o->mode = MODE_DETAILED;
-	else if (v && !strcmp(v, "raw"))
+	} else if (v && !strcmp(v, "raw")) {
 		o->mode = MODE_RAW;
-	else {
-		snprintf(err, errlen, "--mode: '%s' is not a mode (use detailed or raw)", v ? v : "");
+	} else {
+		snprintf(err, errlen, "--mode: '%s' is not a mode (use detailed or raw)",
+			 v ? v : "");
 		return -EINVAL;
 	}
 	return 0;
@@ -144,13 +233,13 @@ int options_set_mode(struct options *o, const char *v, char *err, size_t errlen)
 
 int options_set_hash(struct options *o, const char *v, char *err, size_t errlen)
 {
-	if (v && !strcmp(v, "user"))
+	if (v && !strcmp(v, "user")) {
 		o->hash = HASH_USER;
-	else if (v && !strcmp(v, "kernel"))
+	} else if (v && !strcmp(v, "kernel")) {
 		o->hash = HASH_KERNEL;
-	else if (v && !strcmp(v, "off"))
-		o->hash = HASH_OFF;
-	else {
+	} else if (v && !strcmp(v, "off")) {
+		o->hash = HASH_OFF;	/* so the command line can undo a config's hash */
+	} else {
 		snprintf(err, errlen, "--hash: '%s' is not a hash mode (use user, kernel or off)",
 			 v ? v : "");
 		return -EINVAL;
@@ -160,8 +249,10 @@ int options_set_hash(struct options *o, const char *v, char *err, size_t errlen)
 
 int options_set_comm(struct options *o, const char *v, char *err, size_t errlen)
 {
+	/* the kernel keeps 15 characters of a task name: a longer one never matches */
 	if (!v || !*v || strlen(v) >= sizeof(o->comm)) {
-		snprintf(err, errlen, "--comm: '%s' must be 1 to 15 characters (the kernel's task name length)",
+		snprintf(err, errlen,
+			 "--comm: '%s' must be 1 to 15 characters (the kernel's task name length)",
 			 v ? v : "");
 		return -EINVAL;
 	}
@@ -171,13 +262,13 @@ int options_set_comm(struct options *o, const char *v, char *err, size_t errlen)
 
 int options_set_attach(struct options *o, const char *v, char *err, size_t errlen)
 {
-	if (v && !strcmp(v, "auto"))
+	if (v && !strcmp(v, "auto")) {
 		o->attach = ATTACH_AUTO;
-	else if (v && !strcmp(v, "syscall"))
+	} else if (v && !strcmp(v, "syscall")) {
 		o->attach = ATTACH_SYSCALL;
-	else if (v && !strcmp(v, "raw"))
+	} else if (v && !strcmp(v, "raw")) {
 		o->attach = ATTACH_RAW;
-	else {
+	} else {
 		snprintf(err, errlen, "--attach: '%s' is not a method (use auto, syscall or raw)",
 			 v ? v : "");
 		return -EINVAL;
@@ -185,93 +276,321 @@ int options_set_attach(struct options *o, const char *v, char *err, size_t errle
 	return 0;
 }
 
-int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen)
+/*
+ * Numbers, with the ranges the kernel side can take. "size" ones accept k/M/G
+ * (1024-based), so "64M" and "16k" work for sizes and counts alike.
+ */
+static const struct num_opt {
+	const char *name;
+	int size;
+	uint64_t min, max;
+	const char *range;
+} num_opts[] = {
+	{ "hash-bytes", 1, 1, DIO_PATH_MAX_BYTES, "1 to 4096" },
+	{ "capture-data", 1, 0, DIO_PATH_MAX_BYTES, "0 to 4096" },
+	/*
+	 * A BPF ring is a power of two of pages sized by a u32, so 2G is the
+	 * top; below 64k one call with two paths and captured data barely fits.
+	 */
+	{ "ring-size", 1, 64 << 10, 1ULL << 31, "64k to 2G" },
+	{ "drain-ms", 0, 1, 1000, "1 to 1000" },
+	{ "wakeup-at", 0, 1, 100, "1 to 100" },
+	{ "tag-table", 1, 1024, 16 << 20, "1k to 16M" },
+};
+
+static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
+		      size_t errlen)
 {
-	const char *what = sink ? "--sink" : "--analyzer";
-	int *n = sink ? &o->nsinks : &o->nanalyzers;
-	struct plugin_sel *s;
-	const char *colon;
-	char *kvs, *save = NULL, *tok;
+	uint64_t val;
+	long l;
+	int e;
 
-	if (!spec || !*spec || *spec == ':') {
-		snprintf(err, errlen, "%s: give a module name or a path to a .so", what);
+	if (n->size) {
+		e = parse_size(v, n->min, n->max, &val);
+	} else {
+		e = parse_long(v, n->min, n->max, &l);
+		val = l;
+	}
+	if (e == -ERANGE) {
+		snprintf(err, errlen, "--%s: '%s' is out of range (use %s)", n->name, v, n->range);
 		return -EINVAL;
 	}
-	if (*n == OPT_MAX_PLUGINS) {
-		snprintf(err, errlen, "%s: at most %d modules", what, OPT_MAX_PLUGINS);
+	if (e) {
+		if (n->size)
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a size (use a number with an optional k, M or G suffix)",
+				 n->name, v ? v : "");
+		else
+			snprintf(err, errlen,
+				 "--%s: '%s' is not a number (use a whole number from %s)",
+				 n->name, v ? v : "", n->range);
 		return -EINVAL;
 	}
-	s = sink ? &o->sinks[*n] : &o->analyzers[*n];
-	memset(s, 0, sizeof(*s));
-	colon = strchr(spec, ':');
-	s->name = colon ? strndup(spec, colon - spec) : strdup(spec);
-	if (!s->name)
-		return -ENOMEM;
-	(*n)++;
-	if (!colon)
-		return 0;
-	kvs = strdup(colon + 1);
-	if (!kvs)
-		return -ENOMEM;
-	for (tok = strtok_r(kvs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq || eq == tok) {
-			snprintf(err, errlen, "%s %s: '%s' is not key=value", what, s->name, tok);
-			free(kvs);
+	if (!strcmp(n->name, "hash-bytes")) {
+		o->hash_bytes = val;
+	} else if (!strcmp(n->name, "capture-data")) {
+		o->capture_bytes = val;
+	} else if (!strcmp(n->name, "ring-size")) {
+		if (val & (val - 1)) {
+			snprintf(err, errlen,
+				 "--ring-size: '%s' is not a power of two (use e.g. 16M or 64M)",
+				 v);
 			return -EINVAL;
 		}
-		if (s->nkv == OPT_MAX_KV) {
-			snprintf(err, errlen, "%s %s: too many options", what, s->name);
-			free(kvs);
-			return -EINVAL;
-		}
-		s->key[s->nkv] = strndup(tok, eq - tok);
-		s->val[s->nkv] = strdup(eq + 1);
-		s->where[s->nkv] = "command line";
-		if (!s->key[s->nkv] || !s->val[s->nkv]) {
-			free(kvs);
-			return -ENOMEM;
-		}
-		s->nkv++;
+		o->ring_bytes = val;
+	} else if (!strcmp(n->name, "drain-ms")) {
+		o->drain_ms = val;
+	} else if (!strcmp(n->name, "wakeup-at")) {
+		o->wakeup_pct = val;
+	} else {
+		o->tag_entries = val;
 	}
-	free(kvs);
 	return 0;
 }
 
+/* Replaces *dst with a copy of v; the old string is freed only on success. */
+static int set_string(char **dst, const char *v, char *err, size_t errlen)
+{
+	char *copy = strdup(v);
+
+	if (!copy) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
+int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen)
+{
+	if (!v)
+		v = "";
+	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
+		if (!strcmp(name, num_opts[i].name))
+			return set_number(o, &num_opts[i], v, err, errlen);
+	if (!strcmp(name, "pid"))
+		return options_set_pids(o, v, err, errlen);
+	if (!strcmp(name, "tid"))
+		return options_set_tids(o, v, err, errlen);
+	if (!strcmp(name, "comm"))
+		return options_set_comm(o, v, err, errlen);
+	if (!strcmp(name, "mode"))
+		return options_set_mode(o, v, err, errlen);
+	if (!strcmp(name, "hash"))
+		return options_set_hash(o, v, err, errlen);
+	if (!strcmp(name, "attach"))
+		return options_set_attach(o, v, err, errlen);
+	if (!strcmp(name, "duration")) {
+		int e = parse_seconds(v, &o->duration);
+
+		if (e)
+			snprintf(err, errlen,
+				 "--duration: '%s' is not a number of seconds greater than 0",
+				 v ? v : "");
+		return e ? -EINVAL : 0;
+	}
+	if (!strcmp(name, "output")) {
+		if (!v || !*v) {
+			snprintf(err, errlen, "--output: give a file name");
+			return -EINVAL;
+		}
+		return set_string(&o->output, v, err, errlen);
+	}
+	if (!strcmp(name, "cgroup")) {
+		if (!v || !*v) {
+			snprintf(err, errlen,
+				 "--cgroup: give a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/redis.service");
+			return -EINVAL;
+		}
+		return set_string(&o->cgroup, v, err, errlen);
+	}
+	if (!strcmp(name, "syscalls")) {
+		uint8_t sel[DIO_NR_MAX];
+		int e;
+
+		/* checked now so the message can point at the config line; applied in finish */
+		e = syscalls_select(v, sel, err, errlen);
+		return e ? e : set_string(&o->syscalls, v, err, errlen);
+	}
+	return -ENOENT;
+}
+
+/* Module names are file names looked up on the search path: no '/', nothing odd. */
+static int plugin_name_ok(const char *name, size_t len)
+{
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9')))
+			return 0;
+	}
+	return 1;
+}
+
+static int plugin_path_ok(const char *name, size_t len)
+{
+	return len > 3 && !memcmp(name + len - 3, ".so", 3);
+}
+
 /*
- * Rules for combinations:
- * - exactly one source of processes: a command, -p, or -a (-a with -p or a
- *   command is contradictory);
- * - --capture-data without --hash keeps the bytes and hashes nothing.
+ * The ':' that starts the options, or NULL. A path may hold ':' itself (a
+ * build directory named "a:b"): when the text up to the first ".so" that ends
+ * the name has a '/' and no '=', that is the path and the options follow it.
+ */
+static const char *plugin_name_end(const char *spec)
+{
+	for (const char *so = strstr(spec, ".so"); so; so = strstr(so + 1, ".so")) {
+		if (so[3] != ':' && so[3])
+			continue;
+		if (memchr(spec, '/', so - spec) && !memchr(spec, '=', so - spec))
+			return so[3] ? so + 3 : NULL;
+		break;
+	}
+	return strchr(spec, ':');
+}
+
+/*
+ * NAME[:key=value[,key=value...]]. The entry is built aside and appended only
+ * when all of it is valid, so a failed call leaves nothing half-made in o.
+ * Keys and values are copied; where[] is the static "command line", which the
+ * config file replaces with its own static string.
+ */
+int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen)
+{
+	const char *opt = sink ? "--sink" : "--analyzer";
+	int *n = sink ? &o->nsinks : &o->nanalyzers;
+	struct plugin_sel s = { 0 };
+	const char *colon, *p;
+	size_t nlen;
+
+	if (!spec || !*spec || *spec == ':') {
+		snprintf(err, errlen, "%s: give a module name or a path to a .so, e.g. %s", opt,
+			 sink ? "--sink console" : "--analyzer summary");
+		return -EINVAL;
+	}
+	colon = plugin_name_end(spec);
+	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (memchr(spec, '/', nlen) ? !plugin_path_ok(spec, nlen) : !plugin_name_ok(spec, nlen)) {
+		snprintf(err, errlen,
+			 "%s: '%.*s' is neither a module name nor a path to a .so; see 'dio list %ss'",
+			 opt, (int)nlen, spec, sink ? "sink" : "analyzer");
+		return -EINVAL;
+	}
+	/* "all" loads every analyzer; their options go by name, not to the lot */
+	if (nlen == 3 && !memcmp(spec, "all", 3)) {
+		if (sink) {
+			snprintf(err, errlen,
+				 "--sink: 'all' is only for --analyzer; name each sink");
+			return -EINVAL;
+		}
+		if (colon) {
+			snprintf(err, errlen,
+				 "--analyzer all: takes no options; give them per analyzer, e.g. --analyzer summary:top=10");
+			return -EINVAL;
+		}
+	}
+	if (*n == OPT_MAX_PLUGINS) {
+		snprintf(err, errlen, "%s: at most %d modules", opt, OPT_MAX_PLUGINS);
+		return -EINVAL;
+	}
+	s.name = strndup(spec, nlen);
+	if (!s.name)
+		goto nomem;
+	for (p = colon; p; ) {
+		const char *kv = p + 1, *eq;
+		size_t len = strcspn(kv, ",");
+
+		p = kv[len] ? kv + len : NULL;
+		eq = memchr(kv, '=', len);
+		if (!eq || eq == kv) {
+			snprintf(err, errlen, "%s %s: '%.*s' is not key=value", opt, s.name,
+				 (int)len, kv);
+			free_sel(&s);
+			return -EINVAL;
+		}
+		if (s.nkv == OPT_MAX_KV) {
+			snprintf(err, errlen, "%s %s: at most %d options", opt, s.name, OPT_MAX_KV);
+			free_sel(&s);
+			return -EINVAL;
+		}
+		s.key[s.nkv] = strndup(kv, eq - kv);
+		s.val[s.nkv] = strndup(eq + 1, len - (eq + 1 - kv));
+		s.where[s.nkv] = "command line";
+		s.nkv++;
+		if (!s.key[s.nkv - 1] || !s.val[s.nkv - 1])
+			goto nomem;
+	}
+	if (sink)
+		o->sinks[(*n)++] = s;
+	else
+		o->analyzers[(*n)++] = s;
+	return 0;
+nomem:
+	free_sel(&s);
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+/*
+ * Checks that need all the options, run once both sources are read:
+ * - What to trace comes from exactly one source: a command, -p, or -a. -a with
+ *   -p or a command contradicts itself; -p with a command would leave dio's
+ *   exit status and stop condition ambiguous.
+ * - --tid alone implies -a: a thread id names its threads as exactly as -p
+ *   names processes, and the kernel-side tid filter does the narrowing. With
+ *   -p or a command it narrows those.
+ * - --comm and --cgroup are filters only: on their own they are an error, as
+ *   with nothing at all, so a typo never turns into a system-wide trace.
+ * - --capture-data needs --hash: the captured bytes travel in the same record
+ *   as the buffer hash. Implying a hash would either ship --hash-bytes (4096)
+ *   bytes per call to user space or hash them in the kernel, a cost the user
+ *   did not ask for; the message says which option to add.
+ * - --mode raw resolves no files, so --path, --exclude-path and --only-files
+ *   could never match what they mean; refused rather than silently wrong.
+ * - Then the --syscalls selection (NULL: every call in the table) goes to o->sel.
  */
 int options_finish(struct options *o, char *err, size_t errlen)
 {
-	int e;
-
 	if (o->trace_all && (o->npids || o->argv)) {
-		snprintf(err, errlen, "-a traces every process: drop -p or the command, or drop -a");
+		snprintf(err, errlen,
+			 "-a traces every process: drop -p or the command, or drop -a");
 		return -EINVAL;
 	}
 	if (o->npids && o->argv) {
 		snprintf(err, errlen, "give either -p PID or a command, not both");
 		return -EINVAL;
 	}
+	if (!o->trace_all && !o->npids && !o->argv && o->ntids)
+		o->trace_all = 1;
 	if (!o->trace_all && !o->npids && !o->argv) {
 		snprintf(err, errlen, "nothing to trace: give a command after --, -p PID or -a");
 		return -EINVAL;
 	}
-	if (o->syscalls) {
-		e = syscalls_select(o->syscalls, o->sel, err, errlen);
-		if (e)
-			return e;
-	} else {
+	if (o->capture_bytes && o->hash == HASH_OFF) {
+		snprintf(err, errlen,
+			 "--capture-data needs --hash user or --hash kernel (the bytes travel with the buffer hash)");
+		return -EINVAL;
+	}
+	if (o->mode == MODE_RAW && (o->nprefix || o->nexclude || o->only_files)) {
+		snprintf(err, errlen, "%s needs --mode detailed (raw mode does not look up files)",
+			 o->nprefix ? "--path" : o->nexclude ? "--exclude-path" : "--only-files");
+		return -EINVAL;
+	}
+	if (o->syscalls)
+		return syscalls_select(o->syscalls, o->sel, err, errlen);
+	{
+		const struct dio_syscall *t;
 		size_t n;
-		const struct dio_syscall *t = syscall_table(&n);
 
+		t = syscall_table(&n);
 		memset(o->sel, 0, sizeof(o->sel));
 		for (size_t i = 0; i < n; i++)
-			o->sel[t[i].nr] = 1;
+			if (t[i].nr < DIO_NR_MAX)
+				o->sel[t[i].nr] = 1;
 	}
 	return 0;
 }

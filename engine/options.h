@@ -33,8 +33,8 @@ struct plugin_sel {
 };
 
 /*
- * Config-file groups for plugins: `analyzers: { summary: { top = 10; }; }` and
- * `sinks: { console: { ... }; }`. Values are kept as text with their file:line
+ * Config-file groups for plugins: `analyzer: { summary: { top = 10; }; }` and
+ * `sink: { console: { ... }; }`. Values are kept as text with their file:line
  * so the plugin loader can check them against the module's option table.
  */
 struct plugin_group {
@@ -107,6 +107,18 @@ int options_set_mode(struct options *o, const char *v, char *err, size_t errlen)
 int options_set_hash(struct options *o, const char *v, char *err, size_t errlen);
 int options_set_comm(struct options *o, const char *v, char *err, size_t errlen);
 int options_set_attach(struct options *o, const char *v, char *err, size_t errlen);
+/*
+ * Any option that takes one value, by its long name ("ring-size", "drain-ms",
+ * "duration", "output", "cgroup", "syscalls", "mode", "hash", "comm",
+ * "attach", ...): one place for the ranges and messages both sources share.
+ * -ENOENT (err untouched) when name is not such an option.
+ */
+int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen);
+/*
+ * Empty a list option ("path", "exclude-path", "analyzer" or "sink"), freeing
+ * what it held: a list on the command line replaces the config file's.
+ */
+void options_clear_list(struct options *o, const char *name);
 /* --analyzer NAME[:key=value[,key=value...]] and --sink, also "all" for analyzers. */
 int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen);
 /* Parse the selection in o->syscalls (or all when NULL) into o->sel. */

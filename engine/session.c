@@ -308,8 +308,7 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
 	for (int i = 0; !e && i < o->nsinks; i++)
 		e = add_plugin(s, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);
-	if (!e && !o->no_summary)
-		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
+	/* the user's selections first, so that summary:key=value is not lost to the default */
 	for (int i = 0; !e && i < o->nanalyzers; i++) {
 		if (!strcmp(o->analyzers[i].name, "all"))
 			e = add_all_analyzers(s, err, errlen);
@@ -317,6 +316,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 			e = add_plugin(s, PLUGIN_ANALYZER, o->analyzers[i].name, &o->analyzers[i],
 				       err, errlen);
 	}
+	if (!e && !o->no_summary)
+		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
 	for (int i = 0; !e && i < s->nplugins; i++)
 		if (s->plugins[i].sk)
 			e = init_plugin(s, &s->plugins[i], err, errlen);
@@ -401,7 +402,7 @@ static int set_path(struct session *s, const struct dio_ev_path *p)
 
 	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
 		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_SOCK && !strcmp(path, "/"))
+	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */
 		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
 	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
 		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);

@@ -50,6 +50,7 @@ enum sc_arg {
 	A_OFFPTR,	/* loff_t *: pointer */
 	A_DUP3_FLAGS,	/* O_CLOEXEC */
 	A_SKIP,		/* not printed (preadv2's high offset word) */
+	A_ID,		/* uid_t/gid_t: -1 (leave unchanged) or unsigned decimal */
 };
 
 /* Return value kinds. */
@@ -90,7 +91,9 @@ const char *syscall_tp(const struct dio_syscall *sc);
  * %desc (takes an fd), %all), each optionally prefixed with '!' to remove it.
  * A list that starts with a removal starts from everything. sel[nr] is set to
  * 1 for every selected number (sel has DIO_NR_MAX entries); it is cleared first.
- * 0, or -EINVAL with a one-line message in err naming the bad word.
+ * 0, or -EINVAL with a one-line message in err naming the bad word, e.g.
+ * "--syscalls: unknown system call 'foo'; see 'dio list syscalls'". An empty
+ * spec and an empty name ("read,", "read,,write", "!") are errors too.
  */
 int syscalls_select(const char *spec, uint8_t *sel, char *err, size_t errlen);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -8,12 +9,22 @@
 #include <strings.h>
 #include "util.h"
 
+/*
+ * strtol() and friends skip leading blanks and take a sign; a value typed by a
+ * user (or read from a config string) with a blank in it is more likely a
+ * quoting mistake than a number, so the parsers below refuse it.
+ */
+static int starts_like_number(const char *s)
+{
+	return s && *s && !isspace((unsigned char)*s);
+}
+
 int parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;
 	long v;
 
-	if (!s || !*s)
+	if (!starts_like_number(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
@@ -31,12 +42,15 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	uint64_t mul = 1;
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	/* strtoull() would turn "-1" into a huge number */
+	if (!starts_like_number(s) || !isdigit((unsigned char)*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (end == s || errno == ERANGE)
+	if (end == s)
 		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
 	switch (*end) {
 	case 0:
 		break;
@@ -55,8 +69,11 @@ int parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	default:
 		return -EINVAL;
 	}
-	if (*end == 'i' || *end == 'B')	/* 64MiB, 64MB */
-		end += *end == 'i' ? (end[1] == 'B' ? 2 : 1) : 1;
+	/* after a suffix: people write 64MiB and 64MB for the same thing, 1024-based here */
+	if (!strcmp(end, "iB"))
+		end += 2;
+	else if (!strcmp(end, "B"))
+		end++;
 	if (*end)
 		return -EINVAL;
 	if (v > UINT64_MAX / mul)
@@ -73,22 +90,28 @@ int parse_seconds(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s)
+	/* digits or a leading dot only: strtod() also takes "inf", "nan" and hex */
+	if (!starts_like_number(s) || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	if (strpbrk(s, "xX"))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);
-	if (end == s || *end || errno || !(v > 0) || v > 1e9)
+	if (end == s || *end || errno)
 		return -EINVAL;
+	/* a billion seconds is 31 years: anything above is a typo, not a plan */
+	if (!(v > 0) || v > 1e9)
+		return -ERANGE;
 	*out = v;
 	return 0;
 }
 
 int parse_bool(const char *s, int *out)
 {
-	static const char *yes[] = { "true", "yes", "on", "1" };
-	static const char *no[] = { "false", "no", "off", "0" };
+	static const char *const yes[] = { "true", "yes", "on", "1" };
+	static const char *const no[] = { "false", "no", "off", "0" };
 
-	for (size_t i = 0; s && i < 4; i++) {
+	for (size_t i = 0; s && i < sizeof(yes) / sizeof(yes[0]); i++) {
 		if (!strcasecmp(s, yes[i])) {
 			*out = 1;
 			return 0;
@@ -101,24 +124,30 @@ int parse_bool(const char *s, int *out)
 	return -EINVAL;
 }
 
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void die_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dio: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("dio: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void warn_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("dio: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmsg("dio: warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Constant tables (the headers in xlat/, one constant per line, multi-bit entries before
- * the bits they contain) and the functions that print flag words with them.
+ * The constant tables in xlat/ (one constant per line, values from the system
+ * headers) and the functions that print flag words and values with them.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -20,32 +20,35 @@
 #include <linux/stat.h>
 #include "xlat.h"
 
-/* glibc defines O_LARGEFILE as 0 on 64-bit; the kernel's bit is what calls may carry */
-#undef O_LARGEFILE
-#define O_LARGEFILE 0100000
-#ifndef MAP_SHARED_VALIDATE
-#define MAP_SHARED_VALIDATE 0x03
-#endif
-#ifndef MAP_SYNC
-#define MAP_SYNC 0x80000
-#endif
-#ifndef STATX_DIOALIGN
-#define STATX_DIOALIGN 0x2000U
-#endif
-
-#define XLAT(c) { (uint64_t)(c), #c },
+#define XLAT(c)			{ (uint64_t)(c), #c },
+#define XLAT_PAIR(v, name)	{ (uint64_t)(v), (name) },
 
 static const struct xlat open_flags[] = {
 #include "xlat/open_flags.h"
 };
+static const struct xlat dup3_flags[] = {
+#include "xlat/dup3_flags.h"
+};
 static const struct xlat at_flags[] = {
 #include "xlat/at_flags.h"
+};
+static const struct xlat unlink_flags[] = {
+#include "xlat/unlink_flags.h"
 };
 static const struct xlat whence[] = {
 #include "xlat/whence.h"
 };
 static const struct xlat fcntl_cmds[] = {
 #include "xlat/fcntl_cmds.h"
+};
+static const struct xlat fd_flags[] = {
+#include "xlat/fd_flags.h"
+};
+static const struct xlat lease_types[] = {
+#include "xlat/lease_types.h"
+};
+static const struct xlat seals[] = {
+#include "xlat/seals.h"
 };
 static const struct xlat rename_flags[] = {
 #include "xlat/rename_flags.h"
@@ -64,6 +67,9 @@ static const struct xlat flock_ops[] = {
 };
 static const struct xlat mmap_prot[] = {
 #include "xlat/mmap_prot.h"
+};
+static const struct xlat mmap_types[] = {
+#include "xlat/mmap_types.h"
 };
 static const struct xlat mmap_flags[] = {
 #include "xlat/mmap_flags.h"
@@ -92,17 +98,19 @@ static const struct xlat splice_flags[] = {
 static const struct xlat uring_enter_flags[] = {
 #include "xlat/uring_enter_flags.h"
 };
+static const struct xlat uring_ops[] = {
+#include "xlat/uring_ops.h"
+};
+static const struct xlat mode_types[] = {
+#include "xlat/mode_types.h"
+};
 static const struct xlat errnos[] = {
 #include "xlat/errnos.h"
 };
-#define URING_OP(op) "IORING_OP_" #op,
-static const char *const uring_ops[] = {
-#include "xlat/uring_ops.h"
-};
 
-#define N(t) (sizeof(t) / sizeof(t[0]))
+#define N(t) (sizeof(t) / sizeof((t)[0]))
 
-/* snprintf that never goes past the end and keeps counting what the text needs */
+/* Appends at off like snprintf would, never past len; returns the new length of the text. */
 static size_t put(char *buf, size_t len, size_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
@@ -117,20 +125,35 @@ static size_t put(char *buf, size_t len, size_t off, const char *fmt, ...)
 	return n > 0 ? off + n : off;
 }
 
+/* xlat_flags appended at off */
+static size_t put_flags(char *buf, size_t len, size_t off, const struct xlat *tab, size_t n,
+			uint64_t v)
+{
+	return off + xlat_flags(tab, n, v, off < len ? buf + off : NULL, off < len ? len - off : 0);
+}
+
+static const char *name_of(const struct xlat *tab, size_t n, uint64_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].val == v)
+			return tab[i].name;
+	return NULL;
+}
+
 int xlat_flags(const struct xlat *tab, size_t n, uint64_t v, char *buf, size_t len)
 {
-	size_t off = 0;
 	uint64_t left = v;
+	size_t off = 0;
 
 	if (len)
 		buf[0] = 0;
-	if (v == 0) {
-		for (size_t i = 0; i < n; i++)
-			if (tab[i].val == 0)
-				return (int)put(buf, len, 0, "%s", tab[i].name);
-		return (int)put(buf, len, 0, "0");
+	if (!v) {
+		const char *zero = name_of(tab, n, 0);
+
+		return (int)put(buf, len, 0, "%s", zero ? zero : "0");
 	}
 	for (size_t i = 0; i < n && left; i++) {
+		/* a multi-bit entry only when all its bits are there, and each bit named once */
 		if (!tab[i].val || (tab[i].val & left) != tab[i].val)
 			continue;
 		off = put(buf, len, off, "%s%s", off ? "|" : "", tab[i].name);
@@ -143,86 +166,132 @@ int xlat_flags(const struct xlat *tab, size_t n, uint64_t v, char *buf, size_t l
 
 int xlat_value(const struct xlat *tab, size_t n, uint64_t v, int hex, char *buf, size_t len)
 {
-	for (size_t i = 0; i < n; i++)
-		if (tab[i].val == v)
-			return (int)put(buf, len, 0, "%s", tab[i].name);
+	const char *name = name_of(tab, n, v);
+
+	if (len)
+		buf[0] = 0;
+	if (name)
+		return (int)put(buf, len, 0, "%s", name);
 	if (hex)
 		return (int)put(buf, len, 0, "%#llx", (unsigned long long)v);
-	return (int)put(buf, len, 0, "%lld", (long long)(int64_t)v);
+	return (int)put(buf, len, 0, "%lld", (long long)v);
 }
 
 int xlat_open_flags(uint64_t v, char *buf, size_t len)
 {
 	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-	size_t off = put(buf, len, 0, "%s", modes[v & O_ACCMODE]);
 	uint64_t rest = v & ~(uint64_t)O_ACCMODE;
+	size_t off;
 
-	if (!rest)
-		return (int)off;
-	off = put(buf, len, off, "|");
-	return (int)off + xlat_flags(open_flags, N(open_flags), rest, off < len ? buf + off : NULL,
-				     off < len ? len - off : 0);
+	if (len)
+		buf[0] = 0;
+	off = put(buf, len, 0, "%s", modes[v & O_ACCMODE]);
+	if (rest)
+		off = put_flags(buf, len, put(buf, len, off, "|"), open_flags, N(open_flags), rest);
+	return (int)off;
 }
 
 const char *xlat_errno(int err)
 {
-	for (size_t i = 0; i < N(errnos); i++)
-		if (errnos[i].val == (uint64_t)err)
-			return errnos[i].name;
-	return NULL;
+	return err > 0 ? name_of(errnos, N(errnos), (uint64_t)err) : NULL;
+}
+
+const char *xlat_errno_text(int err)
+{
+	static const struct xlat internal[] = {
+		{ 512, "Interrupted by a signal; restarted if SA_RESTART is set" },
+		{ 513, "Interrupted by a signal; restarted" },
+		{ 514, "Interrupted by a signal; restarted if there is no handler" },
+		{ 516, "Interrupted by a signal; restarted through restart_syscall" },
+	};
+	const char *text = name_of(internal, N(internal), (uint64_t)err);
+
+	if (text)
+		return text;
+	/* libc's text for every errno in the table: a constant string, not "Unknown error" */
+	return xlat_errno(err) ? strerror(err) : NULL;
 }
 
 const char *xlat_uring_op(unsigned int op)
 {
-	return op < N(uring_ops) ? uring_ops[op] + 10 : NULL;	/* without "IORING_OP_" */
+	const char *name = name_of(uring_ops, N(uring_ops), op);
+
+	return name ? name + strlen("IORING_OP_") : NULL;
 }
 
-#define TABLE_FN(fn, tab, flags)						\
-int fn(uint64_t v, char *buf, size_t len)					\
-{										\
-	return flags ? xlat_flags(tab, N(tab), v, buf, len)			\
-		     : xlat_value(tab, N(tab), v, 0, buf, len);			\
+#define FLAGS_FN(fn, tab)						\
+int fn(uint64_t v, char *buf, size_t len)				\
+{									\
+	return xlat_flags(tab, N(tab), v, buf, len);			\
 }
-TABLE_FN(xlat_at_flags, at_flags, 1)
-TABLE_FN(xlat_whence, whence, 0)
-TABLE_FN(xlat_fcntl_cmd, fcntl_cmds, 0)
-TABLE_FN(xlat_rename_flags, rename_flags, 1)
-TABLE_FN(xlat_falloc_flags, falloc_flags, 1)
-TABLE_FN(xlat_fadvice, fadvise, 0)
-TABLE_FN(xlat_flock_op, flock_ops, 1)
-TABLE_FN(xlat_mmap_prot, mmap_prot, 1)
-TABLE_FN(xlat_msync_flags, msync_flags, 1)
-TABLE_FN(xlat_sfr_flags, sfr_flags, 1)
-TABLE_FN(xlat_rwf_flags, rwf_flags, 1)
-TABLE_FN(xlat_xattr_flags, xattr_flags, 1)
-TABLE_FN(xlat_statx_mask, statx_mask, 1)
-TABLE_FN(xlat_close_range_flags, close_range_flags, 1)
-TABLE_FN(xlat_splice_flags, splice_flags, 1)
-TABLE_FN(xlat_uring_enter_flags, uring_enter_flags, 1)
-
-int xlat_access_mode(uint64_t v, char *buf, size_t len)
-{
-	if (v == F_OK)
-		return (int)put(buf, len, 0, "F_OK");
-	return xlat_flags(access_modes, N(access_modes), v, buf, len);
+#define VALUE_FN(fn, tab, hex)						\
+int fn(uint64_t v, char *buf, size_t len)				\
+{									\
+	return xlat_value(tab, N(tab), v, hex, buf, len);		\
 }
 
-/* the mapping type (MAP_SHARED, MAP_PRIVATE, MAP_SHARED_VALIDATE) is a value, the rest bits */
+FLAGS_FN(xlat_at_flags, at_flags)
+FLAGS_FN(xlat_rename_flags, rename_flags)
+FLAGS_FN(xlat_falloc_flags, falloc_flags)
+FLAGS_FN(xlat_flock_op, flock_ops)
+FLAGS_FN(xlat_mmap_prot, mmap_prot)
+FLAGS_FN(xlat_msync_flags, msync_flags)
+FLAGS_FN(xlat_sfr_flags, sfr_flags)
+FLAGS_FN(xlat_rwf_flags, rwf_flags)
+FLAGS_FN(xlat_xattr_flags, xattr_flags)
+FLAGS_FN(xlat_statx_mask, statx_mask)
+FLAGS_FN(xlat_close_range_flags, close_range_flags)
+FLAGS_FN(xlat_splice_flags, splice_flags)
+FLAGS_FN(xlat_uring_enter_flags, uring_enter_flags)
+FLAGS_FN(xlat_access_mode, access_modes)
+FLAGS_FN(xlat_dup3_flags, dup3_flags)
+FLAGS_FN(xlat_unlink_flags, unlink_flags)
+FLAGS_FN(xlat_fd_flags, fd_flags)
+FLAGS_FN(xlat_seals, seals)
+VALUE_FN(xlat_whence, whence, 0)
+VALUE_FN(xlat_fcntl_cmd, fcntl_cmds, 1)
+VALUE_FN(xlat_fadvice, fadvise, 0)
+VALUE_FN(xlat_lease, lease_types, 0)
+
+/*
+ * The mapping type (flags & MAP_TYPE) is a value, MAP_SHARED_VALIDATE is not
+ * MAP_SHARED|MAP_PRIVATE; then the flag bits; with MAP_HUGETLB, bits 26-31 are
+ * log2 of the huge page size, printed as strace does: 21<<MAP_HUGE_SHIFT.
+ */
 int xlat_mmap_flags(uint64_t v, char *buf, size_t len)
 {
-	return xlat_flags(mmap_flags, N(mmap_flags), v, buf, len);
+	const char *type = name_of(mmap_types, N(mmap_types), v & MAP_TYPE);
+	uint64_t rest = v & ~(uint64_t)MAP_TYPE, huge = 0;
+	size_t off;
+
+	if (len)
+		buf[0] = 0;
+	if (type)
+		off = put(buf, len, 0, "%s", type);
+	else
+		off = put(buf, len, 0, "%#llx", (unsigned long long)(v & MAP_TYPE));
+	if (rest & MAP_HUGETLB) {
+		huge = (rest >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
+		rest &= ~((uint64_t)MAP_HUGE_MASK << MAP_HUGE_SHIFT);
+	}
+	if (rest)
+		off = put_flags(buf, len, put(buf, len, off, "|"), mmap_flags, N(mmap_flags), rest);
+	if (huge)
+		off = put(buf, len, off, "|%llu<<MAP_HUGE_SHIFT", (unsigned long long)huge);
+	return (int)off;
 }
 
-int xlat_dup3_flags(uint64_t v, char *buf, size_t len)
+int xlat_mode(uint64_t v, char *buf, size_t len)
 {
-	if (!v)
-		return (int)put(buf, len, 0, "0");
-	return xlat_flags(open_flags, N(open_flags), v, buf, len);
-}
+	uint64_t perm = v & ~(uint64_t)S_IFMT;
+	const char *type;
 
-int xlat_unlink_flags(uint64_t v, char *buf, size_t len)
-{
-	static const struct xlat t[] = { XLAT(AT_REMOVEDIR) };
-
-	return xlat_flags(t, 1, v, buf, len);
+	if (len)
+		buf[0] = 0;
+	if (!(v & S_IFMT))
+		return (int)put(buf, len, 0, "%#03llo", (unsigned long long)v);
+	type = name_of(mode_types, N(mode_types), v & S_IFMT);
+	if (!type)	/* not a file type: the number as it is */
+		return (int)put(buf, len, 0, "%#llo", (unsigned long long)v);
+	return (int)put(buf, len, 0, "%s|%#03llo", type, (unsigned long long)perm);
 }

@@ -22,8 +22,14 @@ int xlat_flags(const struct xlat *tab, size_t n, uint64_t v, char *buf, size_t l
 int xlat_value(const struct xlat *tab, size_t n, uint64_t v, int hex, char *buf, size_t len);
 /* open(2) flags: access mode as a value, then the other bits. */
 int xlat_open_flags(uint64_t v, char *buf, size_t len);
-/* errno name ("ENOENT"), NULL when unknown. */
+/* errno name ("ENOENT"), NULL when unknown. Static string. */
 const char *xlat_errno(int err);
+/*
+ * What errno err means ("No such file or directory"), NULL when xlat_errno
+ * does not know it either. Static string; the kernel-internal restart codes,
+ * which libc has no text for, get one here.
+ */
+const char *xlat_errno_text(int err);
 /* IORING_OP_* name without the prefix ("READ"), NULL when unknown. Static string. */
 const char *xlat_uring_op(unsigned int op);
 
@@ -48,5 +54,11 @@ int xlat_uring_enter_flags(uint64_t v, char *buf, size_t len);
 int xlat_access_mode(uint64_t v, char *buf, size_t len);
 int xlat_dup3_flags(uint64_t v, char *buf, size_t len);
 int xlat_unlink_flags(uint64_t v, char *buf, size_t len);
+/* A mode with its file type, as mknod takes it: "S_IFCHR|0600"; "0644" without a type. */
+int xlat_mode(uint64_t v, char *buf, size_t len);
+/* fcntl arguments and results: FD_CLOEXEC; F_RDLCK/F_WRLCK/F_UNLCK; F_SEAL_*. */
+int xlat_fd_flags(uint64_t v, char *buf, size_t len);
+int xlat_lease(uint64_t v, char *buf, size_t len);
+int xlat_seals(uint64_t v, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* posix_fadvise advice: values (x86_64 numbering) */
 XLAT(POSIX_FADV_NORMAL)
 XLAT(POSIX_FADV_RANDOM)
 XLAT(POSIX_FADV_SEQUENTIAL)

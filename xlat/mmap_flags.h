@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-XLAT(MAP_SHARED_VALIDATE)
-XLAT(MAP_SHARED)
-XLAT(MAP_PRIVATE)
+/* mmap(2) flags outside MAP_TYPE; the huge page size bits are printed apart */
 XLAT(MAP_FIXED)
 XLAT(MAP_ANONYMOUS)
 XLAT(MAP_32BIT)

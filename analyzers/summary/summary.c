@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * summary: what strace -c prints, per system call and per file, plus the
- * events the session lost. State is bounded: per-syscall and per-opcode arrays,
- * and at most max_files file rows (the rest are added up in one row).
+ * summary: what strace -c prints, per system call and per file, and the events
+ * the session lost. State is bounded whatever the trace: fixed arrays for
+ * system calls and io_uring opcodes, and at most max_files file rows; files
+ * past that are added up in one "(other files)" row rather than forgotten.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,149 +12,258 @@
 #include <string.h>
 #include <dio/analyzer.h>
 
-#define NR_MAX	512
-#define OPS_MAX	256
+#define NR_MAX		512	/* x86_64 numbers with a row of their own; the host's limit too */
+#define OPS_MAX		256	/* dio_ev_iouring.opcode is a __u8 */
+#define FILES_MIN	64	/* first size of the file table */
+
+#define KIND_READ	1	/* a positive return value is bytes read */
+#define KIND_WRITE	2	/* ... bytes written */
 
 enum { O_TOP, O_MAX_FILES, O_OUTPUT };
 
 static const struct dio_option options[] = {
 	[O_TOP] = { "top", DIO_OPT_INT, "10", "files listed, by total time" },
 	[O_MAX_FILES] = { "max_files", DIO_OPT_INT, "10000",
-			  "files tracked; more are summed as (other files)" },
+			  "files tracked; more are added up as (other files)" },
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
 	{ NULL, 0, NULL, NULL },
 };
 
-struct row {
+struct callrow {
 	uint64_t calls, errors, bytes, ns, max_ns;
 };
 
 struct filerow {
 	struct dio_file_tag tag;
-	int used;
+	uint64_t used;		/* 0: a free slot; 64 bits, so the struct has no padding */
 	uint64_t calls, errors, rbytes, wbytes, ns;
 };
 
 struct summary {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
-	struct row sys[NR_MAX];
-	struct row ops[OPS_MAX];
-	uint8_t kind[NR_MAX];		/* 1 reads bytes, 2 writes bytes */
-	struct filerow *files;
-	size_t cap, nfiles, max_files;
-	struct filerow other;
-	long top;
-	char *output;
+	FILE *out;
+	int own;			/* out was opened here */
+	struct callrow sys[NR_MAX + 1];	/* [NR_MAX]: numbers past the table */
+	struct callrow ops[OPS_MAX];
+	uint8_t kind[NR_MAX];		/* KIND_* by system call number */
+	struct filerow *files;		/* open addressing; size 2^n, at most half full */
+	size_t size, nfiles, max_files;
+	struct filerow other;		/* files that did not fit */
+	uint64_t top;
 };
 
-static const char *const readers[] = { "read", "pread64", "readv", "preadv", "preadv2", NULL };
-static const char *const writers[] = { "write", "pwrite64", "writev", "pwritev", "pwritev2",
-				       "copy_file_range", "sendfile", "splice", NULL };
+/*
+ * Calls whose positive return value is a byte count. For copy_file_range,
+ * sendfile and splice the host tags the source file (fd_in), so their bytes
+ * are bytes read from the file the record names.
+ */
+static const char *const readers[] = {
+	"read", "pread64", "readv", "preadv", "preadv2", "copy_file_range", "sendfile", "splice",
+};
+static const char *const writers[] = {
+	"write", "pwrite64", "writev", "pwritev", "pwritev2",
+};
 
-static const char *const uring_names[] = {
+/* IORING_OP_* in the order of enum io_uring_op (linux/io_uring.h, up to Linux 6.16) */
+static const char *const uring_ops[] = {
 	"NOP", "READV", "WRITEV", "FSYNC", "READ_FIXED", "WRITE_FIXED", "POLL_ADD", "POLL_REMOVE",
 	"SYNC_FILE_RANGE", "SENDMSG", "RECVMSG", "TIMEOUT", "TIMEOUT_REMOVE", "ACCEPT",
 	"ASYNC_CANCEL", "LINK_TIMEOUT", "CONNECT", "FALLOCATE", "OPENAT", "CLOSE", "FILES_UPDATE",
 	"STATX", "READ", "WRITE", "FADVISE", "MADVISE", "SEND", "RECV", "OPENAT2", "EPOLL_CTL",
 	"SPLICE", "PROVIDE_BUFFERS", "REMOVE_BUFFERS", "TEE", "SHUTDOWN", "RENAMEAT", "UNLINKAT",
 	"MKDIRAT", "SYMLINKAT", "LINKAT", "MSG_RING", "FSETXATTR", "SETXATTR", "FGETXATTR",
-	"GETXATTR", "SOCKET", "URING_CMD", "SEND_ZC", "SENDMSG_ZC",
+	"GETXATTR", "SOCKET", "URING_CMD", "SEND_ZC", "SENDMSG_ZC", "READ_MULTISHOT", "WAITID",
+	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_WAITV", "FIXED_FD_INSTALL", "FTRUNCATE", "BIND",
+	"LISTEN", "RECV_ZC", "EPOLL_WAIT", "READV_FIXED", "WRITEV_FIXED", "PIPE",
 };
 
-static int in_list(const char *name, const char *const *list)
+#define N(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* the opcodes that move file data; the build host's linux/io_uring.h may predate some */
+enum {
+	OP_READV = 1, OP_WRITEV = 2, OP_READ_FIXED = 4, OP_WRITE_FIXED = 5, OP_READ = 22,
+	OP_WRITE = 23, OP_READ_MULTISHOT = 49, OP_READV_FIXED = 60, OP_WRITEV_FIXED = 61,
+};
+
+static int uring_kind(unsigned int op)
 {
-	for (; *list; list++)
-		if (!strcmp(name, *list))
+	switch (op) {
+	case OP_READV: case OP_READ_FIXED: case OP_READ: case OP_READ_MULTISHOT:
+	case OP_READV_FIXED:
+		return KIND_READ;
+	case OP_WRITEV: case OP_WRITE_FIXED: case OP_WRITE: case OP_WRITEV_FIXED:
+		return KIND_WRITE;
+	default:
+		return 0;
+	}
+}
+
+static int in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
 			return 1;
 	return 0;
+}
+
+/* -errno as system calls and io_uring completions return it */
+static int is_error(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+static void summary_destroy(void *state)
+{
+	struct summary *s = state;
+
+	if (!s)
+		return;
+	if (s->own && s->out)
+		fclose(s->out);
+	free(s->files);
+	free(s);
 }
 
 static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 			const struct dio_optval *o, void **state)
 {
 	struct summary *s = calloc(1, sizeof(*s));
+	const char *path = o[O_OUTPUT].s;
+	int err = 0;
 
 	if (!s)
 		return -ENOMEM;
 	s->host = host;
 	s->ctx = ctx;
-	s->top = o[O_TOP].i;
-	s->max_files = o[O_MAX_FILES].i > 0 ? o[O_MAX_FILES].i : 1;
-	if (o[O_OUTPUT].s && !(s->output = strdup(o[O_OUTPUT].s))) {
-		free(s);
-		return -ENOMEM;
+	if (o[O_TOP].i < 0 || o[O_MAX_FILES].i < 1) {
+		host->log(ctx, "%s must be at least %d", o[O_TOP].i < 0 ? "top" : "max_files",
+			  o[O_TOP].i < 0 ? 0 : 1);
+		err = -EINVAL;
+		goto cleanup;
+	}
+	s->top = (uint64_t)o[O_TOP].i;
+	s->max_files = (size_t)o[O_MAX_FILES].i;
+	s->size = FILES_MIN;
+	s->files = calloc(s->size, sizeof(*s->files));
+	if (!s->files) {
+		err = -ENOMEM;
+		goto cleanup;
 	}
 	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
 		const char *name = host->syscall_name(nr);
 
-		s->kind[nr] = in_list(name, readers) ? 1 : in_list(name, writers) ? 2 : 0;
+		if (name && in_list(name, readers, N(readers)))
+			s->kind[nr] = KIND_READ;
+		else if (name && in_list(name, writers, N(writers)))
+			s->kind[nr] = KIND_WRITE;
+	}
+	/* opened now, like strace -o: a bad path fails before the trace, not after it */
+	if (!path) {
+		s->out = stderr;
+	} else if (!strcmp(path, "-")) {
+		s->out = stdout;
+	} else {
+		s->out = fopen(path, "we");
+		if (!s->out) {
+			err = -errno;
+			host->log(ctx, "cannot open output '%s': %s", path, strerror(-err));
+			goto cleanup;
+		}
+		s->own = 1;
 	}
 	*state = s;
 	return 0;
+cleanup:
+	summary_destroy(s);
+	return err;
 }
 
-static uint64_t tag_hash(const struct dio_file_tag *t)
+static size_t tag_hash(const struct dio_file_tag *t)
 {
-	uint64_t h = (t->ino ^ ((uint64_t)t->dev << 32) ^ t->gen) * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = t->ino * 0x9e3779b97f4a7c15ULL;
 
-	return h ^ (h >> 31);
+	h ^= ((uint64_t)t->dev << 32 | t->gen) * 0xc2b2ae3d27d4eb4fULL;
+	return (size_t)(h ^ (h >> 29));
 }
 
-/* open addressing; the table never holds more than max_files rows */
+static int same_tag(const struct dio_file_tag *a, const struct dio_file_tag *b)
+{
+	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
+}
+
+/* the row of tag, or the free slot where it belongs */
+static struct filerow *file_slot(struct filerow *files, size_t size, const struct dio_file_tag *tag)
+{
+	size_t i = tag_hash(tag) & (size - 1);
+
+	while (files[i].used && !same_tag(&files[i].tag, tag))
+		i = (i + 1) & (size - 1);
+	return &files[i];
+}
+
+static int files_grow(struct summary *s)
+{
+	size_t size = s->size * 2;
+	struct filerow *n = calloc(size, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->size; i++)
+		if (s->files[i].used)
+			*file_slot(n, size, &s->files[i].tag) = s->files[i];
+	free(s->files);
+	s->files = n;
+	s->size = size;
+	return 0;
+}
+
 static struct filerow *file_row(struct summary *s, const struct dio_file_tag *tag)
 {
-	size_t i;
+	struct filerow *r = file_slot(s->files, s->size, tag);
 
-	if (s->nfiles * 2 >= s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 256;
-		struct filerow *n;
-
-		if (s->nfiles >= s->max_files)
-			goto lookup_only;
-		n = calloc(ncap, sizeof(*n));
-		if (!n)
-			goto lookup_only;
-		for (size_t k = 0; k < s->cap; k++) {
-			if (!s->files[k].used)
-				continue;
-			i = tag_hash(&s->files[k].tag) & (ncap - 1);
-			while (n[i].used)
-				i = (i + 1) & (ncap - 1);
-			n[i] = s->files[k];
-		}
-		free(s->files);
-		s->files = n;
-		s->cap = ncap;
-	}
-lookup_only:
-	if (!s->cap)
+	if (r->used)
+		return r;
+	if (s->nfiles >= s->max_files)
 		return &s->other;
-	i = tag_hash(tag) & (s->cap - 1);
-	while (s->files[i].used) {
-		if (!memcmp(&s->files[i].tag, tag, sizeof(*tag)))
-			return &s->files[i];
-		i = (i + 1) & (s->cap - 1);
+	if ((s->nfiles + 1) * 2 > s->size) {
+		/* out of memory: the file is still counted, in the other row */
+		if (files_grow(s))
+			return &s->other;
+		r = file_slot(s->files, s->size, tag);
 	}
-	if (s->nfiles >= s->max_files || s->nfiles * 2 >= s->cap)
-		return &s->other;
-	s->files[i].used = 1;
-	s->files[i].tag = *tag;
+	r->used = 1;
+	r->tag = *tag;
 	s->nfiles++;
-	return &s->files[i];
+	return r;
 }
 
-static void account(struct row *r, int64_t ret, uint64_t ns, int kind)
+static void count_call(struct callrow *r, int64_t ret, uint64_t ns, int kind)
 {
 	r->calls++;
 	r->ns += ns;
 	if (ns > r->max_ns)
 		r->max_ns = ns;
-	if (ret < 0 && ret >= -4095)
+	if (is_error(ret))
 		r->errors++;
 	else if (kind && ret > 0)
-		r->bytes += ret;
+		r->bytes += (uint64_t)ret;
+}
+
+static void count_file(struct summary *s, const struct dio_file_tag *tag, int64_t ret,
+		       uint64_t ns, int kind)
+{
+	struct filerow *f = file_row(s, tag);
+
+	f->calls++;
+	f->ns += ns;
+	if (is_error(ret))
+		f->errors++;
+	else if (kind == KIND_READ && ret > 0)
+		f->rbytes += (uint64_t)ret;
+	else if (kind == KIND_WRITE && ret > 0)
+		f->wbytes += (uint64_t)ret;
 }
 
 static int summary_event(void *state, const struct dio_ev_hdr *ev)
@@ -164,90 +274,145 @@ static int summary_event(void *state, const struct dio_ev_hdr *ev)
 		const struct dio_ev_syscall *e = (const void *)ev;
 		int kind = e->nr < NR_MAX ? s->kind[e->nr] : 0;
 
-		if (e->nr < NR_MAX)
-			account(&s->sys[e->nr], e->ret, e->duration, kind);
-		if (e->flags & DIO_SF_FILE) {
-			struct filerow *f = file_row(s, &e->tag);
-
-			f->calls++;
-			f->ns += e->duration;
-			if (e->ret < 0 && e->ret >= -4095)
-				f->errors++;
-			else if (kind == 1 && e->ret > 0)
-				f->rbytes += e->ret;
-			else if (kind == 2 && e->ret > 0)
-				f->wbytes += e->ret;
-		}
+		count_call(&s->sys[e->nr < NR_MAX ? e->nr : NR_MAX], e->ret, e->duration, kind);
+		if (e->flags & DIO_SF_FILE)
+			count_file(s, &e->tag, e->ret, e->duration, kind);
 	} else if (ev->type == DIO_EV_IOURING) {
 		const struct dio_ev_iouring *u = (const void *)ev;
-		/* READV READ READ_FIXED move bytes in, WRITEV WRITE WRITE_FIXED out */
-		int kind = (u->opcode == 1 || u->opcode == 4 || u->opcode == 22) ? 1 :
-			   (u->opcode == 2 || u->opcode == 5 || u->opcode == 23) ? 2 : 0;
+		int kind = uring_kind(u->opcode);
 
-		account(&s->ops[u->opcode], u->res, u->duration, kind);
-		if (u->flags & DIO_IF_FILE) {
-			struct filerow *f = file_row(s, &u->tag);
-
-			f->calls++;
-			f->ns += u->duration;
-			if (u->res < 0)
-				f->errors++;
-			else if (kind == 1)
-				f->rbytes += u->res;
-			else if (kind == 2)
-				f->wbytes += u->res;
-		}
+		count_call(&s->ops[u->opcode], u->res, u->duration, kind);
+		if (u->flags & DIO_IF_FILE)
+			count_file(s, &u->tag, u->res, u->duration, kind);
 	}
 	return 0;
 }
 
+/* ---- the tables ---------------------------------------------------------- */
+
 struct line {
 	char name[48];
-	const struct row *r;
+	const struct callrow *r;
 };
 
-static int by_time(const void *a, const void *b)
+/* most time first; ties by calls, then name, so the output does not depend on qsort */
+static int line_cmp(const void *a, const void *b)
 {
 	const struct line *x = a, *y = b;
 
 	if (x->r->ns != y->r->ns)
 		return x->r->ns < y->r->ns ? 1 : -1;
+	if (x->r->calls != y->r->calls)
+		return x->r->calls < y->r->calls ? 1 : -1;
 	return strcmp(x->name, y->name);
 }
 
-static int file_by_time(const void *a, const void *b)
+static int tag_cmp(const struct dio_file_tag *a, const struct dio_file_tag *b)
 {
-	const struct filerow *x = *(struct filerow *const *)a, *y = *(struct filerow *const *)b;
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	if (a->gen != b->gen)
+		return a->gen < b->gen ? -1 : 1;
+	return 0;
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct filerow *x = *(const struct filerow *const *)a;
+	const struct filerow *y = *(const struct filerow *const *)b;
 
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? 1 : -1;
-	return x->tag.ino < y->tag.ino ? -1 : x->tag.ino > y->tag.ino;
+	if (x->calls != y->calls)
+		return x->calls < y->calls ? 1 : -1;
+	return tag_cmp(&x->tag, &y->tag);
 }
 
-static void print_tables(struct summary *s, FILE *f)
+static double pct(uint64_t part, uint64_t whole)
 {
-	struct line lines[NR_MAX + OPS_MAX];
-	struct row total = { 0 };
-	struct filerow **fr;
-	size_t n = 0, nf = 0;
-	const char *dash = "------ ----------- ----------- ----------- --------- --------- ------------ ----------------";
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
 
-	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
+static const char call_dashes[] = "------ ----------- ----------- ----------- --------- --------- "
+				  "------------ ----------------";
+static const char file_dashes[] = "------ ----------- --------- --------- ------------ "
+				  "------------ ----------------";
+
+static void put_call_row(FILE *f, const struct callrow *r, uint64_t total_ns, const char *name)
+{
+	fprintf(f, "%6.2f %4" PRIu64 ".%06" PRIu64 " %11" PRIu64 " %11" PRIu64 " %9" PRIu64
+		" %9" PRIu64 " %12" PRIu64 " %s\n",
+		pct(r->ns, total_ns), r->ns / 1000000000, r->ns % 1000000000 / 1000,
+		r->calls ? r->ns / r->calls / 1000 : 0, r->max_ns / 1000, r->calls, r->errors,
+		r->bytes, name);
+}
+
+static void put_file_start(FILE *f, const struct filerow *r, uint64_t total_ns)
+{
+	fprintf(f, "%6.2f %4" PRIu64 ".%06" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64
+		" %12" PRIu64 " ",
+		pct(r->ns, total_ns), r->ns / 1000000000, r->ns % 1000000000 / 1000, r->calls,
+		r->errors, r->rbytes, r->wbytes);
+}
+
+/* a path on one line: control characters (a newline in a file name) escaped */
+static void put_path(FILE *f, const char *p)
+{
+	for (; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+static void add_file(struct filerow *sum, const struct filerow *r)
+{
+	sum->calls += r->calls;
+	sum->errors += r->errors;
+	sum->rbytes += r->rbytes;
+	sum->wbytes += r->wbytes;
+	sum->ns += r->ns;
+}
+
+static int put_calls(struct summary *s, FILE *f)
+{
+	struct line *lines = calloc(NR_MAX + 1 + OPS_MAX, sizeof(*lines));
+	struct callrow total = { 0 };
+	size_t n = 0;
+
+	if (!lines)
+		return -ENOMEM;
+	for (uint32_t nr = 0; nr <= NR_MAX; nr++) {
+		const char *name = nr < NR_MAX ? s->host->syscall_name(nr) : NULL;
+
 		if (!s->sys[nr].calls)
 			continue;
-		snprintf(lines[n].name, sizeof(lines[n].name), "%s", s->host->syscall_name(nr));
+		if (name)
+			snprintf(lines[n].name, sizeof(lines[n].name), "%s", name);
+		else
+			snprintf(lines[n].name, sizeof(lines[n].name), "(numbers >= %d)", NR_MAX);
 		lines[n++].r = &s->sys[nr];
 	}
 	for (uint32_t op = 0; op < OPS_MAX; op++) {
 		if (!s->ops[op].calls)
 			continue;
-		if (op < sizeof(uring_names) / sizeof(uring_names[0]))
-			snprintf(lines[n].name, sizeof(lines[n].name), "io_uring:%s", uring_names[op]);
+		if (op < N(uring_ops))
+			snprintf(lines[n].name, sizeof(lines[n].name), "io_uring:%s",
+				 uring_ops[op]);
 		else
 			snprintf(lines[n].name, sizeof(lines[n].name), "io_uring:%u", op);
 		lines[n++].r = &s->ops[op];
 	}
-	qsort(lines, n, sizeof(lines[0]), by_time);
+	qsort(lines, n, sizeof(*lines), line_cmp);
 	for (size_t i = 0; i < n; i++) {
 		total.calls += lines[i].r->calls;
 		total.errors += lines[i].r->errors;
@@ -258,108 +423,167 @@ static void print_tables(struct summary *s, FILE *f)
 	}
 	fprintf(f, "%6s %11s %11s %11s %9s %9s %12s %s\n", "% time", "seconds", "usecs/call",
 		"max usecs", "calls", "errors", "bytes", "syscall");
-	fprintf(f, "%s\n", dash);
-	for (size_t i = 0; i < n; i++) {
-		const struct row *r = lines[i].r;
+	fprintf(f, "%s\n", call_dashes);
+	for (size_t i = 0; i < n; i++)
+		put_call_row(f, lines[i].r, total.ns, lines[i].name);
+	fprintf(f, "%s\n", call_dashes);
+	put_call_row(f, &total, total.ns, "total");
+	free(lines);
+	return 0;
+}
 
-		fprintf(f, "%6.2f %11.6f %11" PRIu64 " %11" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %s\n",
-			total.ns ? 100.0 * r->ns / total.ns : 0.0, r->ns / 1e9,
-			r->ns / r->calls / 1000, r->max_ns / 1000, r->calls, r->errors, r->bytes,
-			lines[i].name);
-	}
-	fprintf(f, "%s\n", dash);
-	fprintf(f, "%6.2f %11.6f %11" PRIu64 " %11" PRIu64 " %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " total\n",
-		100.0, total.ns / 1e9, total.calls ? total.ns / total.calls / 1000 : 0,
-		total.max_ns / 1000, total.calls, total.errors, total.bytes);
+static int put_files(struct summary *s, FILE *f)
+{
+	struct filerow **rows, rest = { 0 }, total = s->other;
+	size_t n = 0;
 
 	if (!s->nfiles && !s->other.calls)
-		return;
-	fr = calloc(s->nfiles + 1, sizeof(*fr));
-	if (!fr)
-		return;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->files[i].used)
-			fr[nf++] = &s->files[i];
-	qsort(fr, nf, sizeof(*fr), file_by_time);
-	fprintf(f, "\nfiles by time (top %ld of %zu):\n", s->top, nf);
-	fprintf(f, "%11s %9s %9s %12s %12s %s\n", "seconds", "calls", "errors", "read", "written",
-		"file");
-	for (size_t i = 0; i < nf && (long)i < s->top; i++) {
-		const char *path = s->host->tag_path(s->ctx, &fr[i]->tag);
-
-		fprintf(f, "%11.6f %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %12" PRIu64 " %s\n",
-			fr[i]->ns / 1e9, fr[i]->calls, fr[i]->errors, fr[i]->rbytes, fr[i]->wbytes,
-			path ? path : "?");
+		return 0;
+	rows = calloc(s->nfiles ? s->nfiles : 1, sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->size; i++) {
+		if (!s->files[i].used)
+			continue;
+		rows[n++] = &s->files[i];
+		add_file(&total, &s->files[i]);
 	}
-	if (s->other.calls)
-		fprintf(f, "%11.6f %9" PRIu64 " %9" PRIu64 " %12" PRIu64 " %12" PRIu64 " (other files: more than max_files=%zu)\n",
-			s->other.ns / 1e9, s->other.calls, s->other.errors, s->other.rbytes,
-			s->other.wbytes, s->max_files);
-	free(fr);
+	qsort(rows, n, sizeof(*rows), file_cmp);
+	fprintf(f, "\n%6s %11s %9s %9s %12s %12s %s\n", "% time", "seconds", "calls", "errors",
+		"read", "written", "file");
+	fprintf(f, "%s\n", file_dashes);
+	for (size_t i = 0; i < n; i++) {
+		const char *path;
+
+		if (i >= s->top) {
+			add_file(&rest, rows[i]);
+			continue;
+		}
+		put_file_start(f, rows[i], total.ns);
+		path = s->host->tag_path(s->ctx, &rows[i]->tag);
+		if (path)
+			put_path(f, path);
+		else	/* path record lost or not sent yet: the tag still tells files apart */
+			fprintf(f, "<tag %u:%u|%" PRIu64 "|%u>", rows[i]->tag.dev >> 20,
+				rows[i]->tag.dev & 0xfffff, (uint64_t)rows[i]->tag.ino,
+				rows[i]->tag.gen);
+		fputc('\n', f);
+	}
+	if (n > s->top) {
+		put_file_start(f, &rest, total.ns);
+		fprintf(f, "(%zu more files)\n", n - (size_t)s->top);
+	}
+	if (s->other.calls) {
+		put_file_start(f, &s->other, total.ns);
+		fprintf(f, "(other files)\n");
+	}
+	fprintf(f, "%s\n", file_dashes);
+	put_file_start(f, &total, total.ns);
+	fprintf(f, "total\n");
+	free(rows);
+	return 0;
+}
+
+/* "ring buffer full: 1200, in-flight table full: 34": only the causes that happened */
+static void put_causes(char *buf, size_t len, const struct dio_stats *st)
+{
+	const struct {
+		const char *what;
+		uint64_t n;
+	} cause[] = {
+		{ "ring buffer full", st->lost_ringbuf },
+		{ "in-flight table full", st->lost_inflight },
+		{ "io_uring table full", st->lost_iouring },
+		{ "other", st->lost_other },
+	};
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < N(cause); i++) {
+		int k;
+
+		if (!cause[i].n || off >= len)
+			continue;
+		k = snprintf(buf + off, len - off, "%s%s: %" PRIu64, off ? ", " : "", cause[i].what,
+			     cause[i].n);
+		if (k > 0)
+			off += (size_t)k;
+	}
+}
+
+/* 0, or what emit_finding returned */
+static int report_lost(struct summary *s, FILE *f)
+{
+	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
+	struct dio_stats st;
+	char causes[256], title[512];
+	uint64_t lost;
+
+	memset(&st, 0, sizeof(st));
+	s->host->stats(s->ctx, &st);
+	lost = st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other;
+	if (!lost && !st.lost_pathtab)
+		return 0;
+	put_causes(causes, sizeof(causes), &st);
+	if (lost && st.lost_pathtab)
+		snprintf(title, sizeof(title),
+			 "%" PRIu64 " events were lost (%s); %" PRIu64 " file paths were not sent "
+			 "(file-tag table full)", lost, causes, st.lost_pathtab);
+	else if (lost)
+		snprintf(title, sizeof(title), "%" PRIu64 " events were lost (%s)", lost, causes);
+	else
+		snprintf(title, sizeof(title),
+			 "%" PRIu64 " file paths were not sent (file-tag table full)",
+			 st.lost_pathtab);
+	if (lost)
+		fprintf(f, "dio: warning: %" PRIu64 " events lost\n", lost);
+	if (st.lost_pathtab)
+		fprintf(f, "dio: warning: %" PRIu64 " file paths not sent\n", st.lost_pathtab);
+	/* the tables first: a sink may print the finding to the same terminal */
+	fflush(f);
+	fd.code = "summary.lost-events";
+	fd.title = title;
+	fd.message = lost ?
+		"The tables above miss these calls. Give the ring buffer more room (--ring-size),\n"
+		"drain it more often (--drain-ms, --wakeup-at), or trace less (-p, --path,\n"
+		"--only-files, -e trace=...)." :
+		"Files whose path was not sent show as <tag ...>. Trace fewer files (--path,\n"
+		"--only-files) to keep the table small enough.";
+	fd.count = lost ? lost : st.lost_pathtab;
+	return s->host->emit_finding(s->ctx, &fd);
 }
 
 static int summary_finish(void *state)
 {
 	struct summary *s = state;
-	struct dio_stats st;
-	uint64_t lost;
-	FILE *f = stderr;
-	int own = 0;
+	FILE *f = s->out;
+	int err, lost_err;
 
-	if (s->output && !strcmp(s->output, "-")) {
-		f = stdout;
-	} else if (s->output) {
-		f = fopen(s->output, "we");
-		if (!f) {
-			int e = -errno;
-
-			s->host->log(s->ctx, "cannot open output '%s': %s", s->output, strerror(errno));
-			return e;
-		}
-		own = 1;
+	err = put_calls(s, f);
+	if (!err)
+		err = put_files(s, f);
+	/* a sink that failed on the finding has been named by the host already */
+	lost_err = report_lost(s, f);
+	errno = 0;
+	if ((fflush(f) || ferror(f)) && !err)
+		err = errno ? -errno : -EIO;
+	if (s->own) {
+		if (fclose(f) && !err)
+			err = -errno;
+		s->out = NULL;
 	}
-	print_tables(s, f);
-	s->host->stats(s->ctx, &st);
-	lost = st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other;
-	if (lost) {
-		struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
-		char title[256];
-
-		snprintf(title, sizeof(title),
-			 "%" PRIu64 " events were lost (ring buffer full: %" PRIu64 ", in-flight table full: %" PRIu64 ", io_uring table full: %" PRIu64 ", other: %" PRIu64 ")",
-			 lost, st.lost_ringbuf, st.lost_inflight, st.lost_iouring, st.lost_other);
-		fprintf(f, "dio: warning: %" PRIu64 " events lost\n", lost);
-		fd.code = "summary.lost-events";
-		fd.title = title;
-		fd.message = "The tables above miss these calls. Enlarge the ring (--ring-size), "
-			     "drain it more often (--drain-ms, --wakeup-at) or trace less "
-			     "(--path, --syscalls, --only-files).";
-		fd.count = lost;
-		s->host->emit_finding(s->ctx, &fd);
+	if (err) {
+		s->host->log(s->ctx, "cannot write the summary: %s", strerror(-err));
+		return err;
 	}
-	if (own)
-		fclose(f);
-	else
-		fflush(f);
-	return 0;
-}
-
-static void summary_destroy(void *state)
-{
-	struct summary *s = state;
-
-	if (!s)
-		return;
-	free(s->files);
-	free(s->output);
-	free(s);
+	return lost_err;
 }
 
 const struct dio_analyzer dio_analyzer = {
 	.abi = DIO_ANALYZER_ABI,
 	.size = sizeof(struct dio_analyzer),
 	.name = "summary",
-	.description = "per-syscall and per-file counts, bytes, latency (like strace -c), lost events",
+	.description = "calls, errors, bytes, time per syscall and per file, like strace -c",
 	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_IOURING),
 	.options = options,
 	.init = summary_init,

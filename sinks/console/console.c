@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * console: strace-like lines for every event, and findings as short blocks.
- * Output is buffered and written on the host's drain timer, so the cost per
- * event is one formatting pass and a memcpy.
+ * console: one strace-like line per record, and findings as short indented
+ * blocks. Lines collect in a large stdio buffer that the host flushes on its
+ * drain timer (~20 ms) and at the end, so an event costs one formatting pass
+ * and a memcpy rather than a write(2).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <dio/sink.h>
+
+#define IOBUF_SIZE	(1 << 20)	/* more than a drain period of lines at ~1M events/s */
+#define LINE_SIZE	4096		/* first line buffer; grows to the longest line seen */
 
 enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS };
 
@@ -29,33 +35,120 @@ struct console {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	FILE *out;
-	int own;		/* out was opened here */
+	int own;		/* out was opened here: fclose it */
+	char *iobuf;		/* out's stdio buffer; freed only once out no longer uses it */
 	uint32_t flags;		/* DIO_FMT_* */
 	int paths, proc, events;
-	char *line;		/* grows to the longest line seen */
+	int write_failed;	/* the first write error was logged */
+	uint64_t unformatted;	/* records format_event refused */
+	char *line;		/* one line; never truncated, so it grows instead */
 	size_t cap;
 };
+
+static int time_flags(const char *t, uint32_t *flags)
+{
+	if (!t || !*t)
+		return 0;
+	if (!strcmp(t, "t"))
+		*flags |= DIO_FMT_TIME_T;
+	else if (!strcmp(t, "tt"))
+		*flags |= DIO_FMT_TIME_TT;
+	else if (!strcmp(t, "ttt"))
+		*flags |= DIO_FMT_TIME_TTT;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Standard error and standard output are used through their global FILEs, not
+ * a dup of the descriptor: the summary analyzer and the host write there too,
+ * and one buffer keeps everything in the order it was written (the last
+ * events before the summary table, not after it).
+ */
+static int open_output(struct console *c, const char *path)
+{
+	if (!path) {
+		c->out = stderr;
+	} else if (!strcmp(path, "-")) {
+		c->out = stdout;
+	} else {
+		/* close-on-exec: the traced command must not inherit the trace file */
+		c->out = fopen(path, "we");
+		if (!c->out) {
+			int err = errno;
+
+			c->host->log(c->ctx, "cannot open output '%s': %s", path, strerror(err));
+			return -err;
+		}
+		c->own = 1;
+	}
+	c->iobuf = malloc(IOBUF_SIZE);
+	if (!c->iobuf)
+		return -ENOMEM;
+	/*
+	 * stdout may hold text already: flush it before the buffer changes.
+	 * glibc and musl both accept setvbuf on a stream in use once it is flushed.
+	 */
+	fflush(c->out);
+	if (setvbuf(c->out, c->iobuf, _IOFBF, IOBUF_SIZE)) {
+		free(c->iobuf);
+		c->iobuf = NULL;	/* keep stdio's own buffer: slower, still correct */
+	}
+	return 0;
+}
+
+static void close_output(struct console *c)
+{
+	if (!c->out)
+		return;
+	if (fflush(c->out) && !c->write_failed)
+		c->host->log(c->ctx, "cannot write output: %s", strerror(errno));
+	if (c->own) {
+		fclose(c->out);
+	} else if (c->iobuf) {
+		/*
+		 * The host may write to the stream after we are gone, so it must let go
+		 * of our buffer. Only _IONBF does that (glibc keeps a user buffer when
+		 * asked for _IOFBF or _IOLBF with NULL): both streams stay unbuffered.
+		 */
+		setvbuf(c->out, NULL, _IONBF, 0);
+	}
+	free(c->iobuf);
+	c->iobuf = NULL;
+	c->out = NULL;
+}
+
+static void console_destroy(void *state)
+{
+	struct console *c = state;
+
+	if (!c)
+		return;
+	if (c->unformatted)
+		c->host->log(c->ctx,
+			     "%" PRIu64 " records could not be formatted and were not printed",
+			     c->unformatted);
+	close_output(c);
+	free(c->line);
+	free(c);
+}
 
 static int console_init(const struct dio_host *host, struct dio_ctx *ctx,
 			const struct dio_optval *o, void **state)
 {
 	struct console *c = calloc(1, sizeof(*c));
-	const char *t = o[O_TIME].s ? o[O_TIME].s : "";
+	int err;
 
 	if (!c)
 		return -ENOMEM;
 	c->host = host;
 	c->ctx = ctx;
-	if (!strcmp(t, "t"))
-		c->flags |= DIO_FMT_TIME_T;
-	else if (!strcmp(t, "tt"))
-		c->flags |= DIO_FMT_TIME_TT;
-	else if (!strcmp(t, "ttt"))
-		c->flags |= DIO_FMT_TIME_TTT;
-	else if (*t) {
-		host->log(ctx, "time: '%s' is not one of \"\", \"t\", \"tt\", \"ttt\"", t);
-		free(c);
-		return -EINVAL;
+	err = time_flags(o[O_TIME].s, &c->flags);
+	if (err) {
+		host->log(ctx, "time: '%s' is not one of \"\", \"t\", \"tt\", \"ttt\"",
+			  o[O_TIME].s);
+		goto cleanup;
 	}
 	if (o[O_DURATIONS].i)
 		c->flags |= DIO_FMT_DURATION;
@@ -63,36 +156,34 @@ static int console_init(const struct dio_host *host, struct dio_ctx *ctx,
 		c->flags |= DIO_FMT_TID;
 	if (o[O_DETAILS].i)
 		c->flags |= DIO_FMT_DETAILS;
-	c->paths = o[O_PATHS].i;
-	c->proc = o[O_PROC].i;
-	c->events = o[O_EVENTS].i;
-	if (!o[O_OUTPUT].s) {
-		c->out = stderr;
-	} else if (!strcmp(o[O_OUTPUT].s, "-")) {
-		c->out = stdout;
-	} else {
-		c->out = fopen(o[O_OUTPUT].s, "we");
-		if (!c->out) {
-			int e = -errno;
-
-			host->log(ctx, "cannot open output '%s': %s", o[O_OUTPUT].s, strerror(errno));
-			free(c);
-			return e;
-		}
-		c->own = 1;
-	}
-	/* the host flushes on its drain timer: keep lines in a large buffer meanwhile */
-	setvbuf(c->out, NULL, _IOFBF, 1 << 20);
-	c->cap = 1024;
+	c->paths = !!o[O_PATHS].i;
+	c->proc = !!o[O_PROC].i;
+	c->events = !!o[O_EVENTS].i;
+	c->cap = LINE_SIZE;
 	c->line = malloc(c->cap);
 	if (!c->line) {
-		if (c->own)
-			fclose(c->out);
-		free(c);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto cleanup;
 	}
+	err = open_output(c, o[O_OUTPUT].s);
+	if (err)
+		goto cleanup;
 	*state = c;
 	return 0;
+cleanup:
+	console_destroy(c);
+	return err;
+}
+
+/* A failed write is reported once, by us: the host does not look at flush's result. */
+static int write_error(struct console *c)
+{
+	int err = errno ? errno : EIO;
+
+	if (!c->write_failed)
+		c->host->log(c->ctx, "cannot write output: %s", strerror(err));
+	c->write_failed = 1;
+	return -err;
 }
 
 static int console_event(void *state, const struct dio_ev_hdr *ev)
@@ -104,55 +195,80 @@ static int console_event(void *state, const struct dio_ev_hdr *ev)
 	    (ev->type == DIO_EV_PROC && !c->proc))
 		return 0;
 	n = c->host->format_event(c->ctx, ev, c->flags, c->line, c->cap);
-	if (n < 0)
-		return 0;	/* a malformed record is the host's to count, not a reason to stop */
-	if ((size_t)n >= c->cap) {
-		size_t cap = (size_t)n + 1;
-		char *l = realloc(c->line, cap);
+	if (n >= 0 && (size_t)n >= c->cap) {
+		size_t cap = c->cap * 2 > (size_t)n + 1 ? c->cap * 2 : (size_t)n + 1;
+		char *line = realloc(c->line, cap);
 
-		if (!l)
+		if (!line)
 			return -ENOMEM;
-		c->line = l;
+		c->line = line;
 		c->cap = cap;
 		n = c->host->format_event(c->ctx, ev, c->flags, c->line, c->cap);
-		if (n < 0)
-			return 0;
 	}
-	c->line[n] = '\n';
-	if (fwrite(c->line, 1, n + 1, c->out) != (size_t)n + 1)
-		return -EIO;
+	if (n < 0 || (size_t)n >= c->cap) {
+		/* a record the host cannot render is no reason to stop tracing; it is counted */
+		if (!c->unformatted++)
+			c->host->log(c->ctx, "cannot format a record of type %u: %s", ev->type,
+				     strerror(n < 0 ? -n : EOVERFLOW));
+		return 0;
+	}
+	c->line[n] = '\n';	/* over the NUL: the line is written with its length */
+	errno = 0;
+	if (fwrite(c->line, 1, (size_t)n + 1, c->out) != (size_t)n + 1)
+		return write_error(c);
 	return 0;
 }
 
 static const char *sev_name(uint32_t s)
 {
-	return s == DIO_SEV_ERROR ? "ERROR" : s == DIO_SEV_WARNING ? "WARNING" : "INFO";
+	switch (s) {
+	case DIO_SEV_INFO: return "INFO";
+	case DIO_SEV_WARNING: return "WARNING";
+	case DIO_SEV_ERROR: return "ERROR";
+	default: return "?";
+	}
 }
 
-/* indent every line of text */
-static void put_indented(FILE *f, const char *prefix, const char *text)
+/* every line of text, each after indent (text may or may not end in a newline) */
+static void put_lines(FILE *f, const char *indent, const char *text)
 {
-	const char *p = text;
+	while (text && *text) {
+		size_t len = strcspn(text, "\n");
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		int len = nl ? (int)(nl - p) : (int)strlen(p);
-
-		fprintf(f, "%s%.*s\n", prefix, len, p);
-		p = nl ? nl + 1 : NULL;
+		fprintf(f, "%s%.*s\n", indent, (int)len, text);
+		text += len;
+		if (*text)
+			text++;
 	}
+}
+
+/* wall-clock time of day of a monotonic timestamp, as strace -tt prints it */
+static void put_clock(struct console *c, uint64_t mono_ns)
+{
+	uint64_t ns = c->host->realtime_ns(c->ctx, mono_ns);
+	time_t sec = (time_t)(ns / 1000000000);
+	unsigned int us = (unsigned int)(ns % 1000000000 / 1000);
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm))
+		fprintf(c->out, "%02d:%02d:%02d.%06u", tm.tm_hour, tm.tm_min, tm.tm_sec, us);
+	else
+		fprintf(c->out, "%lld.%06u", (long long)sec, us);
 }
 
 static int console_finding(void *state, const struct dio_finding *f)
 {
 	struct console *c = state;
 	FILE *o = c->out;
+	uint64_t first = f->ts_first ? f->ts_first : f->ts_last;
 
+	if (f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
 	fprintf(o, "dio: [%s] %s: %s\n", sev_name(f->severity), f->code ? f->code : "?",
 		f->title ? f->title : "");
-	put_indented(o, "    ", f->message);
-	if (f->pid)
-		fprintf(o, "    process: %u/%u %s\n", f->pid, f->tid, f->comm ? f->comm : "");
+	put_lines(o, "    ", f->message);
+	if (f->pid || f->tid)
+		fprintf(o, "    process: %u/%u %s\n", f->pid, f->tid, f->comm ? f->comm : "?");
 	if (f->path || f->has_tag) {
 		fprintf(o, "    file: %s", f->path ? f->path : "?");
 		if (f->has_tag)
@@ -160,15 +276,29 @@ static int console_finding(void *state, const struct dio_finding *f)
 				(unsigned long long)f->tag.ino, f->tag.gen);
 		fputc('\n', o);
 	}
-	if (f->ts_first && f->ts_last >= f->ts_first)
-		fprintf(o, "    span: %.6f s\n", (double)(f->ts_last - f->ts_first) / 1e9);
-	if (f->count)
-		fprintf(o, "    count: %llu\n", (unsigned long long)f->count);
-	if (f->excerpt) {
-		fprintf(o, "    calls:\n");
-		put_indented(o, "      ", f->excerpt);
+	if (first) {
+		fputs("    time: ", o);
+		put_clock(c, first);
+		if (f->ts_last > first) {
+			uint64_t d = f->ts_last - first;
+
+			fputs(" - ", o);
+			put_clock(c, f->ts_last);
+			fprintf(o, " (%" PRIu64 ".%06" PRIu64 " s)", d / 1000000000,
+				d % 1000000000 / 1000);
+		}
+		fputc('\n', o);
 	}
-	fflush(o);
+	if (f->count)
+		fprintf(o, "    count: %" PRIu64 "\n", f->count);
+	if (f->excerpt && *f->excerpt) {
+		fputs("    calls:\n", o);
+		put_lines(o, "      ", f->excerpt);
+	}
+	/* findings are rare and the reason to run dio: show them now, not at the next drain */
+	errno = 0;
+	if (fflush(o))
+		return write_error(c);
 	return 0;
 }
 
@@ -176,20 +306,10 @@ static int console_flush(void *state)
 {
 	struct console *c = state;
 
-	return fflush(c->out) ? -errno : 0;
-}
-
-static void console_destroy(void *state)
-{
-	struct console *c = state;
-
-	if (!c)
-		return;
-	fflush(c->out);
-	if (c->own)
-		fclose(c->out);
-	free(c->line);
-	free(c);
+	errno = 0;
+	if (fflush(c->out))
+		return write_error(c);
+	return 0;
 }
 
 const struct dio_sink dio_sink = {

@@ -1,74 +1,214 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Shared by the integration tests (sourced). They need root and a BTF kernel:
-# without them they exit 77 (automake's SKIP) and say why.
+# Sourced by the integration tests. They run dio for real, so they need root and a
+# kernel with BTF: without them they exit 77 (automake's SKIP) and say why. Anything
+# else missing (mkfs.ext4, a loop device) is a failure: CI must run these tests.
+#
+# The harness (tests/local.mk) exports DIO, top_builddir, top_srcdir,
+# DIO_SINK_PATH and DIO_ANALYZER_PATH.
 
+: "${top_builddir:=.}"
 : "${DIO:=$top_builddir/dio}"
 WL=$top_builddir/tests/workloads
 
 need_root_bpf() {
 	if [ "$(id -u)" -ne 0 ]; then
-		echo "SKIP: needs root (BPF); run 'sudo make check'"
+		echo "SKIP: dio loads BPF programs and needs root: run 'sudo make check'"
 		exit 77
 	fi
 	if [ ! -r /sys/kernel/btf/vmlinux ]; then
-		echo "SKIP: the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+		echo "SKIP: the kernel has no BTF (/sys/kernel/btf/vmlinux is missing)"
 		exit 77
 	fi
-	# one BPF test at a time: checks of what is loaded must not see another test's dio
+	[ -x "$DIO" ] || { echo "FAIL: no dio binary at $DIO"; exit 1; }
+	# One BPF test at a time (make check -j): a test that looks at what is
+	# loaded in the kernel must not see another test's dio.
 	exec 8> /tmp/dio-integration.lock
 	flock 8
 }
 
-TMP=$(mktemp -d /tmp/dio-test.XXXXXX)
+TMP=$(mktemp -d /tmp/dio-test.XXXXXX) || exit 1
 MNT=
+BG_PIDS=
 cleanup() {
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	for p in $BG_PIDS; do
+		kill "$p" 2> /dev/null
+	done
+	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then
+		umount "$MNT" 2> /dev/null || umount -l "$MNT"
+	fi
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
 
-# A journaled ext4 image on a loop device: it hands a freed inode number out
-# again at once (tmpfs never does), and it has inode generations.
-mount_ext4() {
-	truncate -s 64M "$TMP/img"
-	mkfs.ext4 -q -F -O has_journal "$TMP/img" || { echo "FAIL: mkfs.ext4"; exit 1; }
-	MNT=$TMP/mnt
-	mkdir -p "$MNT"
-	mount -o loop "$TMP/img" "$MNT" || { echo "FAIL: cannot mount an ext4 image"; exit 1; }
+# bg CMD ARGS...: start CMD in the background and have cleanup kill it; sets BG
+bg() {
+	"$@" &
+	BG=$!
+	BG_PIDS="$BG_PIDS $BG"
 }
 
-# expect_lines EXPECTED ACTUAL: each expected line must appear in ACTUAL, in
-# order among the lines of the same [pid/tid thread; other lines may come between.
+# A journaled ext4 image on a loop device, mounted on $MNT: it has inode
+# generations and user xattrs, supports O_DIRECT, and hands a freed inode
+# number out again at once (tmpfs never does). 32 MiB is enough for every
+# workload.
+mount_ext4() {
+	truncate -s 32M "$TMP/img" || { echo "FAIL: cannot create $TMP/img"; exit 1; }
+	if ! command -v mkfs.ext4 > /dev/null; then
+		echo "FAIL: mkfs.ext4 not found: apt-get install e2fsprogs"
+		exit 1
+	fi
+	mkfs.ext4 -q -F -O has_journal "$TMP/img" || { echo "FAIL: mkfs.ext4 $TMP/img"; exit 1; }
+	mkdir -p "$TMP/mnt"
+	if ! mount -o loop "$TMP/img" "$TMP/mnt"; then
+		echo "FAIL: cannot mount an ext4 image on a loop device"
+		exit 1
+	fi
+	MNT=$TMP/mnt
+}
+
+# run_dio ARGS...: dio with a deadline (no test may hang CI); sets RC
+run_dio() {
+	timeout -s INT -k 5 30 "$DIO" "$@"
+	RC=$?
+	[ "$RC" -ne 124 ] || echo "dio $* did not finish within 30 s"
+}
+
+# calls PID FILE: the call lines (not the +++ process records) of process PID
+calls() {
+	grep "^\[$1/[0-9]* [^]]*\] " "$2" | grep -v '^\[[^]]*\] +++ '
+}
+
+# expect_lines EXPECTED ACTUAL [NAME]
+#
+# Every line of EXPECTED must appear, character for character, in ACTUAL, in
+# the same order as the other expected lines of its thread (the "[PID/TID"
+# prefix); lines dio prints that are not expected may come in between. For the
+# first line of a thread that is missing, the thread's lines around the place
+# it should have been are shown, and the closest one with a caret where it
+# differs; the thread's other missing lines follow in short.
 expect_lines() {
-	awk -v expfile="$1" '
+	if [ ! -s "$1" ]; then
+		echo "FAIL: no expected lines in $1 (did the workload run to its end?)"
+		return 1
+	fi
+	awk -v expfile="$1" -v outname="${3:-dio output}" '
 	function key(l) { return substr(l, 1, index(l, " ")) }
+	# "[123/124 " -> "123/124"
+	function tid(k) { return substr(k, 2, length(k) - 2) }
+	function common(a, b,   i, m) {
+		m = length(a) < length(b) ? length(a) : length(b)
+		for (i = 1; i <= m; i++)
+			if (substr(a, i, 1) != substr(b, i, 1))
+				break
+		return i - 1
+	}
+	# the line of thread k most like w: longest common prefix, at or after from first
+	function closest(k, w, from,   i, c, best, bestn, pad) {
+		bestn = -1
+		for (i = 1; i <= cnt[k]; i++) {
+			c = common(seen[k, i], w)
+			if (c > bestn || (c == bestn && i >= from && best < from)) {
+				bestn = c
+				best = i
+			}
+		}
+		printf "  closest:  %s   (output line %d)\n", seen[k, best], seenr[k, best]
+		pad = ""
+		for (i = 0; i < bestn + 12; i++)
+			pad = pad " "
+		printf "%s^ first difference\n", pad
+	}
+	function anywhere(k, w,   i) {
+		for (i = 1; i <= cnt[k]; i++)
+			if (seen[k, i] == w)
+				return seenr[k, i]
+		return 0
+	}
+	# missing expected line e of thread k, whose predecessor matched at index from - 1
+	function report(k, e, from, first,   w, i, shown, at) {
+		w = want[k, e]
+		if (first)
+			printf "FAIL: expected line %d of %d of [%s] not found in order\n", e, n[k], tid(k)
+		else
+			printf "  also missing, expected line %d:\n", e
+		printf "  expected: %s\n", w
+		if (cnt[k] == 0) {
+			printf "  dio printed no line for [%s]; it printed lines for:", tid(k)
+			for (i = 1; i <= nkeys_out && i <= 8; i++)
+				printf " [%s]", tid(outkeys[i])
+			printf "%s\n", nkeys_out > 8 ? " ..." : ""
+			return
+		}
+		at = anywhere(k, w)
+		if (at) {
+			printf "  it is at output line %d, out of order with the expected lines before it\n",
+			       at
+			return
+		}
+		closest(k, w, from)
+		if (!first)
+			return
+		printf "  lines of this thread after its previous expected line:\n"
+		shown = 0
+		for (i = from; i <= cnt[k] && shown < 8; i++) {
+			printf "    %d: %s\n", seenr[k, i], seen[k, i]
+			shown++
+		}
+		if (shown == 0)
+			printf "    (none)\n"
+	}
 	BEGIN {
 		while ((getline l < expfile) > 0) {
-			k = key(l); n[k]++; want[k, n[k]] = l; total++
+			if (l == "")
+				continue
+			k = key(l)
+			if (!(k in n))
+				order[++nkeys] = k
+			n[k]++
+			want[k, n[k]] = l
+			total++
 		}
-		for (k in n) pos[k] = 1
 	}
 	{
 		k = key($0)
-		if ((k in pos) && pos[k] <= n[k] && $0 == want[k, pos[k]]) { pos[k]++; found++ }
-		seen[k, ++cnt[k]] = $0
+		if (!(k in outseen)) {
+			outseen[k] = 1
+			outkeys[++nkeys_out] = k
+		}
+		if (k in n) {
+			cnt[k]++
+			seen[k, cnt[k]] = $0
+			seenr[k, cnt[k]] = NR
+		}
 	}
 	END {
 		bad = 0
-		for (k in n) {
-			if (pos[k] > n[k]) continue
-			bad = 1
-			printf "FAIL: expected line %d of %s not found in order:\n  %s\n", pos[k], k, want[k, pos[k]]
-			printf "lines of %s in the output:\n", k
-			for (i = 1; i <= cnt[k] && i <= 200; i++) printf "  %s\n", seen[k, i]
+		for (j = 1; j <= nkeys; j++) {
+			k = order[j]
+			i = 1
+			missing = 0
+			for (e = 1; e <= n[k]; e++) {
+				for (m = i; m <= cnt[k] && seen[k, m] != want[k, e]; m++)
+					;
+				if (m <= cnt[k]) {
+					i = m + 1
+					continue
+				}
+				if (!missing && bad)
+					printf "\n"
+				if (++missing <= 10)
+					report(k, e, i, missing == 1)
+				bad++
+			}
+			if (missing > 10)
+				printf "  ... and %d more missing lines of [%s]\n", missing - 10, tid(k)
 		}
-		if (!bad) printf "ok: %d expected lines found\n", total
-		exit bad
+		if (bad)
+			printf "(%d of %d expected lines missing; %s: %d lines; expected lines: %s)\n",
+			       bad, total, outname, NR, expfile
+		else
+			printf "ok: all %d expected lines found in order\n", total
+		exit bad != 0
 	}' "$2"
-}
-
-# dio's exit within a deadline; sets RC
-run_dio() {
-	timeout 120 "$DIO" "$@"
-	RC=$?
 }

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Integration tests: run dio for real on workloads (root and BTF needed, else SKIP).
-INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-reuse.sh \
-	tests/integration/trace-uring.sh tests/integration/trace-filters.sh \
-	tests/integration/trace-exit.sh tests/integration/trace-hash.sh
+# Integration tests: run dio for real on the workloads in tests/workloads (root and
+# BTF needed, else SKIP). lib.sh holds what they share: skip checks, the ext4 image,
+# cleanup, and the checker of expected lines.
+INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-threads.sh \
+	tests/integration/trace-reuse.sh tests/integration/trace-uring.sh \
+	tests/integration/trace-filters.sh tests/integration/trace-exit.sh \
+	tests/integration/trace-hash.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)

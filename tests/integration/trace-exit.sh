@@ -1,61 +1,102 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# dio's exit: the command's status, one-line errors, a clean stop on SIGINT
-# with the summary, and no BPF program left behind.
+# How dio ends: with the traced command's exit status; with a one-line error
+# for a command that cannot run, a bad pid or option, or a missing privilege;
+# within seconds of SIGINT, printing the summary; and leaving no BPF program
+# or link behind.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
+fail=0
 
 run_dio trace -q --no-summary -- sh -c 'exit 7'
-[ "$RC" -eq 7 ] || { echo "FAIL: expected exit status 7, got $RC"; exit 1; }
+[ "$RC" -eq 7 ] || { echo "FAIL: dio -- sh -c 'exit 7' exited with $RC, expected 7"; fail=1; }
 
 run_dio trace -q -- no-such-command-xyz 2> "$TMP/err"
-[ "$RC" -ne 0 ] || { echo "FAIL: a missing command exited 0"; exit 1; }
-[ "$(wc -l < "$TMP/err")" -eq 1 ] && grep -q "^dio: cannot run 'no-such-command-xyz': No such file or directory" "$TMP/err" ||
-	{ echo "FAIL: missing command message:"; cat "$TMP/err"; exit 1; }
+if [ "$RC" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+	! grep -q "^dio: .*'no-such-command-xyz'" "$TMP/err"; then
+	echo "FAIL: a missing command: status $RC (must not be 0), stderr (one line naming it):"
+	cat "$TMP/err"
+	fail=1
+fi
 
 run_dio trace -p 999999999 2> "$TMP/err"
-[ "$RC" -ne 0 ] && grep -q "^dio: -p: '999999999' is not a process id\|^dio: -p 999999999: no such process" "$TMP/err" ||
-	{ echo "FAIL: bad pid: rc=$RC"; cat "$TMP/err"; exit 1; }
+if [ "$RC" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+	! grep -q "^dio: -p: '999999999' is not a process id\|^dio: -p 999999999: no such process" \
+		"$TMP/err"; then
+	echo "FAIL: -p with a pid that does not exist: status $RC, stderr:"
+	cat "$TMP/err"
+	fail=1
+fi
 
 run_dio trace --bogus -- true 2> "$TMP/err"
 [ "$RC" -eq 2 ] && grep -qx "dio: unknown option '--bogus'; see 'dio trace --help'" "$TMP/err" ||
-	{ echo "FAIL: unknown option: rc=$RC"; cat "$TMP/err"; exit 1; }
+	{ echo "FAIL: an unknown option: status $RC (expected 2), stderr:"; cat "$TMP/err"; fail=1; }
 
 if command -v setpriv > /dev/null; then
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$DIO" trace -- true 2> "$TMP/err"
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$DIO" trace -- true 2> "$TMP/err"
 	RC=$?
-	[ "$RC" -eq 1 ] && grep -qx "dio: dio needs root or the CAP_BPF and CAP_PERFMON capabilities: run it with sudo" "$TMP/err" ||
-		{ echo "FAIL: not root: rc=$RC"; cat "$TMP/err"; exit 1; }
+	msg="dio: dio needs root or the CAP_BPF and CAP_PERFMON capabilities: run it with sudo"
+	if [ "$RC" -ne 1 ] || ! grep -qx "$msg" "$TMP/err"; then
+		echo "FAIL: run without privileges: status $RC (expected 1), stderr:"
+		cat "$TMP/err"
+		fail=1
+	fi
 fi
 
-# SIGINT stops tracing, prints the summary, exits 128+2
-"$DIO" trace -o /dev/null -- sh -c 'while :; do cat /etc/hostname > /dev/null; sleep 0.05; done' 2> "$TMP/err" &
+# SIGINT while the command sleeps: dio stops within seconds, prints the
+# summary and exits with 128+2. Its BPF programs are loaded until then.
+"$DIO" trace -o "$TMP/out" -- sleep 30 2> "$TMP/err" &
 dio=$!
-sleep 2
-kill -INT "$dio"
+BG_PIDS="$BG_PIDS $dio"
 i=0
-while kill -0 "$dio" 2> /dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-if kill -0 "$dio" 2> /dev/null; then
-	echo "FAIL: dio did not stop within 10 s of SIGINT"
-	kill -9 "$dio"
-	exit 1
-fi
-wait "$dio"
-RC=$?
-[ "$RC" -eq 130 ] || { echo "FAIL: expected 130 after SIGINT, got $RC"; exit 1; }
-grep -q "^% time" "$TMP/err" && grep -q " total$" "$TMP/err" ||
-	{ echo "FAIL: no summary after SIGINT"; cat "$TMP/err"; exit 1; }
-pkill -f 'cat /etc/hostname > /dev/null; sleep 0.05' 2> /dev/null
-
-# nothing stays attached (the kernel frees programs after a grace period: allow it a moment)
-i=0
-while bpftool prog show 2> /dev/null | grep -q "name dio_" && [ $i -lt 50 ]; do
+while ! grep -q '+++ exec "sleep" +++' "$TMP/out" 2> /dev/null && [ $i -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-if bpftool prog show 2> /dev/null | grep -q "name dio_"; then
-	echo "FAIL: dio programs still loaded:"
-	bpftool prog show | grep "name dio_"
-	exit 1
+sleep_pid=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* sleep\] +++ exec "sleep" +++$/\1/p' "$TMP/out")
+[ -n "$sleep_pid" ] && BG_PIDS="$BG_PIDS $sleep_pid"
+[ -n "$sleep_pid" ] || { echo "FAIL: no exec record for sleep in 10 s:"; cat "$TMP/out"; fail=1; }
+ids=$(bpftool prog show 2> /dev/null | sed -n 's/^\([0-9]*\): .* name dio_[a-z_0-9]* .*/\1/p' |
+	tr '\n' ' ')
+[ -n "$ids" ] || { echo "FAIL: no dio_* BPF program is loaded while dio traces"; fail=1; }
+kill -INT "$dio"
+i=0
+while kill -0 "$dio" 2> /dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if kill -0 "$dio" 2> /dev/null; then
+	echo "FAIL: dio still runs 5 s after SIGINT"
+	kill -9 "$dio"
+	fail=1
 fi
-echo ok
+wait "$dio"
+RC=$?
+[ "$RC" -eq 130 ] || { echo "FAIL: dio exited with $RC after SIGINT, expected 130"; fail=1; }
+if ! grep -q "^% time " "$TMP/err" || ! grep -q " total$" "$TMP/err"; then
+	echo "FAIL: no summary table after SIGINT; dio's stderr:"
+	cat "$TMP/err"
+	fail=1
+fi
+
+# nothing stays loaded or attached (programs go after an RCU grace period: allow a moment)
+left() {
+	for id in $ids; do
+		bpftool prog show id "$id" > /dev/null 2>&1 && echo "program $id still loaded"
+		bpftool link list 2> /dev/null | grep -q " prog $id\b" &&
+			echo "a link to program $id remains"
+	done
+	bpftool prog show 2> /dev/null | grep " name dio_"
+}
+i=0
+while [ -n "$(left)" ] && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ -n "$(left)" ]; then
+	echo "FAIL: after dio exited:"
+	left
+	fail=1
+fi
+exit $fail

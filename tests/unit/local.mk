@@ -26,18 +26,22 @@ tests_unit_test_tagtab_SOURCES = tests/unit/test_tagtab.c
 tests_unit_test_tagtab_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_tagtab_LDADD = $(TEST_ENGINE_LIBS)
 
-check_PROGRAMS += tests/unit/test_xlat tests/unit/test_format
-TESTS += tests/unit/test_xlat tests/unit/test_format
+# flag tables, the syscall table and selections, strace-like lines
+check_PROGRAMS += tests/unit/test_xlat tests/unit/test_syscalls tests/unit/test_format
+TESTS += tests/unit/test_xlat tests/unit/test_syscalls tests/unit/test_format
 tests_unit_test_xlat_SOURCES = tests/unit/test_xlat.c
 tests_unit_test_xlat_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_xlat_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_syscalls_SOURCES = tests/unit/test_syscalls.c
+tests_unit_test_syscalls_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_syscalls_LDADD = $(TEST_ENGINE_LIBS)
 tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_format_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
-tests_unit_test_cli_SOURCES = tests/unit/test_cli.c
+tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
 tests_unit_test_cli_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_cli_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -46,3 +50,22 @@ TESTS += tests/unit/test_abi
 tests_unit_test_abi_SOURCES = tests/unit/test_abi.c
 tests_unit_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_abi_LDADD = $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_config
+TESTS += tests/unit/test_config
+tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/options_dump.h
+tests_unit_test_config_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
+
+# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash)
+check_PROGRAMS += tests/unit/test_console
+TESTS += tests/unit/test_console
+tests_unit_test_console_SOURCES = tests/unit/test_console.c sinks/console/console.c
+tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_console_LDADD = $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_summary
+TESTS += tests/unit/test_summary
+tests_unit_test_summary_SOURCES = tests/unit/test_summary.c analyzers/summary/summary.c
+tests_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_summary_LDADD = $(CMOCKA_LIBS)

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Command line and config file: every option lands in its field, every error says what to do. */
+/*
+ * dio trace's command line: every option lands in its field and nowhere else,
+ * every mistake gets its exact one-line message, and the parser can run again
+ * and again in one process.
+ */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,217 +14,455 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "engine/cli.h"
-#include "engine/config.h"
+#include "engine/syscalls.h"
+#include "options_dump.h"
 
-static int parse(struct options *o, char *err, const char *first, ...)
+#define MAX_ARGS 24
+
+/* argv[0] is the subcommand, as main() passes it */
+static int parse(struct options *o, const char *const *args, char *err, size_t errlen)
 {
-	char *argv[64];
+	static char *argv[MAX_ARGS + 2];
 	int argc = 0;
-	va_list ap;
 
 	argv[argc++] = "trace";
-	va_start(ap, first);
-	for (const char *a = first; a; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
+	for (int i = 0; i < MAX_ARGS && args[i]; i++)
+		argv[argc++] = (char *)args[i];
 	argv[argc] = NULL;
 	options_init(o);
 	err[0] = 0;
-	return cli_parse_trace(argc, argv, o, err, 512);
+	return cli_parse_trace(argc, argv, o, err, errlen);
 }
 
-static void options_reach_their_fields(void **unused)
-{
-	struct options o;
-	char err[512];
+static const struct ok_case {
+	const char *name;
+	const char *args[MAX_ARGS];
+	const char *want;
+} ok_cases[] = {
+	{ "pid_list", { "-p", "12,34" }, "pids=12,34" },
+	{ "pid_long_and_repeated_add_up", { "--pid", "12", "-p", "34,56" }, "pids=12,34,56" },
+	{ "pid_attached_value", { "-p12" }, "pids=12" },
+	{ "all_short", { "-a" }, "all" },
+	{ "all_long", { "--all" }, "all" },
+	{ "tid_alone_implies_all", { "--tid", "7,8" }, "all tids=7,8" },
+	{ "tid_narrows_pid", { "-p", "1", "--tid", "7", "--tid", "9" }, "pids=1 tids=7,9" },
+	{ "comm", { "-a", "--comm", "redis" }, "all comm=redis" },
+	{ "comm_15_chars_fit", { "-a", "--comm", "abcdefghijklmno" }, "all comm=abcdefghijklmno" },
+	{ "cgroup", { "-a", "--cgroup", "/sys/fs/cgroup/a" }, "all cgroup=/sys/fs/cgroup/a" },
+	{ "path_repeatable_trailing_slash_dropped", { "-a", "--path", "/var/lib/", "--path", "/" },
+	  "all path=/var/lib,/" },
+	{ "path_double_slashes_folded", { "-a", "--path", "//var//lib//" }, "all path=/var/lib" },
+	{ "path_root_stays_root", { "-a", "--path", "///" }, "all path=/" },
+	{ "exclude_path", { "-a", "--exclude-path", "/tmp/", "--exclude-path", "/proc" },
+	  "all exclude=/tmp,/proc" },
+	{ "only_files", { "-a", "--only-files" }, "all only_files" },
+	{ "e_trace_spec", { "-a", "-e", "trace=%data,fsync" }, "all syscalls=%data,fsync" },
+	{ "e_bare_spec_as_strace", { "-a", "-e", "fsync,!read" }, "all syscalls=fsync,!read" },
+	{ "syscalls_long", { "-a", "--syscalls", "%sync" }, "all syscalls=%sync" },
+	{ "last_selection_wins", { "-a", "-e", "trace=read", "--syscalls", "write" },
+	  "all syscalls=write" },
+	{ "mode_raw", { "-a", "--mode", "raw" }, "all mode=raw" },
+	{ "mode_detailed", { "-a", "--mode", "detailed" }, "all" },
+	{ "hash_user", { "-a", "--hash", "user" }, "all hash=user" },
+	{ "hash_kernel", { "-a", "--hash", "kernel" }, "all hash=kernel" },
+	{ "hash_off_undoes_hash", { "-a", "--hash", "user", "--hash", "off" }, "all" },
+	{ "hash_bytes_k_suffix", { "-a", "--hash-bytes", "1k" }, "all hash_bytes=1024" },
+	{ "capture_data_with_hash", { "-a", "--hash", "kernel", "--capture-data", "16" },
+	  "all hash=kernel capture=16" },
+	{ "ring_size_M", { "-a", "--ring-size", "16M" }, "all ring=16777216" },
+	{ "ring_size_lower_k", { "-a", "--ring-size", "64k" }, "all ring=65536" },
+	{ "ring_size_G_top", { "-a", "--ring-size", "2G" }, "all ring=2147483648" },
+	{ "ring_size_MiB", { "-a", "--ring-size", "32MiB" }, "all ring=33554432" },
+	{ "ring_size_plain_bytes", { "-a", "--ring-size", "1048576" }, "all ring=1048576" },
+	{ "drain_ms_low", { "-a", "--drain-ms", "1" }, "all drain_ms=1" },
+	{ "drain_ms_high", { "-a", "--drain-ms", "1000" }, "all drain_ms=1000" },
+	{ "wakeup_at", { "-a", "--wakeup-at", "100" }, "all wakeup=100" },
+	{ "tag_table_suffix", { "-a", "--tag-table", "1M" }, "all tags=1048576" },
+	{ "no_iouring", { "-a", "--no-iouring" }, "all no_iouring" },
+	{ "attach_syscall", { "-a", "--attach", "syscall" }, "all attach=syscall" },
+	{ "attach_raw", { "-a", "--attach", "raw" }, "all attach=raw" },
+	{ "duration_short_fraction", { "-a", "-d", "2.5" }, "all duration=2.5" },
+	{ "duration_long", { "-a", "--duration", "30" }, "all duration=30" },
+	{ "output_short", { "-a", "-o", "/tmp/o" }, "all output=/tmp/o" },
+	{ "output_long_equals", { "-a", "--output=/tmp/o" }, "all output=/tmp/o" },
+	{ "t", { "-a", "-t" }, "all time=t" },
+	{ "tt_one_argument", { "-a", "-tt" }, "all time=tt" },
+	{ "ttt_one_argument", { "-a", "-ttt" }, "all time=ttt" },
+	{ "t_repeated", { "-a", "-t", "-t" }, "all time=tt" },
+	{ "tttt_stays_ttt", { "-a", "-tttt" }, "all time=ttt" },
+	{ "T", { "-a", "-T" }, "all durations" },
+	{ "q", { "-a", "-q" }, "all quiet" },
+	{ "quiet", { "-a", "--quiet" }, "all quiet" },
+	{ "no_details", { "-a", "--no-details" }, "all no_details" },
+	{ "analyzer_with_options", { "-a", "--analyzer", "summary:top=3,max_files=9" },
+	  "all analyzers=summary{top=3@command line,max_files=9@command line}" },
+	{ "analyzer_value_may_hold_equals", { "-a", "--analyzer", "x:expr=a=b" },
+	  "all analyzers=x{expr=a=b@command line}" },
+	{ "analyzer_path_and_all", { "-a", "--analyzer", "./mine.so", "--analyzer", "all" },
+	  "all analyzers=./mine.so,all" },
+	{ "analyzer_path_holding_colons", { "-a", "--analyzer", "/b:c/x.so:top=1" },
+	  "all analyzers=/b:c/x.so{top=1@command line}" },
+	{ "option_value_ending_in_so_is_a_value", { "-a", "--sink", "console:output=/t/x.so" },
+	  "all sinks=console{output=/t/x.so@command line}" },
+	{ "sink_with_options", { "-a", "--sink", "console:paths=true", "--sink", "json" },
+	  "all sinks=console{paths=true@command line},json" },
+	{ "no_summary", { "-a", "--no-summary" }, "all no_summary" },
+	{ "clustered_short_options", { "-aTq" }, "all durations quiet" },
+	{ "unique_prefix_of_long_option", { "-a", "--ring", "16M" }, "all ring=16777216" },
+	{ "command_after_double_dash", { "-T", "--", "dd", "-x" }, "argv=dd,-x durations" },
+	{ "command_without_double_dash", { "ls", "-l" }, "argv=ls,-l" },
+	{ "options_after_command_are_its_own", { "-q", "ls", "-p", "3", "-a" },
+	  "argv=ls,-p,3,-a quiet" },
+	{ "dash_C_inside_command_is_not_ours", { "ls", "-C", "/nonexistent" },
+	  "argv=ls,-C,/nonexistent" },
+	{ "double_dash_then_dash_words", { "--", "-weird-name" }, "argv=-weird-name" },
+};
 
-	assert_int_equal(parse(&o, err, "-p", "12,34", "--path", "/var/lib/", "--path", "/",
-			       "--exclude-path", "/var/lib/tmp", "--only-files", "--comm", "redis",
-			       "-e", "trace=%data,fsync", "--mode", "raw", "--ring-size", "16M",
-			       "--drain-ms", "50", "--wakeup-at", "10", "-d", "2.5", "-o", "/tmp/o",
-			       "-tt", "-T", "-q", "--no-details", "--analyzer", "summary:top=3",
-			       "--sink", "console:paths=true,proc=false", "--no-iouring",
-			       "--attach", "raw", "--hash", "kernel", "--hash-bytes", "1k", NULL), 0);
-	assert_int_equal(o.npids, 2);
-	assert_int_equal(o.pids[1], 34);
-	assert_int_equal(o.nprefix, 2);
-	assert_string_equal(o.prefix[0], "/var/lib");
-	assert_string_equal(o.prefix[1], "/");
-	assert_string_equal(o.exclude[0], "/var/lib/tmp");
-	assert_true(o.only_files);
-	assert_string_equal(o.comm, "redis");
-	assert_string_equal(o.syscalls, "%data,fsync");
-	assert_int_equal(o.sel[0], 1);		/* read */
-	assert_int_equal(o.sel[74], 1);		/* fsync */
-	assert_int_equal(o.sel[257], 0);	/* openat */
-	assert_int_equal(o.mode, MODE_RAW);
-	assert_int_equal(o.ring_bytes, 16 << 20);
-	assert_int_equal(o.drain_ms, 50);
-	assert_int_equal(o.wakeup_pct, 10);
-	assert_true(o.duration == 2.5);
-	assert_string_equal(o.output, "/tmp/o");
-	assert_int_equal(o.time, TIME_TT);
-	assert_true(o.durations && o.quiet && !o.details && !o.iouring);
-	assert_int_equal(o.attach, ATTACH_RAW);
-	assert_int_equal(o.hash, HASH_KERNEL);
-	assert_int_equal(o.hash_bytes, 1024);
-	assert_string_equal(o.analyzers[0].name, "summary");
-	assert_string_equal(o.analyzers[0].key[0], "top");
-	assert_string_equal(o.analyzers[0].val[0], "3");
-	assert_int_equal(o.sinks[0].nkv, 2);
-	assert_string_equal(o.sinks[0].val[1], "false");
-	options_free(&o);
+static void every_option_reaches_its_field(void **state)
+{
+	int failed = 0;
+
+	for (size_t i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		const struct ok_case *c = &ok_cases[i];
+		struct options o;
+		char err[512], got[1024];
+		int e = parse(&o, c->args, err, sizeof(err));
+
+		options_dump(&o, got, sizeof(got));
+		if (e || strcmp(got, c->want)) {
+			print_error("%s: returned %d '%s'\n   got '%s'\n  want '%s'\n", c->name, e,
+				    err, got, c->want);
+			failed++;
+		}
+		options_free(&o);
+	}
+	assert_int_equal(failed, 0);
 }
 
-static void command_after_options(void **unused)
+static const struct err_case {
+	const char *name;
+	const char *args[MAX_ARGS];
+	const char *msg;
+} err_cases[] = {
+	/* getopt's complaints */
+	{ "unknown_long", { "--bogus" }, "unknown option '--bogus'; see 'dio trace --help'" },
+	{ "unknown_long_with_value", { "--bogus=3" },
+	  "unknown option '--bogus'; see 'dio trace --help'" },
+	{ "unknown_short", { "-Z" }, "unknown option '-Z'; see 'dio trace --help'" },
+	{ "unknown_short_in_cluster", { "-TZq" }, "unknown option '-Z'; see 'dio trace --help'" },
+	{ "ambiguous_long", { "--no" },
+	  "option '--no' is ambiguous; write it out in full (see 'dio trace --help')" },
+	{ "flag_given_a_value", { "--all=1" }, "--all takes no value; see 'dio trace --help'" },
+	{ "short_missing_value", { "-a", "-p" }, "-p: missing value; see 'dio trace --help'" },
+	{ "long_missing_value", { "-a", "--ring-size" },
+	  "--ring-size: missing value; see 'dio trace --help'" },
+	{ "config_missing_value", { "-a", "-C" }, "-C: missing value; see 'dio trace --help'" },
+	/* what to trace */
+	{ "pid_not_a_number", { "-p", "abc" }, "-p: 'abc' is not a process id" },
+	{ "pid_zero", { "-p", "0" }, "-p: '0' is not a process id" },
+	{ "pid_negative", { "-p", "-5" }, "-p: '-5' is not a process id" },
+	{ "pid_above_pid_max", { "-p", "99999999" }, "-p: '99999999' is not a process id" },
+	{ "pid_bad_one_in_list", { "-p", "12,x4,5" }, "-p: 'x4' is not a process id" },
+	{ "pid_empty_entry", { "-p", "1,,2" },
+	  "-p: empty entry in '1,,2' (separate ids with one comma)" },
+	{ "pid_trailing_comma", { "-p", "1," },
+	  "-p: empty entry in '1,' (separate ids with one comma)" },
+	{ "pid_error_quotes_this_option_only", { "-p", "12", "-p", "3,,4" },
+	  "-p: empty entry in '3,,4' (separate ids with one comma)" },
+	{ "pid_empty", { "-p", "" }, "-p: give a process id, or several separated by commas" },
+	{ "tid_not_a_number", { "-a", "--tid", "t1" }, "--tid: 't1' is not a thread id" },
+	{ "comm_too_long", { "-a", "--comm", "abcdefghijklmnop" },
+	  "--comm: 'abcdefghijklmnop' must be 1 to 15 characters (the kernel's task name length)" },
+	{ "comm_empty", { "-a", "--comm", "" },
+	  "--comm: '' must be 1 to 15 characters (the kernel's task name length)" },
+	{ "cgroup_empty", { "-a", "--cgroup", "" },
+	  "--cgroup: give a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/redis.service" },
+	{ "path_relative", { "-a", "--path", "rel" },
+	  "--path: 'rel' is not an absolute path (start it with /)" },
+	{ "path_dotdot", { "-a", "--path", "/a/../b" },
+	  "--path: '/a/../b' has a '.' or '..' component (give the real path)" },
+	{ "path_dot", { "-a", "--path", "/a/./b" },
+	  "--path: '/a/./b' has a '.' or '..' component (give the real path)" },
+	{ "exclude_path_relative", { "-a", "--exclude-path", "./x" },
+	  "--exclude-path: './x' is not an absolute path (start it with /)" },
+	{ "path_more_than_max", { "-a", "--path", "/1", "--path", "/2", "--path", "/3",
+				  "--path", "/4", "--path", "/5", "--path", "/6", "--path", "/7",
+				  "--path", "/8", "--path", "/9" },
+	  "--path: at most 8 prefixes; use a common parent directory" },
+	{ "e_other_qualifier", { "-a", "-e", "signal=none" },
+	  "-e: only trace=SPEC is supported, e.g. -e trace=%data,fsync" },
+	{ "e_unknown_syscall", { "-a", "-e", "trace=bogus" },
+	  "--syscalls: unknown system call 'bogus'; see 'dio list syscalls'" },
+	{ "e_unknown_class", { "-a", "-e", "trace=%foo" },
+	  "--syscalls: unknown class '%foo'; classes are %data %sync %meta %dir %xattr %async %file %desc %all" },
+	{ "syscalls_empty", { "-a", "--syscalls", "" },
+	  "--syscalls: empty list; name system calls or classes like %data" },
+	/* how */
+	{ "mode_unknown", { "-a", "--mode", "fast" },
+	  "--mode: 'fast' is not a mode (use detailed or raw)" },
+	{ "hash_unknown", { "-a", "--hash", "md5" },
+	  "--hash: 'md5' is not a hash mode (use user, kernel or off)" },
+	{ "hash_bytes_zero", { "-a", "--hash-bytes", "0" },
+	  "--hash-bytes: '0' is out of range (use 1 to 4096)" },
+	{ "hash_bytes_too_big", { "-a", "--hash-bytes", "5k" },
+	  "--hash-bytes: '5k' is out of range (use 1 to 4096)" },
+	{ "capture_data_too_big", { "-a", "--capture-data", "4097" },
+	  "--capture-data: '4097' is out of range (use 0 to 4096)" },
+	{ "ring_size_not_a_size", { "-a", "--ring-size", "12x" },
+	  "--ring-size: '12x' is not a size (use a number with an optional k, M or G suffix)" },
+	{ "ring_size_negative", { "-a", "--ring-size", "-1" },
+	  "--ring-size: '-1' is not a size (use a number with an optional k, M or G suffix)" },
+	{ "ring_size_suffix_twice", { "-a", "--ring-size", "1kk" },
+	  "--ring-size: '1kk' is not a size (use a number with an optional k, M or G suffix)" },
+	{ "ring_size_bytes_suffix_alone", { "-a", "--ring-size", "65536B" },
+	  "--ring-size: '65536B' is not a size (use a number with an optional k, M or G suffix)" },
+	{ "ring_size_iB_without_suffix", { "-a", "--ring-size", "65536iB" },
+	  "--ring-size: '65536iB' is not a size (use a number with an optional k, M or G suffix)" },
+	{ "ring_size_not_power_of_two", { "-a", "--ring-size", "3M" },
+	  "--ring-size: '3M' is not a power of two (use e.g. 16M or 64M)" },
+	{ "ring_size_too_small", { "-a", "--ring-size", "4k" },
+	  "--ring-size: '4k' is out of range (use 64k to 2G)" },
+	{ "ring_size_too_big", { "-a", "--ring-size", "4G" },
+	  "--ring-size: '4G' is out of range (use 64k to 2G)" },
+	{ "ring_size_overflows", { "-a", "--ring-size", "99999999999999999999" },
+	  "--ring-size: '99999999999999999999' is out of range (use 64k to 2G)" },
+	{ "drain_ms_zero", { "-a", "--drain-ms", "0" },
+	  "--drain-ms: '0' is out of range (use 1 to 1000)" },
+	{ "drain_ms_too_big", { "-a", "--drain-ms", "1001" },
+	  "--drain-ms: '1001' is out of range (use 1 to 1000)" },
+	{ "drain_ms_not_a_number", { "-a", "--drain-ms", "5ms" },
+	  "--drain-ms: '5ms' is not a number (use a whole number from 1 to 1000)" },
+	{ "drain_ms_leading_blank", { "-a", "--drain-ms", " 5" },
+	  "--drain-ms: ' 5' is not a number (use a whole number from 1 to 1000)" },
+	{ "wakeup_at_zero", { "-a", "--wakeup-at", "0" },
+	  "--wakeup-at: '0' is out of range (use 1 to 100)" },
+	{ "wakeup_at_over_100", { "-a", "--wakeup-at", "101" },
+	  "--wakeup-at: '101' is out of range (use 1 to 100)" },
+	{ "tag_table_too_small", { "-a", "--tag-table", "10" },
+	  "--tag-table: '10' is out of range (use 1k to 16M)" },
+	{ "attach_unknown", { "-a", "--attach", "kprobe" },
+	  "--attach: 'kprobe' is not a method (use auto, syscall or raw)" },
+	{ "duration_negative", { "-a", "-d", "-1" },
+	  "--duration: '-1' is not a number of seconds greater than 0" },
+	{ "duration_zero", { "-a", "-d", "0" },
+	  "--duration: '0' is not a number of seconds greater than 0" },
+	{ "duration_inf", { "-a", "-d", "inf" },
+	  "--duration: 'inf' is not a number of seconds greater than 0" },
+	{ "duration_hex", { "-a", "-d", "0x10" },
+	  "--duration: '0x10' is not a number of seconds greater than 0" },
+	{ "duration_unit", { "-a", "-d", "5s" },
+	  "--duration: '5s' is not a number of seconds greater than 0" },
+	/* output and modules */
+	{ "output_empty", { "-a", "-o", "" }, "--output: give a file name" },
+	{ "analyzer_empty", { "-a", "--analyzer", "" },
+	  "--analyzer: give a module name or a path to a .so, e.g. --analyzer summary" },
+	{ "analyzer_options_only", { "-a", "--analyzer", ":top=1" },
+	  "--analyzer: give a module name or a path to a .so, e.g. --analyzer summary" },
+	{ "analyzer_odd_name", { "-a", "--analyzer", "sum mary" },
+	  "--analyzer: 'sum mary' is neither a module name nor a path to a .so; see 'dio list analyzers'" },
+	{ "analyzer_path_not_so", { "-a", "--analyzer", "./mine.c" },
+	  "--analyzer: './mine.c' is neither a module name nor a path to a .so; see 'dio list analyzers'" },
+	{ "analyzer_all_with_options", { "-a", "--analyzer", "all:top=1" },
+	  "--analyzer all: takes no options; give them per analyzer, e.g. --analyzer summary:top=10" },
+	{ "sink_all", { "-a", "--sink", "all" },
+	  "--sink: 'all' is only for --analyzer; name each sink" },
+	{ "sink_option_without_value", { "-a", "--sink", "console:paths" },
+	  "--sink console: 'paths' is not key=value" },
+	{ "sink_option_without_key", { "-a", "--sink", "console:=1" },
+	  "--sink console: '=1' is not key=value" },
+	{ "sink_empty_option", { "-a", "--sink", "console:a=1," },
+	  "--sink console: '' is not key=value" },
+	/* combinations (options_finish) */
+	{ "nothing_to_trace", { "-T" }, "nothing to trace: give a command after --, -p PID or -a" },
+	{ "nothing_after_double_dash", { "--" },
+	  "nothing to trace: give a command after --, -p PID or -a" },
+	{ "comm_alone_is_only_a_filter", { "--comm", "x" },
+	  "nothing to trace: give a command after --, -p PID or -a" },
+	{ "all_and_pid", { "-a", "-p", "1" },
+	  "-a traces every process: drop -p or the command, or drop -a" },
+	{ "all_and_command", { "-a", "ls" },
+	  "-a traces every process: drop -p or the command, or drop -a" },
+	{ "pid_and_command", { "-p", "1", "ls" }, "give either -p PID or a command, not both" },
+	{ "capture_without_hash", { "-a", "--capture-data", "16" },
+	  "--capture-data needs --hash user or --hash kernel (the bytes travel with the buffer hash)" },
+	{ "raw_mode_and_path", { "-a", "--mode", "raw", "--path", "/x" },
+	  "--path needs --mode detailed (raw mode does not look up files)" },
+	{ "raw_mode_and_exclude", { "-a", "--mode", "raw", "--exclude-path", "/x" },
+	  "--exclude-path needs --mode detailed (raw mode does not look up files)" },
+	{ "raw_mode_and_only_files", { "-a", "--mode", "raw", "--only-files" },
+	  "--only-files needs --mode detailed (raw mode does not look up files)" },
+	/* config file */
+	{ "config_missing", { "-C", "/nonexistent/dio.conf", "-a" },
+	  "/nonexistent/dio.conf: No such file or directory" },
+	{ "config_long_equals_missing", { "--config=/nonexistent/x.conf", "-a" },
+	  "/nonexistent/x.conf: No such file or directory" },
+};
+
+static void every_mistake_has_its_message(void **state)
 {
-	struct options o;
-	char err[512];
+	int failed = 0;
 
-	assert_int_equal(parse(&o, err, "-T", "--", "dd", "-x", NULL), 0);
-	assert_string_equal(o.argv[0], "dd");
-	assert_string_equal(o.argv[1], "-x");
-	options_free(&o);
-	assert_int_equal(parse(&o, err, "ls", "-l", NULL), 0);
-	assert_string_equal(o.argv[1], "-l");
-	options_free(&o);
-}
-
-static void errors_say_what_to_do(void **unused)
-{
-	static const struct { const char *a, *b, *msg; } cases[] = {
-		{ "--bogus", NULL, "unknown option '--bogus'; see 'dio trace --help'" },
-		{ "-Z", NULL, "unknown option '-Z'; see 'dio trace --help'" },
-		{ "-p", "abc", "-p: 'abc' is not a process id" },
-		{ "--ring-size", "12x",
-		  "--ring-size: '12x' is not a size (use a number with an optional k, M or G suffix, 4k to 4G)" },
-		{ "--ring-size", "3M", "--ring-size: 3M is not a power of two (use e.g. 16M or 64M)" },
-		{ "--drain-ms", "0", "--drain-ms: '0' is not a number of milliseconds from 1 to 1000" },
-		{ "--path", "rel", "--path: 'rel' is not an absolute path (start it with /)" },
-		{ "--mode", "fast", "--mode: 'fast' is not a mode (use detailed or raw)" },
-		{ "-e", "trace=bogus", "--syscalls: unknown system call 'bogus'; see 'dio list syscalls'" },
-		{ "-e", "trace=%foo",
-		  "--syscalls: unknown class '%foo'; classes are %data %sync %meta %dir %xattr %async %file %desc %all" },
-		{ "-e", "read", "-e: only trace=SPEC is supported, e.g. -e trace=%data,fsync" },
-		{ "--comm", "a-name-longer-than-15", "--comm: 'a-name-longer-than-15' must be 1 to 15 characters (the kernel's task name length)" },
-		{ "-d", "-1", "-d: '-1' is not a number of seconds greater than 0" },
-		{ "--attach", "kprobe", "--attach: 'kprobe' is not a method (use auto, syscall or raw)" },
-		{ "--sink", "console:paths", "--sink console: 'paths' is not key=value" },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < sizeof(err_cases) / sizeof(err_cases[0]); i++) {
+		const struct err_case *c = &err_cases[i];
 		struct options o;
 		char err[512];
+		int e = parse(&o, c->args, err, sizeof(err));
 
-		if (parse(&o, err, cases[i].a, cases[i].b, cases[i].b ? "true" : NULL, NULL) != -EINVAL ||
-		    strcmp(err, cases[i].msg))
-			fail_msg("%s %s: got '%s'", cases[i].a, cases[i].b ? cases[i].b : "", err);
+		if (e >= 0 || strcmp(err, c->msg)) {
+			print_error("%s: returned %d\n   got '%s'\n  want '%s'\n", c->name, e, err,
+				    c->msg);
+			failed++;
+		}
+		/* whatever a failed parse left behind is freed (valgrind checks) */
 		options_free(&o);
 	}
+	assert_int_equal(failed, 0);
 }
 
-static void needs_something_to_trace(void **unused)
+static void pid_list_longer_than_max(void **state)
 {
+	char list[OPT_MAX_PIDS * 8], err[512];
+	const char *args[] = { "-p", list, NULL };
+	struct options o;
+	size_t off = 0;
+
+	for (int i = 1; i <= OPT_MAX_PIDS + 1; i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%d", i > 1 ? "," : "", i);
+	assert_int_equal(parse(&o, args, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "-p: at most 64 ids; trace fewer, or use -a with --comm");
+	options_free(&o);
+	/* exactly the maximum is fine */
+	*strrchr(list, ',') = 0;
+	assert_int_equal(parse(&o, args, err, sizeof(err)), 0);
+	assert_int_equal(o.npids, OPT_MAX_PIDS);
+	assert_int_equal(o.pids[OPT_MAX_PIDS - 1], OPT_MAX_PIDS);
+	options_free(&o);
+}
+
+static void path_longer_than_prefix_len(void **state)
+{
+	char path[DIO_PREFIX_LEN + 1], err[512], want[512];
+	const char *args[] = { "-a", "--path", path, NULL };
+	struct options o;
+
+	/* DIO_PREFIX_LEN - 1 bytes fit (the kernel side keeps a NUL) */
+	memset(path, 'a', sizeof(path));
+	path[0] = '/';
+	path[DIO_PREFIX_LEN - 1] = 0;
+	assert_int_equal(parse(&o, args, err, sizeof(err)), 0);
+	assert_int_equal(strlen(o.prefix[0]), DIO_PREFIX_LEN - 1);
+	options_free(&o);
+	path[DIO_PREFIX_LEN - 1] = 'a';
+	path[DIO_PREFIX_LEN] = 0;
+	assert_int_equal(parse(&o, args, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "--path: '%.40s...' is longer than %d bytes", path,
+		 DIO_PREFIX_LEN - 1);
+	assert_string_equal(err, want);
+	options_free(&o);
+}
+
+static void selection_fills_sel(void **state)
+{
+	const char *sel_args[] = { "-a", "-e", "trace=%data,fsync", NULL };
+	const char *all_args[] = { "-a", NULL };
+	const struct dio_syscall *t;
 	struct options o;
 	char err[512];
+	size_t n;
 
-	assert_int_equal(parse(&o, err, "-T", NULL), -EINVAL);
-	assert_string_equal(err, "nothing to trace: give a command after --, -p PID or -a");
+	assert_int_equal(parse(&o, sel_args, err, sizeof(err)), 0);
+	assert_int_equal(o.sel[syscall_by_name("read")->nr], 1);
+	assert_int_equal(o.sel[syscall_by_name("fsync")->nr], 1);
+	assert_int_equal(o.sel[syscall_by_name("openat")->nr], 0);
 	options_free(&o);
-	assert_int_equal(parse(&o, err, "-a", "-p", "1", NULL), -EINVAL);
-	assert_string_equal(err, "-a traces every process: drop -p or the command, or drop -a");
-	options_free(&o);
-}
 
-static char conf[] = "/tmp/dio-test-conf-XXXXXX";
-
-static void write_conf(const char *text)
-{
-	int fd = mkstemp(conf);
-	FILE *f = fdopen(fd, "w");
-
-	fputs(text, f);
-	fclose(f);
-}
-
-static void config_then_command_line(void **unused)
-{
-	struct options o;
-	char err[512];
-
-	strcpy(conf, "/tmp/dio-test-conf-XXXXXX");
-	write_conf("all = true;\npath = [\"/a\", \"/b\"];\nring_size = \"32M\";\ndrain_ms = 40;\n"
-		   "time = \"ttt\";\nanalyzer: {\n  summary: { top = 4; };\n};\n");
-	assert_int_equal(parse(&o, err, "-C", conf, "--path", "/c", "--drain-ms", "5", NULL), 0);
-	assert_true(o.trace_all);
-	assert_int_equal(o.ring_bytes, 32 << 20);
-	assert_int_equal(o.drain_ms, 5);		/* the command line wins */
-	assert_int_equal(o.nprefix, 1);		/* and replaces the list */
-	assert_string_equal(o.prefix[0], "/c");
-	assert_int_equal(o.time, TIME_TTT);
-	assert_int_equal(o.ngroups, 1);
-	assert_string_equal(o.groups[0].name, "summary");
-	assert_string_equal(o.groups[0].val[0], "4");
+	/* no selection: every call in the table, and nothing else */
+	assert_int_equal(parse(&o, all_args, err, sizeof(err)), 0);
+	t = syscall_table(&n);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(o.sel[t[i].nr], 1);
 	{
-		char where[600];
+		size_t count = 0;
 
-		snprintf(where, sizeof(where), "%s:7", conf);
-		assert_string_equal(o.groups[0].where[0], where);
+		for (size_t i = 0; i < DIO_NR_MAX; i++)
+			count += o.sel[i];
+		assert_int_equal(count, n);
 	}
 	options_free(&o);
-	unlink(conf);
 }
 
-static void config_errors_name_file_and_line(void **unused)
+static void help_returns_1_and_wins_over_errors(void **state)
 {
-	static const struct { const char *text, *msg; } cases[] = {
-		{ "all = true;\nbogus = 1;\n", "%s:2: unknown key 'bogus' (the keys are the long options of 'dio trace --help', with _ for -)" },
-		{ "all = true;\nring_size = \"3M\";\n", "%s:2: ring_size: '3M' is not a power-of-two size like \"64M\"" },
-		{ "only_files = 1;\n", "%s:1: only_files: expected true or false" },
-		{ "all = true\nx = ;\n", "%s:2: syntax error: syntax error" },
-		{ "path = [\"rel\"];\n", "%s:1: --path: 'rel' is not an absolute path (start it with /)" },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct options o;
-		char err[512], want[600];
-
-		strcpy(conf, "/tmp/dio-test-conf-XXXXXX");
-		write_conf(cases[i].text);
-		options_init(&o);
-		assert_int_equal(config_load(conf, &o, err, sizeof(err)), -EINVAL);
-		snprintf(want, sizeof(want), cases[i].msg, conf);
-		if (strcmp(err, want))
-			fail_msg("case %zu: got '%s', want '%s'", i, err, want);
-		options_free(&o);
-		unlink(conf);
-	}
-}
-
-static void missing_config_file(void **unused)
-{
+	const char *args[] = { "--bogus", "-C", "/nonexistent/dio.conf", "-h", NULL };
+	const char *after_cmd[] = { "ls", "-h", NULL };
 	struct options o;
 	char err[512];
+	FILE *saved = stdout;
 
-	options_init(&o);
-	assert_int_equal(config_load("/nonexistent/dio.conf", &o, err, sizeof(err)), -ENOENT);
-	assert_string_equal(err, "/nonexistent/dio.conf: No such file or directory");
+	/* the text itself is checked below; keep the test output clean */
+	stdout = fopen("/dev/null", "w");
+	assert_non_null(stdout);
+	assert_int_equal(parse(&o, args, err, sizeof(err)), 1);
+	fclose(stdout);
+	stdout = saved;
 	options_free(&o);
+	/* -h after the command is the command's */
+	assert_int_equal(parse(&o, after_cmd, err, sizeof(err)), 0);
+	assert_string_equal(o.argv[1], "-h");
+	options_free(&o);
+}
+
+static void help_names_every_option_and_has_examples(void **state)
+{
+	static const char *const words[] = {
+		"--pid", "--all", "--tid", "--comm", "--cgroup", "--path", "--exclude-path",
+		"--only-files", "-e trace=", "--syscalls", "--mode", "--hash", "--hash-bytes",
+		"--capture-data", "--ring-size", "--drain-ms", "--wakeup-at", "--tag-table",
+		"--no-iouring", "--attach", "--duration", "--output", "-tt", "-ttt", "-T",
+		"--quiet", "--no-details", "--analyzer", "--sink", "--no-summary", "--config",
+		"--help", "Examples:", "dio trace -- ", "-p 1234,1240",
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int failed = 0;
+
+	cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (!strstr(text, words[i])) {
+			print_error("--help does not mention '%s'\n", words[i]);
+			failed++;
+		}
+	}
+	/* nothing wider than a terminal */
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (nl - line >= 80) {
+			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
+				    (int)(nl - line), line);
+			failed++;
+		}
+		if (!*nl)
+			break;
+	}
+	free(text);
+	assert_int_equal(failed, 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(options_reach_their_fields),
-		cmocka_unit_test(command_after_options),
-		cmocka_unit_test(errors_say_what_to_do),
-		cmocka_unit_test(needs_something_to_trace),
-		cmocka_unit_test(config_then_command_line),
-		cmocka_unit_test(config_errors_name_file_and_line),
-		cmocka_unit_test(missing_config_file),
+		cmocka_unit_test(every_option_reaches_its_field),
+		cmocka_unit_test(every_mistake_has_its_message),
+		cmocka_unit_test(pid_list_longer_than_max),
+		cmocka_unit_test(path_longer_than_prefix_len),
+		cmocka_unit_test(selection_fills_sel),
+		cmocka_unit_test(help_returns_1_and_wins_over_errors),
+		cmocka_unit_test(help_names_every_option_and_has_examples),
 	};
 
 	/* no system config file may leak into these tests */
-	setenv("DIO_CONFIG", "/nonexistent/dio.conf", 1);
+	setenv("DIO_CONFIG", "", 1);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

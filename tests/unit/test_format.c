@@ -1,29 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* strace-like lines for records, exactly. */
+/* strace-like lines for records, exactly; malformed records and short buffers. */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <cmocka.h>
 #include <dio/plugin.h>
 #include "engine/format.h"
 
+/* x86_64 numbers, written out: the records carry these whatever the build host */
+enum {
+	NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4, NR_fstat = 5,
+	NR_mmap = 9, NR_munmap = 11, NR_pread64 = 17, NR_dup = 32, NR_dup2 = 33, NR_getpid = 39,
+	NR_fcntl = 72, NR_rename = 82, NR_chown = 92, NR_mknod = 133, NR_sync = 162,
+	NR_setxattr = 188, NR_openat = 257, NR_newfstatat = 262, NR_utimensat = 280,
+	NR_preadv2 = 327, NR_statx = 332,
+};
+
 static const struct dio_file_tag tag = { .ino = 1234, .dev = (8 << 20) | 1, .gen = 5 };
 
+/* the path table: only tag 8:1|1234|5 has a path */
 static const char *path_of(void *ud, const struct dio_file_tag *t)
 {
-	return t->ino == 1234 ? "/tmp/x" : NULL;
+	(void)ud;
+	return t->ino == 1234 && t->dev == tag.dev && t->gen == tag.gen ? "/tmp/x" : NULL;
 }
 
-static const struct fmt_ctx fc = { .flags = DIO_FMT_TID | DIO_FMT_DETAILS, .path_of = path_of };
+static const struct fmt_ctx plain = { .path_of = path_of };
+static const struct fmt_ctx full = { .flags = DIO_FMT_TID | DIO_FMT_DETAILS, .path_of = path_of };
 
 struct rec {
 	struct dio_ev_syscall ev;
-	char str[64];
+	char tail[128];		/* strings, then a content tail */
 };
 
 static struct rec mk(unsigned int nr, int64_t ret, const char *s0, const char *s1)
@@ -34,6 +48,7 @@ static struct rec mk(unsigned int nr, int64_t ret, const char *s0, const char *s
 	memset(&r, 0, sizeof(r));
 	r.ev.hdr.type = DIO_EV_SYSCALL;
 	r.ev.hdr.size = sizeof(r.ev) + l0 + l1;
+	r.ev.hdr.ts = 1000;
 	r.ev.pid = 10;
 	r.ev.tid = 11;
 	memcpy(r.ev.comm, "app", 4);
@@ -43,9 +58,9 @@ static struct rec mk(unsigned int nr, int64_t ret, const char *s0, const char *s
 	r.ev.str_len[0] = l0;
 	r.ev.str_len[1] = l1;
 	if (s0)
-		memcpy(r.str, s0, l0);
+		memcpy(r.tail, s0, l0);
 	if (s1)
-		memcpy(r.str + l0, s1, l1);
+		memcpy(r.tail + l0, s1, l1);
 	return r;
 }
 
@@ -57,137 +72,702 @@ static void with_file(struct rec *r, int fd)
 	r->ev.ftype = DIO_FT_REG;
 }
 
+static void args(struct rec *r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+		 uint64_t a5)
+{
+	uint64_t a[6] = { a0, a1, a2, a3, a4, a5 };
+
+	memcpy(r->ev.args, a, sizeof(a));
+}
+
+/* the line, and the length returned is the line's */
 static void expect(const void *r, const struct fmt_ctx *c, const char *want)
 {
-	char buf[512];
-	int n = format_event(c, r, buf, sizeof(buf));
+	char buf[1024];
+	int n;
 
+	memset(buf, 'Z', sizeof(buf));
+	n = format_event(c, r, buf, sizeof(buf));
 	assert_string_equal(buf, want);
 	assert_int_equal(n, (int)strlen(want));
 }
 
-static void openat_with_create(void **unused)
-{
-	struct rec r = mk(SYS_openat, 3, "/tmp/x", NULL);
+#define AT_FDCWD_ARG ((uint64_t)(int64_t)-100)
 
-	r.ev.args[0] = (uint64_t)-100;
-	r.ev.args[2] = O_WRONLY | O_CREAT | O_TRUNC;
-	r.ev.args[3] = 0644;
+/* ---- the calls ------------------------------------------------------------- */
+
+static void openat_creating_returns_fd_with_path(void **state)
+{
+	struct rec r = mk(NR_openat, 3, "/tmp/x", NULL);
+
+	args(&r, AT_FDCWD_ARG, 0x7ffd0000, O_WRONLY | O_CREAT | O_TRUNC, 0644, 0, 0);
 	with_file(&r, 3);
-	expect(&r, &fc, "[10/11 app] openat(AT_FDCWD, \"/tmp/x\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = "
-			"3</tmp/x> {type=reg tag=8:1|1234|5}");
+	expect(&r, &plain,
+	       "openat(AT_FDCWD, \"/tmp/x\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = 3</tmp/x>");
+	expect(&r, &full, "[10/11 app] openat(AT_FDCWD, \"/tmp/x\", O_WRONLY|O_CREAT|O_TRUNC, "
+			  "0644) = 3</tmp/x> {type=reg tag=8:1|1234|5}");
 }
 
-static void openat_without_create_has_no_mode(void **unused)
+static void open_mode_only_when_a_file_may_be_created(void **state)
 {
-	struct rec r = mk(SYS_openat, -ENOENT, "nope", NULL);
-	struct fmt_ctx plain = { .path_of = path_of };
+	struct rec r = mk(NR_openat, 4, "/tmp/x", NULL);
 
-	r.ev.args[0] = (uint64_t)-100;
-	r.ev.args[2] = O_RDONLY | O_CLOEXEC;
-	expect(&r, &plain, "openat(AT_FDCWD, \"nope\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)");
+	args(&r, AT_FDCWD_ARG, 0, O_RDONLY | O_CLOEXEC, 0777, 0, 0);
+	with_file(&r, 4);
+	expect(&r, &plain, "openat(AT_FDCWD, \"/tmp/x\", O_RDONLY|O_CLOEXEC) = 4</tmp/x>");
+	/* O_TMPFILE creates a file: its mode shows */
+	r.ev.args[2] = O_RDWR | O_TMPFILE;
+	r.ev.args[3] = 0600;
+	expect(&r, &plain, "openat(AT_FDCWD, \"/tmp/x\", O_RDWR|O_TMPFILE, 0600) = 4</tmp/x>");
+	/* O_DIRECTORY alone is not O_TMPFILE */
+	r.ev.args[2] = O_RDONLY | O_DIRECTORY;
+	expect(&r, &plain, "openat(AT_FDCWD, \"/tmp/x\", O_RDONLY|O_DIRECTORY) = 4</tmp/x>");
+	/* open(2): flags and mode are arguments 1 and 2 */
+	r = mk(NR_open, 5, "a", NULL);
+	args(&r, 0, O_WRONLY | O_CREAT | O_APPEND, 0640, 0, 0, 0);
+	expect(&r, &plain, "open(\"a\", O_WRONLY|O_CREAT|O_APPEND, 0640) = 5");
+	r.ev.args[1] = O_RDONLY;
+	expect(&r, &plain, "open(\"a\", O_RDONLY) = 5");
 }
 
-static void read_with_offset_and_duration(void **unused)
+static void openat_failing_has_no_file(void **state)
 {
-	struct rec r = mk(SYS_read, 4096, NULL, NULL);
-	struct fmt_ctx c = fc;
+	struct rec r = mk(NR_openat, -ENOENT, "nope", NULL);
+
+	args(&r, AT_FDCWD_ARG, 0, O_RDONLY, 0, 0, 0);
+	expect(&r, &full, "[10/11 app] openat(AT_FDCWD, \"nope\", O_RDONLY) = "
+			  "-1 ENOENT (No such file or directory)");
+	/* a directory fd that is not the call's file prints bare */
+	r.ev.args[0] = 7;
+	expect(&r, &plain, "openat(7, \"nope\", O_RDONLY) = -1 ENOENT (No such file or directory)");
+}
+
+static void read_with_details_and_duration(void **state)
+{
+	struct rec r = mk(NR_read, 4096, NULL, NULL);
+	struct fmt_ctx c = full;
 
 	c.flags |= DIO_FMT_DURATION;
-	r.ev.args[0] = 3;
-	r.ev.args[1] = 0x7ffd0000;
-	r.ev.args[2] = 4096;
+	args(&r, 3, 0x7ffd0000, 4096, 0, 0, 0);
 	r.ev.duration = 12345;
 	r.ev.offset = 8192;
 	r.ev.flags |= DIO_SF_OFFSET;
 	with_file(&r, 3);
 	expect(&r, &c, "[10/11 app] read(3</tmp/x>, 0x7ffd0000, 4096) = 4096 <0.000012> "
 		       "{off=8192 type=reg tag=8:1|1234|5}");
+	/* whole seconds, and the microseconds cut, not rounded */
+	r.ev.duration = 2999999999ULL;
+	expect(&r, &c, "[10/11 app] read(3</tmp/x>, 0x7ffd0000, 4096) = 4096 <2.999999> "
+		       "{off=8192 type=reg tag=8:1|1234|5}");
+	/* details show only what the record has */
+	r.ev.flags &= ~DIO_SF_FILE;
+	expect(&r, &c, "[10/11 app] read(3, 0x7ffd0000, 4096) = 4096 <2.999999> {off=8192}");
+	r.ev.flags &= ~DIO_SF_OFFSET;
+	expect(&r, &c, "[10/11 app] read(3, 0x7ffd0000, 4096) = 4096 <2.999999>");
+	r.ev.flags |= DIO_SF_FILE;
+	expect(&r, &c, "[10/11 app] read(3</tmp/x>, 0x7ffd0000, 4096) = 4096 <2.999999> "
+		       "{type=reg tag=8:1|1234|5}");
 }
 
-static void unknown_path_shows_tag(void **unused)
+static void pread_at_an_offset_and_a_negative_one(void **state)
 {
-	struct rec r = mk(SYS_close, 0, NULL, NULL);
-	struct fmt_ctx plain = { .path_of = path_of };
+	struct rec r = mk(NR_pread64, 10, NULL, NULL);
 
-	r.ev.args[0] = 7;
-	with_file(&r, 7);
-	r.ev.tag.ino = 99;
-	expect(&r, &plain, "close(7<tag 8:1|99|5>) = 0");
+	args(&r, 3, 0x1000, 10, 1ULL << 40, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &plain, "pread64(3</tmp/x>, 0x1000, 10, 1099511627776) = 10");
+	r.ev.args[3] = (uint64_t)-5;
+	r.ev.ret = -EINVAL;
+	expect(&r, &plain, "pread64(3</tmp/x>, 0x1000, 10, -5) = -1 EINVAL (Invalid argument)");
 }
 
-static void rename_two_strings_and_truncation(void **unused)
+static void failing_stat(void **state)
 {
-	struct rec r = mk(SYS_rename, 0, "a\"b", "c\n");
-	struct fmt_ctx plain = { 0 };
+	struct rec r = mk(NR_stat, -ENOENT, "/missing", NULL);
 
-	expect(&r, &plain, "rename(\"a\\\"b\", \"c\\n\") = 0");
-	r.ev.flags |= DIO_SF_STR1_TRUNC;
-	expect(&r, &plain, "rename(\"a\\\"b\", \"c\\n\"...) = 0");
+	args(&r, 0x5000, 0x7ffd1000, 0, 0, 0, 0);
+	expect(&r, &full, "[10/11 app] stat(\"/missing\", 0x7ffd1000) = "
+			  "-1 ENOENT (No such file or directory)");
+	r = mk(NR_newfstatat, -ENOENT, "missing", NULL);
+	args(&r, AT_FDCWD_ARG, 0x5000, 0x7ffd1000, 0, 0, 0);
+	expect(&r, &plain, "newfstatat(AT_FDCWD, \"missing\", 0x7ffd1000, 0) = "
+			   "-1 ENOENT (No such file or directory)");
+}
+
+static void fstat_through_an_empty_path(void **state)
+{
+	struct rec r = mk(NR_newfstatat, 0, "", NULL);
+
+	args(&r, 3, 0x5000, 0x7ffd2000, 0x1000, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &full, "[10/11 app] newfstatat(3</tmp/x>, \"\", 0x7ffd2000, AT_EMPTY_PATH) = 0 "
+			  "{type=reg tag=8:1|1234|5}");
+	r = mk(NR_statx, 0, "", NULL);
+	args(&r, 3, 0x5000, 0x1000 | 0x100, 0x7ff, 0x7ffd3000, 0);
+	with_file(&r, 3);
+	expect(&r, &plain, "statx(3</tmp/x>, \"\", AT_SYMLINK_NOFOLLOW|AT_EMPTY_PATH, "
+			   "STATX_BASIC_STATS, 0x7ffd3000) = 0");
+}
+
+static void strings_cut_unreadable_or_absent(void **state)
+{
+	struct rec r = mk(NR_openat, 3, "/very/long/pa", NULL);
+
+	args(&r, AT_FDCWD_ARG, 0xabc0, O_RDONLY, 0, 0, 0);
+	r.ev.flags |= DIO_SF_STR0_TRUNC;
+	expect(&r, &plain, "openat(AT_FDCWD, \"/very/long/pa\"..., O_RDONLY) = 3");
+	/* unreadable: the pointer */
+	r.ev.flags = DIO_SF_STR0_FAULT;
+	expect(&r, &plain, "openat(AT_FDCWD, 0xabc0, O_RDONLY) = 3");
+	/* not captured at all */
+	r = mk(NR_openat, 3, NULL, NULL);
+	args(&r, AT_FDCWD_ARG, 0xabc0, O_RDONLY, 0, 0, 0);
+	expect(&r, &plain, "openat(AT_FDCWD, 0xabc0, O_RDONLY) = 3");
+	/* utimensat on the dirfd itself: a NULL path */
+	r = mk(NR_utimensat, 0, NULL, NULL);
+	args(&r, 3, 0, 0, 0, 0, 0);
+	with_file(&r, 3);
 	r.ev.flags |= DIO_SF_STR0_FAULT;
-	r.ev.args[0] = 0x1000;
-	expect(&r, &plain, "rename(0x1000, \"c\\n\"...) = 0");
+	expect(&r, &plain, "utimensat(3</tmp/x>, NULL, NULL, 0) = 0");
 }
 
-static void malformed_records_are_refused(void **unused)
+static void strings_are_escaped(void **state)
 {
-	struct rec r = mk(SYS_rename, 0, "a", "b");
-	char buf[64];
+	struct rec r = mk(NR_rename, 0, "a\"b\\c\td", "e\n\033\001" "7\303\251");
 
-	r.ev.str_len[1] = 60;	/* past the record's end */
-	assert_int_equal(format_event(&fc, &r.ev.hdr, buf, sizeof(buf)), -EINVAL);
-	r = mk(SYS_read, 0, NULL, NULL);
-	r.ev.hdr.size = 20;
-	assert_int_equal(format_event(&fc, &r.ev.hdr, buf, sizeof(buf)), -EINVAL);
+	args(&r, 0x1000, 0x2000, 0, 0, 0, 0);
+	expect(&r, &plain, "rename(\"a\\\"b\\\\c\\td\", \"e\\n\\33\\0017\\303\\251\") = 0");
 }
 
-static void small_buffer_counts_whole_line(void **unused)
+static void rename_two_strings_each_cut_or_unreadable(void **state)
 {
-	struct rec r = mk(SYS_fsync, 0, NULL, NULL);
-	struct fmt_ctx plain = { 0 };
-	char buf[6];
+	struct rec r = mk(NR_rename, 0, "/a/old", "/a/new");
 
-	r.ev.args[0] = 3;
-	assert_int_equal(format_event(&plain, &r.ev.hdr, buf, sizeof(buf)), (int)strlen("fsync(3) = 0"));
-	assert_string_equal(buf, "fsync");
+	args(&r, 0x1000, 0x2000, 0, 0, 0, 0);
+	expect(&r, &full, "[10/11 app] rename(\"/a/old\", \"/a/new\") = 0");
+	r.ev.flags |= DIO_SF_STR1_TRUNC;
+	expect(&r, &plain, "rename(\"/a/old\", \"/a/new\"...) = 0");
+	r.ev.flags |= DIO_SF_STR0_FAULT;
+	expect(&r, &plain, "rename(0x1000, \"/a/new\"...) = 0");
+	r.ev.flags = DIO_SF_STR1_FAULT;
+	r.ev.ret = -EXDEV;
+	expect(&r, &plain, "rename(\"/a/old\", 0x2000) = -1 EXDEV (Invalid cross-device link)");
 }
 
-static void proc_path_and_uring_records(void **unused)
+static void xattr_path_and_name(void **state)
+{
+	struct rec r = mk(NR_setxattr, 0, "new", "user.dio");
+
+	args(&r, 0x1000, 0x2000, 0x3000, 5, 1, 0);
+	expect(&r, &plain, "setxattr(\"new\", \"user.dio\", 0x3000, 5, XATTR_CREATE) = 0");
+}
+
+static void close_names_its_file(void **state)
+{
+	struct rec r = mk(NR_close, 0, NULL, NULL);
+
+	args(&r, 3, 0, 0, 0, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &plain, "close(3</tmp/x>) = 0");
+	expect(&r, &full, "[10/11 app] close(3</tmp/x>) = 0 {type=reg tag=8:1|1234|5}");
+	/* a file whose path never arrived shows its tag */
+	r.ev.tag.ino = 99;
+	expect(&r, &plain, "close(3<tag 8:1|99|5>) = 0");
+	/* no path lookup at all */
+	expect(&r, &(struct fmt_ctx){ .flags = 0 }, "close(3<tag 8:1|99|5>) = 0");
+	r.ev.flags = 0;
+	r.ev.ret = -EBADF;
+	expect(&r, &plain, "close(3) = -1 EBADF (Bad file descriptor)");
+}
+
+static void dup_family_names_both_fds(void **state)
+{
+	struct rec r = mk(NR_dup, 4, NULL, NULL);
+
+	args(&r, 3, 0, 0, 0, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &full, "[10/11 app] dup(3</tmp/x>) = 4</tmp/x> {type=reg tag=8:1|1234|5}");
+	/* the new fd was not the file before the call */
+	r = mk(NR_dup2, 10, NULL, NULL);
+	args(&r, 3, 10, 0, 0, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &plain, "dup2(3</tmp/x>, 10) = 10</tmp/x>");
+	r.ev.ret = -EBADF;
+	r.ev.flags = 0;
+	expect(&r, &plain, "dup2(3, 10) = -1 EBADF (Bad file descriptor)");
+}
+
+static void fcntl_by_command(void **state)
+{
+	struct rec r = mk(NR_fcntl, 20, NULL, NULL);
+
+	args(&r, 3, F_DUPFD, 20, 0, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &full, "[10/11 app] fcntl(3</tmp/x>, F_DUPFD, 20) = 20</tmp/x> "
+			  "{type=reg tag=8:1|1234|5}");
+	r.ev.args[1] = F_DUPFD_CLOEXEC;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_DUPFD_CLOEXEC, 20) = 20</tmp/x>");
+	r.ev.args[1] = F_GETFL;
+	r.ev.ret = 0x8002;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)");
+	r.ev.args[1] = F_GETFD;
+	r.ev.ret = 1;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_GETFD) = 0x1 (flags FD_CLOEXEC)");
+	r.ev.ret = 0;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_GETFD) = 0");
+	r.ev.args[1] = F_SETFD;
+	r.ev.args[2] = FD_CLOEXEC;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_SETFD, FD_CLOEXEC) = 0");
+	r.ev.args[1] = F_SETFL;
+	r.ev.args[2] = O_RDWR | O_NONBLOCK;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_SETFL, O_RDWR|O_NONBLOCK) = 0");
+	r.ev.args[1] = F_SETLKW;
+	r.ev.args[2] = 0x7ffd4000;
+	r.ev.ret = -EINTR;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_SETLKW, 0x7ffd4000) = "
+			   "-1 EINTR (Interrupted system call)");
+	r.ev.args[1] = F_SETLEASE;
+	r.ev.args[2] = F_WRLCK;
+	r.ev.ret = 0;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_SETLEASE, F_WRLCK) = 0");
+	r.ev.args[1] = F_GETLEASE;
+	r.ev.ret = F_UNLCK;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_GETLEASE) = F_UNLCK");
+	r.ev.args[1] = F_ADD_SEALS;
+	r.ev.args[2] = F_SEAL_SEAL | F_SEAL_GROW;
+	r.ev.ret = 0;
+	expect(&r, &plain, "fcntl(3</tmp/x>, F_ADD_SEALS, F_SEAL_SEAL|F_SEAL_GROW) = 0");
+	r.ev.args[1] = 0x4242;
+	r.ev.args[2] = 0x10;
+	r.ev.ret = -EINVAL;
+	expect(&r, &plain, "fcntl(3</tmp/x>, 0x4242, 0x10) = -1 EINVAL (Invalid argument)");
+}
+
+static void mmap_and_munmap_of_a_file(void **state)
+{
+	struct rec r = mk(NR_mmap, 0x7f0000000000, NULL, NULL);
+
+	args(&r, 0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 3, 0);
+	with_file(&r, 3);
+	r.ev.flags |= DIO_SF_OFFSET;
+	expect(&r, &full, "[10/11 app] mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED, "
+			  "3</tmp/x>, 0) = 0x7f0000000000 {off=0 type=reg tag=8:1|1234|5}");
+	r.ev.args[5] = 0x3000;
+	r.ev.ret = -ENOMEM;
+	r.ev.flags = 0;
+	expect(&r, &plain, "mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED, 3, 0x3000) = "
+			   "-1 ENOMEM (Cannot allocate memory)");
+	/* munmap: the remembered mapping's file, no fd */
+	r = mk(NR_munmap, 0, NULL, NULL);
+	args(&r, 0x7f0000000000, 4096, 0, 0, 0, 0);
+	r.ev.flags = DIO_SF_FILE;
+	r.ev.tag = tag;
+	r.ev.ftype = DIO_FT_REG;
+	expect(&r, &full, "[10/11 app] munmap(0x7f0000000000, 4096) = 0 {type=reg tag=8:1|1234|5}");
+}
+
+static void mknod_mode_and_device(void **state)
+{
+	struct rec r = mk(NR_mknod, 0, "/dev/x", NULL);
+
+	/* the kernel's 32-bit dev: minor 0x1234 spans both of its fields */
+	args(&r, 0x1000, 020000 | 0600, (0x34) | (8 << 8) | (0x12 << 20), 0, 0, 0);
+	expect(&r, &plain, "mknod(\"/dev/x\", S_IFCHR|0600, makedev(0x8, 0x1234)) = 0");
+	r.ev.args[1] = 010644;
+	r.ev.args[2] = 0;
+	expect(&r, &plain, "mknod(\"/dev/x\", S_IFIFO|0644, makedev(0, 0)) = 0");
+}
+
+static void chown_keeps_minus_one(void **state)
+{
+	struct rec r = mk(NR_chown, 0, "/x", NULL);
+
+	/* uid_t -1 reaches the tracepoint zero-extended */
+	args(&r, 0x1000, 0xffffffff, 1000, 0, 0, 0);
+	expect(&r, &plain, "chown(\"/x\", -1, 1000) = 0");
+	r.ev.args[1] = (uint64_t)-1;
+	r.ev.args[2] = 4294967294ULL;
+	expect(&r, &plain, "chown(\"/x\", -1, 4294967294) = 0");
+}
+
+static void skipped_argument_and_flags(void **state)
+{
+	struct rec r = mk(NR_preadv2, 100, NULL, NULL);
+
+	args(&r, 3, 0x1000, 2, (uint64_t)-1, 0xdead, 0x8);
+	with_file(&r, 3);
+	expect(&r, &plain, "preadv2(3</tmp/x>, 0x1000, 2, -1, RWF_NOWAIT) = 100");
+}
+
+static void no_arguments_and_unknown_numbers(void **state)
+{
+	struct rec r = mk(NR_sync, 0, NULL, NULL);
+
+	args(&r, 1, 2, 3, 4, 5, 6);
+	expect(&r, &full, "[10/11 app] sync() = 0");
+	r = mk(NR_getpid, 1234, NULL, NULL);
+	args(&r, 1, 0, 0, 0, 0, 0xffffffffffffffffULL);
+	expect(&r, &plain, "syscall_39(0x1, 0, 0, 0, 0, 0xffffffffffffffff) = 1234");
+	r.ev.nr = 60000;
+	r.ev.ret = -EPERM;
+	expect(&r, &plain, "syscall_60000(0x1, 0, 0, 0, 0, 0xffffffffffffffff) = "
+			   "-1 EPERM (Operation not permitted)");
+}
+
+static void errors_by_name_text_and_number(void **state)
+{
+	struct rec r = mk(NR_fstat, -600, NULL, NULL);
+
+	args(&r, 3, 0x1000, 0, 0, 0, 0);
+	expect(&r, &plain, "fstat(3, 0x1000) = -1 ERRNO_600 (Unknown error 600)");
+	/* the last errno; one more is a value */
+	r.ev.ret = -4095;
+	expect(&r, &plain, "fstat(3, 0x1000) = -1 ERRNO_4095 (Unknown error 4095)");
+	r.ev.ret = -4096;
+	expect(&r, &plain, "fstat(3, 0x1000) = -4096");
+	/* a call interrupted by a signal, as the exit tracepoint sees it */
+	r.ev.ret = -512;
+	expect(&r, &plain, "fstat(3, 0x1000) = -1 ERESTARTSYS "
+			   "(Interrupted by a signal; restarted if SA_RESTART is set)");
+	r.ev.ret = -EAGAIN;
+	expect(&r, &plain, "fstat(3, 0x1000) = -1 EAGAIN (Resource temporarily unavailable)");
+}
+
+static void time_prefixes(void **state)
+{
+	struct rec r = mk(NR_sync, 0, NULL, NULL);
+	/* 2023-11-14 22:13:20.123456789 UTC */
+	struct fmt_ctx c = { .realtime_off = 1700000000123456789LL - 1000, .path_of = path_of };
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	c.flags = DIO_FMT_TIME_T;
+	expect(&r, &c, "22:13:20 sync() = 0");
+	c.flags = DIO_FMT_TIME_TT;
+	expect(&r, &c, "22:13:20.123456 sync() = 0");
+	c.flags = DIO_FMT_TIME_TTT;
+	expect(&r, &c, "1700000000.123456 sync() = 0");
+	c.flags = DIO_FMT_TIME_TTT | DIO_FMT_TID | DIO_FMT_DURATION;
+	r.ev.duration = 1500;
+	expect(&r, &c, "1700000000.123456 [10/11 app] sync() = 0 <0.000001>");
+	/* the microseconds keep their leading zeros */
+	c.realtime_off = 1700000000000001000LL - 1000;
+	c.flags = DIO_FMT_TIME_TT;
+	expect(&r, &c, "22:13:20.000001 sync() = 0");
+	/* a clock offset gone wrong still prints a number that reads back: -2 + 0.5 s */
+	c.realtime_off = -1500000000LL - 1000;
+	c.flags = DIO_FMT_TIME_TTT;
+	expect(&r, &c, "-2.500000 sync() = 0");
+}
+
+static void thread_names_are_escaped_and_bounded(void **state)
+{
+	struct rec r = mk(NR_sync, 0, NULL, NULL);
+
+	memcpy(r.ev.comm, "a\nb", 4);
+	expect(&r, &full, "[10/11 a\\nb] sync() = 0");
+	/* a full 16-byte name without a NUL stops at 16 */
+	memcpy(r.ev.comm, "0123456789abcdef", 16);
+	expect(&r, &full, "[10/11 0123456789abcdef] sync() = 0");
+}
+
+/* content signature tail: hash, and the captured bytes with their NULs */
+static void hash_and_data_in_details(void **state)
+{
+	struct rec r = mk(NR_read, 6, NULL, NULL);
+	struct dio_ev_content ct = { .hash = 0xa9bc80cca21f28b3ULL, .hashed_len = 6,
+				     .data_len = 6 };
+
+	args(&r, 3, 0x1000, 4096, 0, 0, 0);
+	with_file(&r, 3);
+	r.ev.flags |= DIO_SF_OFFSET | DIO_SF_HASH;
+	memcpy(r.tail, &ct, sizeof(ct));
+	memcpy(r.tail + sizeof(ct), "hello\n", 6);
+	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct) + 6;
+	expect(&r, &full, "[10/11 app] read(3</tmp/x>, 0x1000, 4096) = 6 "
+			  "{off=0 type=reg tag=8:1|1234|5 hash=a9bc80cca21f28b3/6 "
+			  "data=\"hello\\n\"}");
+	memcpy(r.tail + sizeof(ct), "a\0" "1\0\"b", 6);
+	expect(&r, &plain, "read(3</tmp/x>, 0x1000, 4096) = 6");
+	expect(&r, &full, "[10/11 app] read(3</tmp/x>, 0x1000, 4096) = 6 "
+			  "{off=0 type=reg tag=8:1|1234|5 hash=a9bc80cca21f28b3/6 "
+			  "data=\"a\\0001\\0\\\"b\"}");
+	/* hash only */
+	ct.data_len = 0;
+	ct.hashed_len = 2;
+	memcpy(r.tail, &ct, sizeof(ct));
+	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct);
+	expect(&r, &full, "[10/11 app] read(3</tmp/x>, 0x1000, 4096) = 6 "
+			  "{off=0 type=reg tag=8:1|1234|5 hash=a9bc80cca21f28b3/2}");
+	/* after the strings, unaligned */
+	r = mk(NR_openat, 3, "ab", NULL);
+	args(&r, AT_FDCWD_ARG, 0, O_RDONLY, 0, 0, 0);
+	r.ev.flags |= DIO_SF_HASH;
+	ct.hash = 1;
+	memcpy(r.tail + 3, &ct, sizeof(ct));
+	r.ev.hdr.size += sizeof(ct);
+	expect(&r, &full, "[10/11 app] openat(AT_FDCWD, \"ab\", O_RDONLY) = 3 "
+			  "{hash=0000000000000001/2}");
+}
+
+/* ---- other records --------------------------------------------------------- */
+
+struct path_rec {
+	struct dio_ev_path p;
+	char s[16];
+};
+
+static void path_records(void **state)
+{
+	struct path_rec pa = {
+		.p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa.p) + 7 }, .tag = tag,
+		       .len = 7, .ftype = DIO_FT_REG, .pid = 10 },
+		.s = "/tmp/x",
+	};
+
+	expect(&pa, &plain, "path 8:1|1234|5 reg \"/tmp/x\"");
+	expect(&pa, &full, "[10] path 8:1|1234|5 reg \"/tmp/x\"");
+	pa.p.flags = DIO_PF_RENAMED;
+	expect(&pa, &plain, "path 8:1|1234|5 reg \"/tmp/x\" (renamed)");
+	pa.p.flags = DIO_PF_DELETED | DIO_PF_TRUNC | DIO_PF_RENAMED;
+	pa.p.ftype = DIO_FT_DIR;
+	pa.p.tag.dev = (259u << 20) | 0xfffff;
+	expect(&pa, &plain, "path 259:1048575|1234|5 dir \"/tmp/x\"... (renamed) (deleted)");
+}
+
+static void proc_records(void **state)
 {
 	struct dio_ev_proc p = { .hdr = { .type = DIO_EV_PROC, .size = sizeof(p) }, .pid = 10,
 				 .tid = 12, .kind = DIO_PROC_RENAME, .comm = "rocksdb:low" };
-	struct {
-		struct dio_ev_path p;
-		char s[8];
-	} pa = { .p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa) }, .tag = tag, .len = 7,
-			.ftype = DIO_FT_REG, .flags = DIO_PF_RENAMED, .pid = 10 }, .s = "/tmp/x" };
-	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) }, .pid = 10,
-				    .tid = 10, .res = 4096, .offset = 8192, .comm = "app",
-				    .tag = tag, .len = 4096, .fd = 5, .opcode = 22, .ftype = DIO_FT_REG,
-				    .flags = DIO_IF_FILE };
 
-	expect(&p, &fc, "[10/12 rocksdb:low] +++ renamed \"rocksdb:low\" +++");
+	expect(&p, &full, "[10/12 rocksdb:low] +++ renamed \"rocksdb:low\" +++");
+	expect(&p, &plain, "+++ renamed \"rocksdb:low\" +++");
+	p.kind = DIO_PROC_FORK;
+	p.other_pid = 1240;
+	p.other_tid = 1240;
+	expect(&p, &full, "[10/12 rocksdb:low] +++ fork child 1240/1240 +++");
+	p.flags = DIO_PROCF_THREAD;
+	p.other_pid = 10;
+	p.other_tid = 1241;
+	expect(&p, &full, "[10/12 rocksdb:low] +++ thread 10/1241 +++");
+	p.flags = 0;
+	p.kind = DIO_PROC_EXEC;
+	memcpy(p.comm, "dd\0low", 7);
+	expect(&p, &full, "[10/12 dd] +++ exec \"dd\" +++");
 	p.kind = DIO_PROC_EXIT;
+	p.exit_code = 0;
+	expect(&p, &full, "[10/12 dd] +++ exited with 0 +++");
 	p.exit_code = 3 << 8;
-	expect(&p, &fc, "[10/12 rocksdb:low] +++ exited with 3 +++");
+	p.flags = DIO_PROCF_GROUP_DEAD;
+	expect(&p, &full, "[10/12 dd] +++ exited with 3 +++");
 	p.exit_code = 9;
-	expect(&p, &fc, "[10/12 rocksdb:low] +++ killed by signal 9 +++");
-	expect(&pa, &fc, "[10/10 ] path 8:1|1234|5 reg \"/tmp/x\" (renamed)");
-	expect(&u, &fc, "[10/10 app] io_uring READ(fd 5</tmp/x>, off=8192, len=4096) = 4096 "
-			"{type=reg tag=8:1|1234|5}");
+	expect(&p, &full, "[10/12 dd] +++ killed by signal 9 +++");
+	p.exit_code = 11 | 0x80;
+	expect(&p, &full, "[10/12 dd] +++ killed by signal 11 (core dumped) +++");
+}
+
+static void uring_records(void **state)
+{
+	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) },
+				    .pid = 10, .tid = 13, .res = 4096, .offset = 0, .comm = "app",
+				    .tag = tag, .len = 4096, .fd = 3, .opcode = 22,
+				    .ftype = DIO_FT_REG, .flags = DIO_IF_FILE, .duration = 250000 };
+	struct fmt_ctx c = full;
+
+	expect(&u, &plain, "io_uring READ(fd 3</tmp/x>, off=0, len=4096) = 4096");
+	c.flags |= DIO_FMT_DURATION;
+	expect(&u, &c, "[10/13 app] io_uring READ(fd 3</tmp/x>, off=0, len=4096) = 4096 <0.000250> "
+		       "{type=reg tag=8:1|1234|5}");
+	u.opcode = 23;
+	u.flags |= DIO_IF_FIXED;
+	u.fd = 0;
+	u.offset = (uint64_t)-1;
+	u.res = -EAGAIN;
+	expect(&u, &plain, "io_uring WRITE(fixed 0</tmp/x>, off=-1, len=4096) = "
+			   "-1 EAGAIN (Resource temporarily unavailable)");
+	u.flags = 0;
+	u.opcode = 200;
+	u.fd = 5;
+	u.offset = 8192;
+	u.res = 0;
+	expect(&u, &c, "[10/13 app] io_uring OP_200(fd 5, off=8192, len=4096) = 0 <0.000250>");
+	u.opcode = 3;
+	u.len = 0;
+	expect(&u, &plain, "io_uring FSYNC(fd 5, off=8192, len=0) = 0");
+}
+
+/* ---- bad records and short buffers ---------------------------------------- */
+
+static void refused(const void *r)
+{
+	char buf[64];
+
+	memset(buf, 'Z', sizeof(buf));
+	assert_int_equal(format_event(&full, r, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(format_event(&full, r, NULL, 0), -EINVAL);
+}
+
+static void malformed_records_are_refused(void **state)
+{
+	struct rec r = mk(NR_rename, 0, "a", "b");
+	struct dio_ev_content ct = { .data_len = 100 };
+	struct path_rec pa = { .p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa.p) + 2 },
+				      .len = 2 }, .s = "/" };
+	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) - 1 } };
+	struct dio_ev_proc p = { .hdr = { .type = DIO_EV_PROC, .size = sizeof(p) }, .kind = 9 };
+
+	r.ev.str_len[1] = 60;	/* past the record's end */
+	refused(&r);
+	/* one byte short of its strings */
+	r = mk(NR_rename, 0, "a", "b");
+	r.ev.hdr.size--;
+	refused(&r);
+	r.ev.hdr.size++;
+	assert_int_equal(format_event(&plain, &r.ev.hdr, NULL, 0),
+			 (int)strlen("rename(\"a\", \"b\") = 0"));
+	r = mk(NR_read, 0, NULL, NULL);
+	r.ev.hdr.size = sizeof(r.ev) - 1;
+	refused(&r);
+	r.ev.hdr.size = 16;
+	refused(&r);
+	/* a content tail that does not fit, then its data that does not */
+	r = mk(NR_read, 6, NULL, NULL);
+	r.ev.flags = DIO_SF_HASH;
+	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct) - 1;
+	refused(&r);
+	memcpy(r.tail, &ct, sizeof(ct));
+	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct) + 99;
+	refused(&r);
+	r.ev.hdr.size++;	/* now it fits */
+	assert_int_equal(format_event(&plain, &r.ev.hdr, NULL, 0),
+			 (int)strlen("read(0, NULL, 0) = 6"));
+	/* other types */
+	pa.p.len = 3;
+	refused(&pa);
+	pa.p.hdr.size = sizeof(pa.p) - 1;
+	pa.p.len = 0;
+	refused(&pa);
+	refused(&u);
+	refused(&p);
+	p.kind = 0;
+	refused(&p);
+	p.hdr.size = sizeof(p) - 1;
+	p.kind = DIO_PROC_EXIT;
+	refused(&p);
+	r = mk(NR_read, 0, NULL, NULL);
+	r.ev.hdr.type = 0;
+	refused(&r);
+	r.ev.hdr.type = DIO_EV_MAX;
+	refused(&r);
+}
+
+/* every buffer size: the full length back, the start of the line, a NUL, nothing past len */
+static void cut(const void *r, const struct fmt_ctx *c, const char *want)
+{
+	size_t n = strlen(want);
+
+	for (size_t len = 0; len <= n + 1; len++) {
+		char buf[1024];
+
+		memset(buf, 'Z', sizeof(buf));
+		assert_int_equal(format_event(c, r, len ? buf : NULL, len), (int)n);
+		assert_int_equal(buf[len], 'Z');
+		if (!len)
+			continue;
+		assert_int_equal(strlen(buf), len - 1 < n ? len - 1 : n);
+		assert_memory_equal(buf, want, strlen(buf));
+	}
+}
+
+static void small_buffers_are_cut_and_counted(void **state)
+{
+	struct rec r = mk(NR_openat, 3, "/tmp/\n\"x", NULL);
+	struct path_rec pa = { .p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa.p) + 7 },
+				      .tag = tag, .len = 7, .ftype = DIO_FT_REG, .pid = 10,
+				      .flags = DIO_PF_DELETED }, .s = "/tmp/x" };
+	struct dio_ev_proc p = { .hdr = { .type = DIO_EV_PROC, .size = sizeof(p) }, .pid = 10,
+				 .tid = 12, .kind = DIO_PROC_EXEC, .comm = "a\tb" };
+	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) },
+				    .pid = 10, .tid = 13, .res = -ENOSPC, .comm = "app",
+				    .tag = tag, .len = 4096, .fd = 3, .opcode = 23,
+				    .flags = DIO_IF_FILE };
+	char buf[6];
+
+	args(&r, AT_FDCWD_ARG, 0, O_WRONLY | O_CREAT, 0644, 0, 0);
+	with_file(&r, 3);
+	r.ev.flags |= DIO_SF_STR0_TRUNC;
+	cut(&r, &full, "[10/11 app] openat(AT_FDCWD, \"/tmp/\\n\\\"x\"..., O_WRONLY|O_CREAT, "
+		       "0644) = 3</tmp/x> {type=reg tag=8:1|1234|5}");
+	cut(&pa, &full, "[10] path 8:1|1234|5 reg \"/tmp/x\" (deleted)");
+	cut(&p, &full, "[10/12 a\\tb] +++ exec \"a\\tb\" +++");
+	cut(&u, &full, "[10/13 app] io_uring WRITE(fd 3</tmp/x>, off=0, len=4096) = "
+		       "-1 ENOSPC (No space left on device) {type=- tag=8:1|1234|5}");
+	r = mk(NR_fstat, 0, NULL, NULL);
+	args(&r, 3, 0x10, 0, 0, 0, 0);
+	assert_int_equal(format_event(&plain, &r.ev.hdr, buf, sizeof(buf)),
+			 (int)strlen("fstat(3, 0x10) = 0"));
+	assert_string_equal(buf, "fstat");
+}
+
+static void tags_and_types(void **state)
+{
+	struct dio_file_tag t = { .ino = 18446744073709551615ULL, .dev = 0xffffffff,
+				  .gen = 4294967295u };
+	char buf[64];
+
+	assert_int_equal(format_tag(&tag, buf, sizeof(buf)), 10);
+	assert_string_equal(buf, "8:1|1234|5");
+	assert_int_equal(format_tag(&t, buf, sizeof(buf)),
+			 (int)strlen("4095:1048575|18446744073709551615|4294967295"));
+	assert_string_equal(buf, "4095:1048575|18446744073709551615|4294967295");
+	assert_int_equal(format_tag(&tag, buf, 4), 10);
+	assert_string_equal(buf, "8:1");
+	assert_string_equal(format_ftype(DIO_FT_REG), "reg");
+	assert_string_equal(format_ftype(DIO_FT_DIR), "dir");
+	assert_string_equal(format_ftype(DIO_FT_SOCK), "sock");
+	assert_string_equal(format_ftype(DIO_FT_FIFO), "fifo");
+	assert_string_equal(format_ftype(DIO_FT_CHR), "chr");
+	assert_string_equal(format_ftype(DIO_FT_BLK), "blk");
+	assert_string_equal(format_ftype(DIO_FT_LNK), "lnk");
+	assert_string_equal(format_ftype(DIO_FT_ANON), "anon");
+	assert_string_equal(format_ftype(DIO_FT_NONE), "-");
+	assert_string_equal(format_ftype(3), "-");
+	assert_string_equal(format_ftype(1000), "-");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(openat_with_create),
-		cmocka_unit_test(openat_without_create_has_no_mode),
-		cmocka_unit_test(read_with_offset_and_duration),
-		cmocka_unit_test(unknown_path_shows_tag),
-		cmocka_unit_test(rename_two_strings_and_truncation),
+		cmocka_unit_test(openat_creating_returns_fd_with_path),
+		cmocka_unit_test(open_mode_only_when_a_file_may_be_created),
+		cmocka_unit_test(openat_failing_has_no_file),
+		cmocka_unit_test(read_with_details_and_duration),
+		cmocka_unit_test(pread_at_an_offset_and_a_negative_one),
+		cmocka_unit_test(failing_stat),
+		cmocka_unit_test(fstat_through_an_empty_path),
+		cmocka_unit_test(strings_cut_unreadable_or_absent),
+		cmocka_unit_test(strings_are_escaped),
+		cmocka_unit_test(rename_two_strings_each_cut_or_unreadable),
+		cmocka_unit_test(xattr_path_and_name),
+		cmocka_unit_test(close_names_its_file),
+		cmocka_unit_test(dup_family_names_both_fds),
+		cmocka_unit_test(fcntl_by_command),
+		cmocka_unit_test(mmap_and_munmap_of_a_file),
+		cmocka_unit_test(mknod_mode_and_device),
+		cmocka_unit_test(chown_keeps_minus_one),
+		cmocka_unit_test(skipped_argument_and_flags),
+		cmocka_unit_test(no_arguments_and_unknown_numbers),
+		cmocka_unit_test(errors_by_name_text_and_number),
+		cmocka_unit_test(time_prefixes),
+		cmocka_unit_test(thread_names_are_escaped_and_bounded),
+		cmocka_unit_test(hash_and_data_in_details),
+		cmocka_unit_test(path_records),
+		cmocka_unit_test(proc_records),
+		cmocka_unit_test(uring_records),
 		cmocka_unit_test(malformed_records_are_refused),
-		cmocka_unit_test(small_buffer_counts_whole_line),
-		cmocka_unit_test(proc_path_and_uring_records),
+		cmocka_unit_test(small_buffers_are_cut_and_counted),
+		cmocka_unit_test(tags_and_types),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,256 +1,229 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A workload whose storage calls are known exactly. It works in DIR and, at
- * the end, writes to EXPECT the lines dio's console sink must print for those
- * calls: every argument, return value, offset, path, type, file tag and thread
- * name, computed from what the program itself knows (fds, buffer addresses,
- * stat, FS_IOC_GETVERSION, gettid).
+ * One of each kind of storage call dio decodes, on files in DIR, with results
+ * the program checks. At the end it writes to descriptor 9 the exact lines
+ * dio's console sink must print for them (see truth.h). DIR should be on ext4
+ * (user.* xattrs, inode generations).
  *
- * usage: basic DIR EXPECT
+ * usage: basic DIR 9> EXPECT
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
-#include <sys/wait.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
-
-static char expect[1 << 16];
-static size_t elen;
-static char dir[PATH_MAX];
-static pid_t pid;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "basic: %s: %s\n", what, strerror(errno));
-	exit(99);
-}
-
-static void line(pid_t tid, const char *comm, const char *fmt, ...)
-{
-	va_list ap;
-
-	elen += snprintf(expect + elen, sizeof(expect) - elen, "[%d/%d %s] ", pid, tid, comm);
-	va_start(ap, fmt);
-	elen += vsnprintf(expect + elen, sizeof(expect) - elen, fmt, ap);
-	va_end(ap);
-	elen += snprintf(expect + elen, sizeof(expect) - elen, "\n");
-}
-
-/* "{off=N type=reg tag=M:m|ino|gen}" suffix of a regular file */
-struct tag {
-	char s[128];
-};
-
-static struct tag tag_of(int fd)
-{
-	struct stat st;
-	struct tag t;
-	int gen = 0;
-
-	if (syscall(SYS_fstat, fd, &st))	/* the raw call, so it is predictable */
-		die("fstat");
-	if (ioctl(fd, FS_IOC_GETVERSION, &gen))
-		gen = 0;
-	snprintf(t.s, sizeof(t.s), "type=reg tag=%u:%u|%llu|%u", major(st.st_dev), minor(st.st_dev),
-		 (unsigned long long)st.st_ino, (unsigned int)gen);
-	return t;
-}
+#include "truth.h"
 
 static char buf[8192];
-static int shared_fd;
-static char shared_path[PATH_MAX + 8];
-static struct tag shared_tag;
+static char dir[PATH_MAX];
 
-static void *worker(void *arg)
+/* "DIR/name" in out (PATH_MAX + 16 bytes), as the lines print it */
+static const char *at(const char *name, char out[PATH_MAX + 16])
 {
-	pid_t tid = gettid();
+	snprintf(out, PATH_MAX + 16, "%s/%s", dir, name);
+	return out;
+}
 
-	(void)arg;
-	pthread_setname_np(pthread_self(), "worker-1");
-	if (pwrite(shared_fd, buf, 64, 128) != 64)
-		die("pwrite in thread");
-	line(tid, "worker-1", "pwrite64(%d<%s>, %p, 64, 128) = 64 {off=128 %s}", shared_fd,
-	     shared_path, buf, shared_tag.s);
-	return NULL;
+/* write, pwrite, lseek, fstat, dup2, F_DUPFD and the closes of all three */
+static void writes(void)
+{
+	struct tfile a;
+	struct stat st;
+	char p[PATH_MAX + 16];
+	int fd;
+
+	fd = open("a", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	must(fd >= 0, "open a");
+	tfile_set(&a, fd, at("a", p));
+	truth("openat(AT_FDCWD, \"a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = %d<%s> {%s}", fd, a.path,
+	      a.tag.s);
+	must(write(fd, buf, 4096) == 4096, "write");
+	truth("write(%d<%s>, %p, 4096) = 4096 {off=0 %s}", fd, a.path, buf, a.tag.s);
+	must(pwrite(fd, buf, 100, 8192) == 100, "pwrite");
+	truth("pwrite64(%d<%s>, %p, 100, 8192) = 100 {off=8192 %s}", fd, a.path, buf, a.tag.s);
+	must(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+	truth("lseek(%d<%s>, 0, SEEK_SET) = 0 {off=0 %s}", fd, a.path, a.tag.s);
+	must(write(fd, buf, 10) == 10, "write 10");
+	truth("write(%d<%s>, %p, 10) = 10 {off=0 %s}", fd, a.path, buf, a.tag.s);
+	/* glibc's fstat is newfstatat(fd, "", buf, AT_EMPTY_PATH): a call on the fd */
+	must(fstat(fd, &st) == 0, "fstat");
+	truth("newfstatat(%d<%s>, \"\", %p, AT_EMPTY_PATH) = 0 {%s}", fd, a.path, (void *)&st,
+	      a.tag.s);
+	/* fd 10 is not open before the call: only the old fd is the call's file */
+	must(dup2(fd, 10) == 10, "dup2");
+	truth("dup2(%d<%s>, 10) = 10<%s> {%s}", fd, a.path, a.path, a.tag.s);
+	must(fcntl(fd, F_DUPFD, 20) == 20, "F_DUPFD");
+	truth("fcntl(%d<%s>, F_DUPFD, 20) = 20<%s> {%s}", fd, a.path, a.path, a.tag.s);
+	must(close(20) == 0 && close(10) == 0 && close(fd) == 0, "close");
+	truth("close(20<%s>) = 0 {%s}", a.path, a.tag.s);
+	truth("close(10<%s>) = 0 {%s}", a.path, a.tag.s);
+	truth("close(%d<%s>) = 0 {%s}", fd, a.path, a.tag.s);
+
+	/* O_APPEND: the offset is the end of the file, where the data landed */
+	fd = open("a", O_WRONLY | O_APPEND);
+	must(fd >= 0, "open O_APPEND");
+	truth("openat(AT_FDCWD, \"a\", O_WRONLY|O_APPEND) = %d<%s> {%s}", fd, a.path, a.tag.s);
+	must(write(fd, buf, 5) == 5, "append");
+	truth("write(%d<%s>, %p, 5) = 5 {off=8292 %s}", fd, a.path, buf, a.tag.s);
+	must(close(fd) == 0, "close");
+	truth("close(%d<%s>) = 0 {%s}", fd, a.path, a.tag.s);
+
+	/* sequential reads from 0 up to the end of the file (8297 bytes) */
+	fd = open("a", O_RDONLY);
+	must(fd >= 0, "open O_RDONLY");
+	truth("openat(AT_FDCWD, \"a\", O_RDONLY) = %d<%s> {%s}", fd, a.path, a.tag.s);
+	must(read(fd, buf, 4096) == 4096, "read 1");
+	truth("read(%d<%s>, %p, 4096) = 4096 {off=0 %s}", fd, a.path, buf, a.tag.s);
+	must(read(fd, buf, 4096) == 4096, "read 2");
+	truth("read(%d<%s>, %p, 4096) = 4096 {off=4096 %s}", fd, a.path, buf, a.tag.s);
+	must(read(fd, buf, 4096) == 105, "read 3");
+	truth("read(%d<%s>, %p, 4096) = 105 {off=8192 %s}", fd, a.path, buf, a.tag.s);
+	must(read(fd, buf, 4096) == 0, "read at EOF");
+	truth("read(%d<%s>, %p, 4096) = 0 {off=8297 %s}", fd, a.path, buf, a.tag.s);
+	must(close(fd) == 0, "close");
+	truth("close(%d<%s>) = 0 {%s}", fd, a.path, a.tag.s);
+}
+
+/* readv, writev, preadv, pwritev, fsync, fdatasync */
+static void vectors(void)
+{
+	struct iovec iov[2] = { { buf, 100 }, { buf + 100, 200 } };
+	char p[PATH_MAX + 16];
+	struct tfile v;
+	int fd;
+
+	fd = open("v", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	must(fd >= 0, "open v");
+	tfile_set(&v, fd, at("v", p));
+	truth("openat(AT_FDCWD, \"v\", O_RDWR|O_CREAT|O_TRUNC, 0600) = %d<%s> {%s}", fd, v.path,
+	      v.tag.s);
+	must(writev(fd, iov, 2) == 300, "writev");
+	truth("writev(%d<%s>, %p, 2) = 300 {off=0 %s}", fd, v.path, (void *)iov, v.tag.s);
+	must(pwritev(fd, iov, 2, 1000) == 300, "pwritev");
+	truth("pwritev(%d<%s>, %p, 2, 1000) = 300 {off=1000 %s}", fd, v.path, (void *)iov, v.tag.s);
+	must(preadv(fd, iov, 2, 0) == 300, "preadv");
+	truth("preadv(%d<%s>, %p, 2, 0) = 300 {off=0 %s}", fd, v.path, (void *)iov, v.tag.s);
+	/* the file position is still 300, after the writev */
+	must(readv(fd, iov, 2) == 300, "readv");
+	truth("readv(%d<%s>, %p, 2) = 300 {off=300 %s}", fd, v.path, (void *)iov, v.tag.s);
+	must(fsync(fd) == 0, "fsync");
+	truth("fsync(%d<%s>) = 0 {%s}", fd, v.path, v.tag.s);
+	must(fdatasync(fd) == 0, "fdatasync");
+	truth("fdatasync(%d<%s>) = 0 {%s}", fd, v.path, v.tag.s);
+	must(close(fd) == 0, "close");
+	truth("close(%d<%s>) = 0 {%s}", fd, v.path, v.tag.s);
+}
+
+/* rename while open: the next call on the old fd shows the new name */
+static void renames(void)
+{
+	char p[PATH_MAX + 16], q[PATH_MAX + 16];
+	struct tfile r;
+	int fd;
+
+	fd = open(at("old", p), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	must(fd >= 0, "open old");
+	tfile_set(&r, fd, p);
+	truth("openat(AT_FDCWD, \"%s\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = %d<%s> {%s}", p, fd, p,
+	      r.tag.s);
+	must(write(fd, buf, 10) == 10, "write old");
+	truth("write(%d<%s>, %p, 10) = 10 {off=0 %s}", fd, p, buf, r.tag.s);
+	must(rename(p, at("new", q)) == 0, "rename");
+	truth("rename(\"%s\", \"%s\") = 0", p, q);
+	must(write(fd, buf, 10) == 10, "write new");
+	truth("write(%d<%s>, %p, 10) = 10 {off=10 %s}", fd, q, buf, r.tag.s);
+	must(close(fd) == 0, "close");
+	truth("close(%d<%s>) = 0 {%s}", fd, q, r.tag.s);
+}
+
+/* calls that name a path: failing stat, directories, links, xattrs, unlink */
+static void names(void)
+{
+	static const char val[] = "hello";
+	char lnk[64];
+	struct stat st;
+
+	errno = 0;
+	must(stat("missing", &st) < 0 && errno == ENOENT, "stat missing");
+	truth("newfstatat(AT_FDCWD, \"missing\", %p, 0) = -1 ENOENT (No such file or directory)",
+	      (void *)&st);
+	must(mkdir("d", 0755) == 0, "mkdir");
+	truth("mkdir(\"d\", 0755) = 0");
+	must(rmdir("d") == 0, "rmdir");
+	truth("rmdir(\"d\") = 0");
+	must(symlink("new", "link") == 0, "symlink");
+	truth("symlink(\"new\", \"link\") = 0");
+	must(readlink("link", lnk, sizeof(lnk)) == 3, "readlink");
+	truth("readlink(\"link\", %p, %zu) = 3", (void *)lnk, sizeof(lnk));
+	must(setxattr("new", "user.dio", val, 5, XATTR_CREATE) == 0, "setxattr");
+	truth("setxattr(\"new\", \"user.dio\", %p, 5, XATTR_CREATE) = 0", (void *)val);
+	must(getxattr("new", "user.dio", lnk, sizeof(lnk)) == 5, "getxattr");
+	truth("getxattr(\"new\", \"user.dio\", %p, %zu) = 5", (void *)lnk, sizeof(lnk));
+	must(unlink("link") == 0 && unlink("new") == 0 && unlink("a") == 0 && unlink("v") == 0,
+	     "unlink");
+	truth("unlink(\"link\") = 0");
+	truth("unlink(\"new\") = 0");
+	truth("unlink(\"a\") = 0");
+	truth("unlink(\"v\") = 0");
+}
+
+/* a shared file mapping written through memory, msync'd and unmapped */
+static void maps(void)
+{
+	char p[PATH_MAX + 16];
+	struct tfile m;
+	void *map;
+	int fd;
+
+	fd = open("m", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	must(fd >= 0, "open m");
+	must(ftruncate(fd, 4096) == 0, "ftruncate");
+	tfile_set(&m, fd, at("m", p));
+	truth("openat(AT_FDCWD, \"m\", O_RDWR|O_CREAT|O_TRUNC, 0600) = %d<%s> {%s}", fd, m.path,
+	      m.tag.s);
+	truth("ftruncate(%d<%s>, 4096) = 0 {%s}", fd, m.path, m.tag.s);
+	map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	must(map != MAP_FAILED, "mmap");
+	truth("mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED, %d<%s>, 0) = %p {off=0 %s}", fd,
+	      m.path, map, m.tag.s);
+	memcpy(map, "hello", 5);
+	must(msync(map, 4096, MS_SYNC) == 0, "msync");
+	truth("msync(%p, 4096, MS_SYNC) = 0", map);
+	must(munmap(map, 4096) == 0, "munmap");
+	truth("munmap(%p, 4096) = 0 {%s}", map, m.tag.s);
+	must(close(fd) == 0, "close");
+	truth("close(%d<%s>) = 0 {%s}", fd, m.path, m.tag.s);
+	must(unlink("m") == 0, "unlink m");
+	truth("unlink(\"m\") = 0");
 }
 
 int main(int argc, char **argv)
 {
-	char a[PATH_MAX + 8], b[PATH_MAX + 8], c[PATH_MAX + 8];
-	struct tag ta, tc;
-	struct stat st;
-	pthread_t th;
-	int fd, fd2, status, out;
-	pid_t child;
-	void *map;
-
-	if (argc != 3) {
-		fprintf(stderr, "usage: basic DIR EXPECT\n");
+	if (argc != 2) {
+		fprintf(stderr, "usage: basic DIR 9> EXPECT\n");
 		return 2;
 	}
-	if (chdir(argv[1]) || !getcwd(dir, sizeof(dir)))
-		die("chdir");
-	out = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0)
-		die("open EXPECT");
-	pid = getpid();
+	truth_init("basic");
+	truth("+++ exec \"basic\" +++");
 	memset(buf, 'x', sizeof(buf));
-	snprintf(a, sizeof(a), "%s/a", dir);
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(c, sizeof(c), "%s/c", dir);
+	abs_dir(argv[1], dir, sizeof(dir));
+	if (chdir(dir))
+		die(dir);
+	truth("chdir(\"%s\") = 0", dir);
 
-	/* write, pwrite, lseek and write again */
-	fd = open("a", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die("open a");
-	ta = tag_of(fd);
-	line(pid, "basic", "openat(AT_FDCWD, \"a\", O_WRONLY|O_CREAT|O_TRUNC, 0644) = %d<%s> {%s}", fd,
-	     a, ta.s);
-	if (write(fd, buf, 4096) != 4096)
-		die("write");
-	line(pid, "basic", "write(%d<%s>, %p, 4096) = 4096 {off=0 %s}", fd, a, buf, ta.s);
-	if (pwrite(fd, buf, 100, 8192) != 100)
-		die("pwrite");
-	line(pid, "basic", "pwrite64(%d<%s>, %p, 100, 8192) = 100 {off=8192 %s}", fd, a, buf, ta.s);
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		die("lseek");
-	line(pid, "basic", "lseek(%d<%s>, 0, SEEK_SET) = 0 {off=0 %s}", fd, a, ta.s);
-	if (write(fd, buf, 10) != 10)
-		die("write 10");
-	line(pid, "basic", "write(%d<%s>, %p, 10) = 10 {off=0 %s}", fd, a, buf, ta.s);
-	/* glibc's fstat is newfstatat(fd, "", ..., AT_EMPTY_PATH): an fd call */
-	if (fstat(fd, &st))
-		die("fstat");
-	line(pid, "basic", "newfstatat(%d<%s>, \"\", %p, AT_EMPTY_PATH) = 0 {%s}", fd, a, &st, ta.s);
-	/* dup2 and F_DUPFD keep the file */
-	if (dup2(fd, 10) != 10)
-		die("dup2");
-	line(pid, "basic", "dup2(%d, 10<%s>) = 10<%s> {%s}", fd, a, a, ta.s);
-	fd2 = fcntl(fd, F_DUPFD, 20);
-	if (fd2 != 20)
-		die("F_DUPFD");
-	line(pid, "basic", "fcntl(%d<%s>, F_DUPFD, 0x14) = 20 {%s}", fd, a, ta.s);
-	close(20);
-	line(pid, "basic", "close(20<%s>) = 0 {%s}", a, ta.s);
-	close(10);
-	line(pid, "basic", "close(10<%s>) = 0 {%s}", a, ta.s);
-	close(fd);
-	line(pid, "basic", "close(%d<%s>) = 0 {%s}", fd, a, ta.s);
+	writes();
+	vectors();
+	renames();
+	names();
+	maps();
 
-	/* O_APPEND: the offset is the end of file where the data landed */
-	fd = open("a", O_WRONLY | O_APPEND);
-	if (fd < 0 || write(fd, buf, 5) != 5)
-		die("append");
-	line(pid, "basic", "openat(AT_FDCWD, \"a\", O_WRONLY|O_APPEND) = %d<%s> {%s}", fd, a, ta.s);
-	line(pid, "basic", "write(%d<%s>, %p, 5) = 5 {off=8292 %s}", fd, a, buf, ta.s);
-	close(fd);
-	line(pid, "basic", "close(%d<%s>) = 0 {%s}", fd, a, ta.s);
-
-	/* sequential reads up to the end of file */
-	fd = open("a", O_RDONLY);
-	if (fd < 0)
-		die("open ro");
-	line(pid, "basic", "openat(AT_FDCWD, \"a\", O_RDONLY) = %d<%s> {%s}", fd, a, ta.s);
-	if (read(fd, buf, 4096) != 4096 || read(fd, buf, 4096) != 4096 ||
-	    read(fd, buf, 4096) != 105 || read(fd, buf, 4096) != 0)
-		die("reads");
-	line(pid, "basic", "read(%d<%s>, %p, 4096) = 4096 {off=0 %s}", fd, a, buf, ta.s);
-	line(pid, "basic", "read(%d<%s>, %p, 4096) = 4096 {off=4096 %s}", fd, a, buf, ta.s);
-	line(pid, "basic", "read(%d<%s>, %p, 4096) = 105 {off=8192 %s}", fd, a, buf, ta.s);
-	line(pid, "basic", "read(%d<%s>, %p, 4096) = 0 {off=8297 %s}", fd, a, buf, ta.s);
-
-	/* a thread with its own name writes through the same fd table */
-	shared_fd = open("a", O_RDWR);
-	snprintf(shared_path, sizeof(shared_path), "%s", a);
-	shared_tag = ta;
-	line(pid, "basic", "openat(AT_FDCWD, \"a\", O_RDWR) = %d<%s> {%s}", shared_fd, a, ta.s);
-	if (pthread_create(&th, NULL, worker, NULL) || pthread_join(th, NULL))
-		die("thread");
-
-	/* a child reads through the inherited fd: the path is still known there */
-	if (lseek(fd, 0, SEEK_SET) != 0)
-		die("lseek 0");
-	line(pid, "basic", "lseek(%d<%s>, 0, SEEK_SET) = 0 {off=0 %s}", fd, a, ta.s);
-	child = fork();
-	if (child < 0)
-		die("fork");
-	if (child == 0) {
-		if (read(fd, buf, 16) != 16)
-			_exit(98);
-		_exit(3);
-	}
-	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 3)
-		die("child");
-	{
-		/* the child's lines carry its own pid */
-		pid_t parent = pid;
-
-		pid = child;
-		line(child, "basic", "read(%d<%s>, %p, 16) = 16 {off=0 %s}", fd, a, buf, ta.s);
-		pid = parent;
-	}
-
-	/* rename while open: the next call on the fd shows the new name */
-	if (rename("a", "b"))
-		die("rename");
-	line(pid, "basic", "rename(\"a\", \"b\") = 0");
-	if (pread(fd, buf, 10, 0) != 10)
-		die("pread");
-	line(pid, "basic", "pread64(%d<%s>, %p, 10, 0) = 10 {off=0 %s}", fd, b, buf, ta.s);
-	close(fd);
-	line(pid, "basic", "close(%d<%s>) = 0 {%s}", fd, b, ta.s);
-	close(shared_fd);
-	line(pid, "basic", "close(%d<%s>) = 0 {%s}", shared_fd, b, ta.s);
-
-	/* a failing stat */
-	if (stat("missing", &st) == 0 || errno != ENOENT)
-		die("stat missing");
-	line(pid, "basic",
-	     "newfstatat(AT_FDCWD, \"missing\", %p, 0) = -1 ENOENT (No such file or directory)", &st);
-
-	/* mmap of a file, msync, munmap */
-	fd = open("c", O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || ftruncate(fd, 4096))
-		die("c");
-	tc = tag_of(fd);
-	line(pid, "basic", "openat(AT_FDCWD, \"c\", O_RDWR|O_CREAT|O_TRUNC, 0600) = %d<%s> {%s}", fd, c,
-	     tc.s);
-	line(pid, "basic", "ftruncate(%d<%s>, 4096) = 0 {%s}", fd, c, tc.s);
-	map = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		die("mmap");
-	line(pid, "basic", "mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_SHARED, %d<%s>, 0) = %p {off=0 %s}",
-	     fd, c, map, tc.s);
-	memcpy(map, "hello", 5);
-	if (msync(map, 4096, MS_SYNC))
-		die("msync");
-	line(pid, "basic", "msync(%p, 4096, MS_SYNC) = 0", map);
-	if (munmap(map, 4096))
-		die("munmap");
-	line(pid, "basic", "munmap(%p, 4096) = 0 {%s}", map, tc.s);
-	if (fsync(fd))
-		die("fsync");
-	line(pid, "basic", "fsync(%d<%s>) = 0 {%s}", fd, c, tc.s);
-	close(fd);
-	line(pid, "basic", "close(%d<%s>) = 0 {%s}", fd, c, tc.s);
-	if (unlink("b") || unlink("c"))
-		die("unlink");
-	line(pid, "basic", "unlink(\"b\") = 0");
-	line(pid, "basic", "unlink(\"c\") = 0");
-
-	if (write(out, expect, elen) != (ssize_t)elen)
-		die("write EXPECT");
-	close(out);
+	truth("+++ exited with 0 +++");
+	truth_flush();
 	return 0;
 }

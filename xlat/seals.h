@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* memfd seals: fcntl F_ADD_SEALS/F_GET_SEALS */
+XLAT(F_SEAL_SEAL)
+XLAT(F_SEAL_SHRINK)
+XLAT(F_SEAL_GROW)
+XLAT(F_SEAL_WRITE)
+XLAT(F_SEAL_FUTURE_WRITE)
+#ifdef F_SEAL_EXEC
+XLAT(F_SEAL_EXEC)
+#else
+XLAT_PAIR(0x20, "F_SEAL_EXEC")	/* Linux 6.3 */
+#endif
