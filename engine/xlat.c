@@ -295,3 +295,22 @@ int xlat_mode(uint64_t v, char *buf, size_t len)
 		return (int)put(buf, len, 0, "%#llo", (unsigned long long)v);
 	return (int)put(buf, len, 0, "%s|%#03llo", type, (unsigned long long)perm);
 }
+
+#define TABLE(name, flags) { #name, flags, name, N(name) }
+
+static const struct xlat_table all_tables[] = {
+	TABLE(open_flags, 1), TABLE(dup3_flags, 1), TABLE(at_flags, 1), TABLE(unlink_flags, 1),
+	TABLE(whence, 0), TABLE(fcntl_cmds, 0), TABLE(fd_flags, 1), TABLE(lease_types, 0),
+	TABLE(seals, 1), TABLE(rename_flags, 1), TABLE(access_modes, 1), TABLE(falloc_flags, 1),
+	TABLE(fadvise, 0), TABLE(flock_ops, 1), TABLE(mmap_prot, 1), TABLE(mmap_types, 0),
+	TABLE(mmap_flags, 1), TABLE(msync_flags, 1), TABLE(sfr_flags, 1), TABLE(rwf_flags, 1),
+	TABLE(xattr_flags, 1), TABLE(statx_mask, 1), TABLE(close_range_flags, 1),
+	TABLE(splice_flags, 1), TABLE(uring_enter_flags, 1), TABLE(uring_ops, 0),
+	TABLE(mode_types, 0), TABLE(errnos, 0),
+};
+
+const struct xlat_table *xlat_tables(size_t *n)
+{
+	*n = N(all_tables);
+	return all_tables;
+}

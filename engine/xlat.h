@@ -11,6 +11,17 @@ struct xlat {
 	const char *name;
 };
 
+/* One of the tables in xlat/, for checks of their ordering rules. */
+struct xlat_table {
+	const char *name;
+	int flags;		/* a table of bits (1) or of values (0) */
+	const struct xlat *tab;
+	size_t n;
+};
+
+/* Every table; static data. */
+const struct xlat_table *xlat_tables(size_t *n);
+
 /*
  * Write the names of the bits of v found in tab (tab order: multi-bit
  * entries before the single bits they contain), joined by '|', leftover bits

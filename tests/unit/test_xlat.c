@@ -304,111 +304,6 @@ static void uring_opcode_names(void **state)
 
 /* ---- the tables themselves ------------------------------------------------ */
 
-#define XLAT(c)			{ (uint64_t)(c), #c },
-#define XLAT_PAIR(v, name)	{ (uint64_t)(v), (name) },
-#define TABLE(name, flags) { #name, flags, name, sizeof(name) / sizeof(name[0]) }
-
-static const struct xlat open_flags[] = {
-#include "xlat/open_flags.h"
-};
-static const struct xlat dup3_flags[] = {
-#include "xlat/dup3_flags.h"
-};
-static const struct xlat at_flags[] = {
-#include "xlat/at_flags.h"
-};
-static const struct xlat unlink_flags[] = {
-#include "xlat/unlink_flags.h"
-};
-static const struct xlat whence[] = {
-#include "xlat/whence.h"
-};
-static const struct xlat fcntl_cmds[] = {
-#include "xlat/fcntl_cmds.h"
-};
-static const struct xlat fd_flags[] = {
-#include "xlat/fd_flags.h"
-};
-static const struct xlat lease_types[] = {
-#include "xlat/lease_types.h"
-};
-static const struct xlat seals[] = {
-#include "xlat/seals.h"
-};
-static const struct xlat rename_flags[] = {
-#include "xlat/rename_flags.h"
-};
-static const struct xlat access_modes[] = {
-#include "xlat/access_modes.h"
-};
-static const struct xlat falloc_flags[] = {
-#include "xlat/falloc_flags.h"
-};
-static const struct xlat fadvise[] = {
-#include "xlat/fadvise.h"
-};
-static const struct xlat flock_ops[] = {
-#include "xlat/flock_ops.h"
-};
-static const struct xlat mmap_prot[] = {
-#include "xlat/mmap_prot.h"
-};
-static const struct xlat mmap_types[] = {
-#include "xlat/mmap_types.h"
-};
-static const struct xlat mmap_flags[] = {
-#include "xlat/mmap_flags.h"
-};
-static const struct xlat msync_flags[] = {
-#include "xlat/msync_flags.h"
-};
-static const struct xlat sfr_flags[] = {
-#include "xlat/sfr_flags.h"
-};
-static const struct xlat rwf_flags[] = {
-#include "xlat/rwf_flags.h"
-};
-static const struct xlat xattr_flags[] = {
-#include "xlat/xattr_flags.h"
-};
-static const struct xlat statx_mask[] = {
-#include "xlat/statx_mask.h"
-};
-static const struct xlat close_range_flags[] = {
-#include "xlat/close_range_flags.h"
-};
-static const struct xlat splice_flags[] = {
-#include "xlat/splice_flags.h"
-};
-static const struct xlat uring_enter_flags[] = {
-#include "xlat/uring_enter_flags.h"
-};
-static const struct xlat uring_ops[] = {
-#include "xlat/uring_ops.h"
-};
-static const struct xlat mode_types[] = {
-#include "xlat/mode_types.h"
-};
-static const struct xlat errnos[] = {
-#include "xlat/errnos.h"
-};
-
-static const struct {
-	const char *name;
-	int flags;	/* a table of bits (1) or of values (0) */
-	const struct xlat *tab;
-	size_t n;
-} tables[] = {
-	TABLE(open_flags, 1), TABLE(dup3_flags, 1), TABLE(at_flags, 1), TABLE(unlink_flags, 1),
-	TABLE(whence, 0), TABLE(fcntl_cmds, 0), TABLE(fd_flags, 1), TABLE(lease_types, 0),
-	TABLE(seals, 1), TABLE(rename_flags, 1), TABLE(access_modes, 1), TABLE(falloc_flags, 1),
-	TABLE(fadvise, 0), TABLE(flock_ops, 1), TABLE(mmap_prot, 1), TABLE(mmap_types, 0),
-	TABLE(mmap_flags, 1), TABLE(msync_flags, 1), TABLE(sfr_flags, 1), TABLE(rwf_flags, 1),
-	TABLE(xattr_flags, 1), TABLE(statx_mask, 1), TABLE(close_range_flags, 1),
-	TABLE(splice_flags, 1), TABLE(uring_enter_flags, 1), TABLE(uring_ops, 0),
-	TABLE(mode_types, 0), TABLE(errnos, 0),
-};
-
 /*
  * In a table of bits, an entry that contains an earlier one could never be
  * printed (the earlier one takes its bits first): multi-bit entries go first.
@@ -416,9 +311,12 @@ static const struct {
  */
 static void tables_keep_their_order_rules(void **state)
 {
+	size_t ntables;
+	const struct xlat_table *tables = xlat_tables(&ntables);
 	int failed = 0;
 
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+	assert_int_equal(ntables, 28);
+	for (size_t t = 0; t < ntables; t++) {
 		const struct xlat *tab = tables[t].tab;
 
 		for (size_t j = 0; j < tables[t].n; j++) {
@@ -448,31 +346,38 @@ static void tables_keep_their_order_rules(void **state)
 static void fallback_values_match_kernel_abi(void **state)
 {
 	static const struct {
-		const struct xlat *tab;
-		size_t n;
+		const char *table;
 		const char *name;
 		uint64_t val;
 	} abi[] = {
-		{ open_flags, sizeof(open_flags) / sizeof(open_flags[0]), "O_LARGEFILE", 0100000 },
-		{ fcntl_cmds, sizeof(fcntl_cmds) / sizeof(fcntl_cmds[0]), "F_GETOWNER_UIDS", 17 },
-		{ seals, sizeof(seals) / sizeof(seals[0]), "F_SEAL_EXEC", 0x20 },
-		{ rwf_flags, sizeof(rwf_flags) / sizeof(rwf_flags[0]), "RWF_NOAPPEND", 0x20 },
-		{ mmap_types, sizeof(mmap_types) / sizeof(mmap_types[0]), "MAP_DROPPABLE", 0x8 },
-		{ statx_mask, sizeof(statx_mask) / sizeof(statx_mask[0]), "STATX_SUBVOL", 0x8000 },
-		{ uring_ops, sizeof(uring_ops) / sizeof(uring_ops[0]), "IORING_OP_SENDMSG_ZC", 48 },
-		{ errnos, sizeof(errnos) / sizeof(errnos[0]), "EHWPOISON", 133 },
+		{ "open_flags", "O_LARGEFILE", 0100000 },
+		{ "fcntl_cmds", "F_GETOWNER_UIDS", 17 },
+		{ "seals", "F_SEAL_EXEC", 0x20 },
+		{ "rwf_flags", "RWF_NOAPPEND", 0x20 },
+		{ "mmap_types", "MAP_DROPPABLE", 0x8 },
+		{ "statx_mask", "STATX_SUBVOL", 0x8000 },
+		{ "uring_ops", "IORING_OP_SENDMSG_ZC", 48 },
+		{ "errnos", "EHWPOISON", 133 },
 	};
+	size_t ntables;
+	const struct xlat_table *tables = xlat_tables(&ntables);
 
 	for (size_t i = 0; i < sizeof(abi) / sizeof(abi[0]); i++) {
+		const struct xlat_table *t = NULL;
 		size_t k;
 
-		for (k = 0; k < abi[i].n && strcmp(abi[i].tab[k].name, abi[i].name); k++)
+		for (size_t j = 0; j < ntables; j++)
+			if (!strcmp(tables[j].name, abi[i].table))
+				t = &tables[j];
+		if (!t)
+			fail_msg("no table %s", abi[i].table);
+		for (k = 0; k < t->n && strcmp(t->tab[k].name, abi[i].name); k++)
 			;
-		if (k == abi[i].n)
+		if (k == t->n)
 			fail_msg("%s is missing", abi[i].name);
-		if (abi[i].tab[k].val != abi[i].val)
+		if (t->tab[k].val != abi[i].val)
 			fail_msg("%s is %#llx, want %#llx", abi[i].name,
-				 (unsigned long long)abi[i].tab[k].val,
+				 (unsigned long long)t->tab[k].val,
 				 (unsigned long long)abi[i].val);
 	}
 }
