@@ -2,14 +2,17 @@
 #include <errno.h>
 #include <pthread.h>
 #include <fcntl.h>
+#include <mntent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -141,6 +144,52 @@ static void fill_meta(const struct dio_syscall *sc, struct dio_sysmeta *m)
 }
 
 static int use_raw(const struct options *o);
+
+/*
+ * Opens the --cgroup directory into p->cgroup_fd, or says in err what is wrong
+ * and where cgroup v2 is mounted: on a hybrid system (v1 controllers under
+ * /sys/fs/cgroup, v2 at /sys/fs/cgroup/unified) the usual example is a v1
+ * path, and the kernel answers a v1 or plain directory with EBADF only.
+ */
+static int open_cgroup(struct probe *p, const char *path, char *err, size_t errlen)
+{
+	char mnt[4096] = "";
+	struct statfs sf = { 0 };
+	const char *what;
+	struct mntent *m;
+	FILE *f;
+	int e;
+
+	p->cgroup_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (p->cgroup_fd < 0 || fstatfs(p->cgroup_fd, &sf)) {
+		e = -errno;
+		what = strerror(errno);
+	} else if (sf.f_type == CGROUP2_SUPER_MAGIC) {
+		return 0;
+	} else {
+		e = -EINVAL;
+		what = sf.f_type == CGROUP_SUPER_MAGIC ? "a cgroup v1 directory, not v2" :
+							 "not a cgroup v2 directory";
+	}
+	f = setmntent("/proc/self/mounts", "r");
+	while (f && (m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup2")) {
+			snprintf(mnt, sizeof(mnt), "%s", m->mnt_dir);
+			break;
+		}
+	}
+	if (f)
+		endmntent(f);
+	if (mnt[0])
+		snprintf(err, errlen,
+			 "--cgroup %s: %s (give a directory under %s, where cgroup v2 is mounted, e.g. %s/system.slice/redis.service)",
+			 path, what, mnt, mnt);
+	else
+		snprintf(err, errlen,
+			 "--cgroup %s: %s (no cgroup v2 file system is mounted: 'mount -t cgroup2 none /sys/fs/cgroup', or on /sys/fs/cgroup/unified where cgroup v1 is on /sys/fs/cgroup)",
+			 path, what);
+	return e;
+}
 
 static int set_rodata(struct probe *p, const struct options *o, char *err, size_t errlen)
 {
@@ -317,6 +366,12 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	e = set_rodata(p, o, err, errlen);
 	if (e)
 		goto fail;
+	/* before the load, which takes a while: a mistyped path fails at once */
+	if (o->cgroup) {
+		e = open_cgroup(p, o->cgroup, err, errlen);
+		if (e)
+			goto fail;
+	}
 	e = dio_bpf__load(p->skel);
 	if (e) {
 		snprintf(err, errlen,
@@ -327,11 +382,9 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	if (o->cgroup) {
 		__u32 zero = 0;
 
-		p->cgroup_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (p->cgroup_fd < 0 ||
-		    bpf_map_update_elem(bpf_map__fd(p->skel->maps.cgroup), &zero, &p->cgroup_fd, BPF_ANY)) {
+		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.cgroup), &zero, &p->cgroup_fd, BPF_ANY)) {
 			e = -errno;
-			snprintf(err, errlen, "--cgroup %s: %s (give a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/redis.service)",
+			snprintf(err, errlen, "--cgroup %s: the kernel refused it as a cgroup: %s",
 				 o->cgroup, strerror(errno));
 			goto fail;
 		}

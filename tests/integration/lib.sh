@@ -28,15 +28,21 @@ need_root_bpf() {
 
 TMP=$(mktemp -d /tmp/dio-test.XXXXXX) || exit 1
 MNT=
+CG=
+CG_LEFT=
 BG_PIDS=
 cleanup() {
 	for p in $BG_PIDS; do
 		kill "$p" 2> /dev/null
 	done
+	if [ -n "$CG" ] && [ -d "$CG" ]; then
+		drop_cgroup
+	fi
 	if [ -n "$MNT" ] && mountpoint -q "$MNT"; then
 		umount "$MNT" 2> /dev/null || umount -l "$MNT"
 	fi
 	rm -rf "$TMP"
+	[ -z "$CG_LEFT" ] || exit 1
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -67,6 +73,40 @@ mount_ext4() {
 	MNT=$TMP/mnt
 }
 
+# A new cgroup v2 directory, $CG, for this test alone; cleanup removes it and
+# the directories made below it. Where cgroup v2 is mounted differs: at
+# /sys/fs/cgroup, or at /sys/fs/cgroup/unified on a hybrid system.
+make_cgroup() {
+	CGROOT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	if [ -z "$CGROOT" ]; then
+		echo "SKIP: no cgroup v2 file system is mounted (see /proc/self/mounts)"
+		exit 77
+	fi
+	CG=$(mktemp -d "$CGROOT/dio-test.XXXXXX") ||
+		{ echo "FAIL: cannot make a cgroup under $CGROOT"; exit 1; }
+}
+
+# Every task still in $CG or below is one this test started: end them all,
+# wait until the kernel has let go of them (rmdir fails while a dying task is
+# still counted), then remove the directories, the deepest first.
+drop_cgroup() {
+	if ! echo 1 > "$CG/cgroup.kill" 2> /dev/null; then
+		# kernels before 5.14 have no cgroup.kill
+		find "$CG" -name cgroup.procs -exec cat {} + | while read -r p; do
+			kill -KILL "$p" 2> /dev/null
+		done
+	fi
+	i=0
+	while ! grep -q '^populated 0$' "$CG/cgroup.events" 2> /dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if ! find "$CG" -depth -type d -exec rmdir {} + 2> /dev/null; then
+		echo "FAIL: cannot remove the test's cgroup $CG"
+		CG_LEFT=1
+	fi
+}
+
 # run_dio ARGS...: dio with a deadline (no test may hang CI); sets RC
 run_dio() {
 	timeout -s INT -k 5 30 "$DIO" "$@"
@@ -77,6 +117,35 @@ run_dio() {
 # calls PID FILE: the call lines (not the +++ process records) of process PID
 calls() {
 	grep "^\[$1/[0-9]* [^]]*\] " "$2" | grep -v '^\[[^]]*\] +++ '
+}
+
+# foreign OUT PID...: the call lines in OUT of processes that are none of PIDs
+# nor descend from one of them (by the "+++ fork child" records; a sanitizer's
+# leak checker forks one at exit)
+foreign() {
+	f_out=$1
+	shift
+	awk -v want="$*" '
+	function pid(l) { sub(/^\[/, "", l); sub(/\/.*/, "", l); return l }
+	BEGIN {
+		n = split(want, w, " ")
+		for (i = 1; i <= n; i++)
+			mine[w[i]] = 1
+	}
+	NR == FNR {
+		if ($0 ~ /\] \+\+\+ fork child [0-9]+\/[0-9]+ \+\+\+$/) {
+			c = $(NF - 1)
+			sub(/\/.*/, "", c)
+			parent[c] = pid($0)
+		}
+		next
+	}
+	/^\[[0-9]+\/[0-9]+ [^]]*\] [a-z0-9_]+\(/ {
+		for (p = pid($0); !(p in mine) && (p in parent); p = parent[p])
+			;
+		if (!(p in mine))
+			print
+	}' "$f_out" "$f_out"
 }
 
 # expect_lines EXPECTED ACTUAL [NAME]

@@ -140,23 +140,8 @@ else
 fi
 class '[KDPSA][dm]' "$TMP/exp" > "$TMP/want"
 expect_lines "$TMP/want" "$TMP/out" "-p output" || fail=1
-# only the process and its descendants (a sanitizer's leak checker forks one at exit)
-awk -v wl="$wl" '
-	function pid(l) { sub(/^\[/, "", l); sub(/\/.*/, "", l); return l }
-	NR == FNR {
-		if ($0 ~ /\] \+\+\+ fork child [0-9]+\/[0-9]+ \+\+\+$/) {
-			c = $(NF - 1)
-			sub(/\/.*/, "", c)
-			parent[c] = pid($0)
-		}
-		next
-	}
-	/^\[[0-9]+\/[0-9]+ [^]]*\] [a-z0-9_]+\(/ {
-		for (p = pid($0); p != wl && (p in parent); p = parent[p])
-			;
-		if (p != wl)
-			print
-	}' "$TMP/out" "$TMP/out" > "$TMP/others"
+# only the process and its descendants
+foreign "$TMP/out" "$wl" > "$TMP/others"
 if [ -s "$TMP/others" ]; then
 	echo "FAIL: dio -p $wl traced processes that do not descend from it:"
 	head -5 "$TMP/others"
