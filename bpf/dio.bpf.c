@@ -101,7 +101,8 @@ struct inflight {
 	__u8 match;			/* close: path filter verdict at entry */
 	__u8 last_match;		/* path filter verdict of last_tag */
 	__u8 last_valid;
-	__u8 pad[5];
+	__u8 traced;			/* the task's process is in the traced set */
+	__u8 pad[4];
 	/*
 	 * The last file this task used and its dentry's parent and name hash:
 	 * while they stay the same, its path is known to have been sent and the
@@ -246,14 +247,17 @@ static __always_inline int comm_eq(const char *a)
 	return 1;
 }
 
-static __always_inline int is_traced(__u64 pid_tgid)
+/* The process part of the verdict: fixed for a task's life once it is true. */
+static __always_inline int proc_traced(__u32 tgid)
 {
-	__u32 tgid = pid_tgid >> 32, tid = (__u32)pid_tgid;
-
 	if (tgid == self_tgid)
 		return 0;
-	if (!trace_all && !bpf_map_lookup_elem(&traced, &tgid))
-		return 0;
+	return trace_all || bpf_map_lookup_elem(&traced, &tgid);
+}
+
+/* The rest: thread, cgroup and name, which can change under a traced process. */
+static __always_inline int task_selected(__u32 tid)
+{
 	if (filter_tid && !bpf_map_lookup_elem(&tids, &tid))
 		return 0;
 	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
@@ -269,6 +273,11 @@ static __always_inline int is_traced(__u64 pid_tgid)
 		return comm_eq(c);
 	}
 	return 1;
+}
+
+static __always_inline int is_traced(__u64 pid_tgid)
+{
+	return proc_traced(pid_tgid >> 32) && task_selected((__u32)pid_tgid);
 }
 
 /* Type a kernel pointer read as a number so its fields can be loaded directly. */
@@ -593,21 +602,31 @@ static __always_inline __u64 arg(const struct inflight *st, __u32 i)
  */
 static __always_inline int on_enter(struct task_struct *task, struct pt_regs *regs, __u32 nr)
 {
-	__u64 pid_tgid;
+	__u64 pid_tgid = (__u64)task->tgid << 32 | (__u32)task->pid;
 	struct dio_sysmeta *m;
 	struct inflight *st;
 
 	m = bpf_map_lookup_elem(&sysmeta, &nr);
 	if (!m || !m->enabled)
 		return 0;
-	pid_tgid = bpf_get_current_pid_tgid();
-	if (!is_traced(pid_tgid))
-		return 0;
-	st = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!st) {
-		count(DIO_LOST_INFLIGHT);
-		return 0;
+	/*
+	 * A traced task keeps its verdict in its storage, so that the traced-set
+	 * hash is searched once per task and not on every call; other tasks get
+	 * no storage at all.
+	 */
+	st = bpf_task_storage_get(&inflight, task, 0, 0);
+	if (!st || !st->traced) {
+		if (!proc_traced(pid_tgid >> 32))
+			return 0;
+		st = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!st) {
+			count(DIO_LOST_INFLIGHT);
+			return 0;
+		}
+		st->traced = 1;
 	}
+	if (!task_selected((__u32)pid_tgid))
+		return 0;
 	st->nr = nr;
 	st->ts = bpf_ktime_get_ns();
 	st->args[0] = regs->di;
@@ -716,7 +735,7 @@ static __always_inline __u8 arg_match(struct scratch *sc, struct task_struct *ta
 
 static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64 ret)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u64 pid_tgid = (__u64)task->tgid << 32 | (__u32)task->pid;
 	struct dio_file_tag tag = {};
 	struct dio_ev_syscall *ev;
 	struct dio_sysmeta *m;
@@ -889,7 +908,8 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 	ev->args[3] = st->args[3];
 	ev->args[4] = st->args[4];
 	ev->args[5] = st->args[5];
-	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	/* two loads instead of a helper call; a rename racing with this may show half of each name */
+	__builtin_memcpy(ev->comm, task->comm, sizeof(ev->comm));
 	ev->tag = tag;
 	ev->offset = off;
 	ev->nr = nr;
