@@ -255,18 +255,24 @@ static __always_inline int proc_traced(__u32 tgid)
 	return trace_all || bpf_map_lookup_elem(&traced, &tgid);
 }
 
-/* The rest: thread, cgroup and name, which can change under a traced process. */
-static __always_inline int task_selected(__u32 tid)
+/*
+ * The rest: thread, cgroup and name, which can change under a traced process.
+ * t is a BTF task pointer. The cgroup is the current task's: t is current in
+ * every caller but a rename, which another thread of t's process (same cgroup)
+ * or, rarely, another process writing /proc/PID/comm may do.
+ */
+static __always_inline int task_selected(struct task_struct *t)
 {
+	__u32 tid = t->pid;
+
 	if (filter_tid && !bpf_map_lookup_elem(&tids, &tid))
 		return 0;
 	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
 		return 0;
 	if (filter_comm) {
 		char c[DIO_COMM_LEN];
-		struct task_struct *t = (void *)bpf_get_current_task();
 
-		bpf_get_current_comm(c, sizeof(c));
+		BPF_CORE_READ_STR_INTO(&c, t, comm);
 		if (comm_eq(c))
 			return 1;
 		BPF_CORE_READ_STR_INTO(&c, t, group_leader, comm);
@@ -275,9 +281,9 @@ static __always_inline int task_selected(__u32 tid)
 	return 1;
 }
 
-static __always_inline int is_traced(__u64 pid_tgid)
+static __always_inline int is_traced(struct task_struct *t)
 {
-	return proc_traced(pid_tgid >> 32) && task_selected((__u32)pid_tgid);
+	return proc_traced(t->tgid) && task_selected(t);
 }
 
 /* Type a kernel pointer read as a number so its fields can be loaded directly. */
@@ -625,7 +631,7 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 		}
 		st->traced = 1;
 	}
-	if (!task_selected((__u32)pid_tgid))
+	if (!task_selected(task))
 		return 0;
 	st->nr = nr;
 	st->ts = bpf_ktime_get_ns();
@@ -991,16 +997,6 @@ static __always_inline void emit_proc(struct task_struct *t, __u16 kind, __u16 p
 	bpf_ringbuf_submit(e, rb_flags());
 }
 
-static __always_inline int task_traced(struct task_struct *t)
-{
-	__u32 tgid = BPF_CORE_READ(t, tgid);
-
-	if (tgid == self_tgid)
-		return 0;
-	if (trace_all)
-		return 1;
-	return bpf_map_lookup_elem(&traced, &tgid) != NULL;
-}
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
@@ -1008,20 +1004,22 @@ int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ctgid = BPF_CORE_READ(child, tgid), ptgid = BPF_CORE_READ(parent, tgid);
 	__u8 one = 1;
 
-	if (!task_traced(parent))
+	/* the child joins the traced set whatever --tid, --comm or --cgroup say of its parent */
+	if (!proc_traced(ptgid))
 		return 0;
 	if (!trace_all && ctgid != ptgid &&
 	    bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
 		count(DIO_LOST_OTHER);
-	emit_proc(parent, DIO_PROC_FORK, ctgid == ptgid ? DIO_PROCF_THREAD : 0, ctgid,
-		  BPF_CORE_READ(child, pid), 0, NULL);
+	if (task_selected(parent))
+		emit_proc(parent, DIO_PROC_FORK, ctgid == ptgid ? DIO_PROCF_THREAD : 0, ctgid,
+			  BPF_CORE_READ(child, pid), 0, NULL);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(dio_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	if (task_traced(p))
+	if (is_traced(p))
 		emit_proc(p, DIO_PROC_EXEC, 0, 0, old_pid, 0, NULL);
 	return 0;
 }
@@ -1031,7 +1029,7 @@ int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 
-	if (!task_traced(p))
+	if (!is_traced(p))
 		return 0;
 	/* group_dead arrived as a tracepoint argument in 6.16; older kernels: compare ids */
 	emit_proc(p, DIO_PROC_EXIT, group_dead ? DIO_PROCF_GROUP_DEAD : 0, 0, 0,
@@ -1047,7 +1045,7 @@ int BPF_PROG(dio_rename, struct task_struct *t, const char *comm)
 	/* exec renames the task too: that one is reported as the exec */
 	if (BPF_CORE_READ_BITFIELD_PROBED(t, in_execve))
 		return 0;
-	if (task_traced(t))
+	if (is_traced(t))
 		emit_proc(t, DIO_PROC_RENAME, 0, 0, 0, 0, comm);
 	return 0;
 }
@@ -1066,7 +1064,7 @@ int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)req;
 	struct uring_pending p = {};
 
-	if (!is_traced(pid_tgid))
+	if (!is_traced(bpf_get_current_task_btf()))
 		return 0;
 	p.ts = bpf_ktime_get_ns();
 	p.pid = pid_tgid >> 32;

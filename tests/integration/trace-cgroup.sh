@@ -67,11 +67,9 @@ for w in in sub; do
 	sed 's/^[A-Z][dm] //' "$TMP/exp.$w" > "$TMP/want"
 	expect_lines "$TMP/want" "$TMP/out" "--cgroup output, workload in $w" || fail=1
 done
-# outside: not one call of its process, nor any call on its files. Its "+++"
-# process records are not checked: the BPF side applies --cgroup (and --tid,
-# --comm) to calls only, and with -a reports the fork, exec and exit of every
-# process on the system (task_traced in bpf/dio.bpf.c).
-grep -E '^\[[0-9]+/[0-9]+ [^]]*\] [a-z0-9_]+\(' "$TMP/out" > "$TMP/calls"
+# outside: not one call or process record ("+++ exited ...") of its process,
+# nor any call on its files
+grep -E '^\[[0-9]+/[0-9]+ [^]]*\] ([a-z0-9_]+\(|\+\+\+ )' "$TMP/out" > "$TMP/calls"
 if grep -q "^\[$wout/" "$TMP/calls"; then
 	echo "FAIL: --cgroup $CG let calls of the process $wout outside it through:"
 	grep "^\[$wout/" "$TMP/calls" | head -5
