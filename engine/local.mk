@@ -14,7 +14,8 @@ engine_libdioengine_a_SOURCES = \
 	engine/session.c engine/session.h \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \
-	engine/cli.c engine/cli.h
+	engine/cli.c engine/cli.h \
+	engine/tracefile.c engine/tracefile.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 

@@ -69,3 +69,10 @@ TESTS += tests/unit/test_summary
 tests_unit_test_summary_SOURCES = tests/unit/test_summary.c analyzers/summary/summary.c
 tests_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_summary_LDADD = $(CMOCKA_LIBS)
+
+# trace files: round trip and damaged files
+check_PROGRAMS += tests/unit/test_tracefile
+TESTS += tests/unit/test_tracefile
+tests_unit_test_tracefile_SOURCES = tests/unit/test_tracefile.c
+tests_unit_test_tracefile_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_tracefile_LDADD = $(TEST_ENGINE_LIBS)

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Trace file writer and reader (docs/trace-format.md). The reader maps the
+ * file and trusts nothing in it: every header is checked (magic, its own CRC,
+ * sizes) before its payload is looked at, a damaged header makes it search for
+ * the next block, and a damaged payload costs that block only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <dio/event.h>
+#include "engine/tracefile.h"
+
+#define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
+
+struct tf_writer {
+	FILE *f;
+	int level;
+	uint8_t *raw, *comp;
+	size_t raw_len;
+	uLong comp_cap;
+	uint32_t nrec;
+	uint64_t first_ts, last_ts;
+	uint64_t off;			/* file offset of the next block */
+	struct tf_index_ent *index;
+	size_t nindex, capindex;
+	int err;			/* first write error, sticky */
+};
+
+static uint32_t hdr_crc(const struct tf_block_hdr *h)
+{
+	return crc32(0, (const Bytef *)h, offsetof(struct tf_block_hdr, hdr_crc));
+}
+
+static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
+		       uint32_t nrec, uint64_t first_ts, uint64_t last_ts)
+{
+	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len,
+				  .nrec = nrec, .first_ts = first_ts, .last_ts = last_ts };
+	uLongf clen = w->comp_cap;
+
+	if (w->err)
+		return w->err;
+	if (compress2(w->comp, &clen, raw, len, w->level) != Z_OK)
+		return w->err = -ENOMEM;
+	h.comp_len = clen;
+	h.crc = crc32(0, w->comp, clen);
+	h.hdr_crc = hdr_crc(&h);
+	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(w->comp, clen, 1, w->f) != 1)
+		return w->err = errno ? -errno : -EIO;
+	w->off += sizeof(h) + clen;
+	return 0;
+}
+
+struct tf_writer *tf_writer__open(const char *path, int level, const char *meta)
+{
+	struct tf_file_hdr fh = { .magic = TF_MAGIC, .version = TF_VERSION,
+				  .hdr_size = sizeof(fh) };
+	struct tf_writer *w;
+	size_t mlen = meta ? strlen(meta) : 0;
+	int err;
+
+	if (level < 0 || level > 9 || mlen > TF_BLOCK_RAW_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->level = level;
+	w->comp_cap = compressBound(TF_BLOCK_RAW_MAX);
+	w->raw = malloc(BLOCK_TARGET + 65536);
+	w->comp = malloc(w->comp_cap);
+	w->f = fopen(path, "wbe");
+	if (!w->raw || !w->comp || !w->f)
+		goto fail;
+	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
+		goto fail;
+	w->off = sizeof(fh);
+	if (write_block(w, TF_BLK_META, meta ? meta : "", mlen, 0, 0, 0))
+		goto fail;
+	return w;
+fail:
+	err = errno ? errno : EIO;
+	if (w->f)
+		fclose(w->f);
+	free(w->raw);
+	free(w->comp);
+	free(w);
+	errno = err;
+	return NULL;
+}
+
+int tf_writer__flush(struct tf_writer *w)
+{
+	struct tf_index_ent *e;
+	int err;
+
+	if (!w->raw_len)
+		return w->err;
+	if (w->nindex == w->capindex) {
+		size_t cap = w->capindex ? 2 * w->capindex : 64;
+		void *p = realloc(w->index, cap * sizeof(*w->index));
+
+		if (!p)
+			return w->err = -ENOMEM;
+		w->index = p;
+		w->capindex = cap;
+	}
+	e = &w->index[w->nindex];
+	*e = (struct tf_index_ent){ .offset = w->off, .first_ts = w->first_ts,
+				    .last_ts = w->last_ts, .nrec = w->nrec };
+	err = write_block(w, TF_BLK_RECORDS, w->raw, w->raw_len, w->nrec, w->first_ts,
+			  w->last_ts);
+	if (err)
+		return err;
+	w->nindex++;
+	w->raw_len = 0;
+	w->nrec = 0;
+	return 0;
+}
+
+int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
+{
+	const struct dio_ev_hdr *h = rec;
+
+	if (size < sizeof(*h) || size > 65535)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	memcpy(w->raw + w->raw_len, rec, size);
+	w->raw_len += size;
+	if (!w->nrec++ || h->ts < w->first_ts)
+		w->first_ts = h->ts;
+	if (w->nrec == 1 || h->ts > w->last_ts)
+		w->last_ts = h->ts;
+	if (w->raw_len >= BLOCK_TARGET)
+		return tf_writer__flush(w);
+	return 0;
+}
+
+uint64_t tf_writer__bytes(const struct tf_writer *w)
+{
+	return w->off;
+}
+
+int tf_writer__close(struct tf_writer *w)
+{
+	struct tf_trailer t = { .magic = TF_TRAILER_MAGIC };
+	int err;
+
+	if (!w)
+		return 0;
+	err = tf_writer__flush(w);
+	if (!err) {
+		t.index_offset = w->off;
+		if (w->nindex * sizeof(*w->index) > TF_BLOCK_RAW_MAX)
+			t.index_offset = 0;	/* too many blocks to index: readers scan */
+		else
+			err = write_block(w, TF_BLK_INDEX, w->index,
+					  w->nindex * sizeof(*w->index), w->nindex, 0, 0);
+	}
+	if (!err && fwrite(&t, sizeof(t), 1, w->f) != 1)
+		err = -errno;
+	if (fclose(w->f) && !err)
+		err = errno ? -errno : -EIO;
+	free(w->raw);
+	free(w->comp);
+	free(w->index);
+	free(w);
+	return err;
+}
+
+/* ---- reader ------------------------------------------------------------- */
+
+struct tf_reader {
+	const uint8_t *map;
+	size_t size;
+	size_t pos;		/* next block header */
+	uint8_t *raw;		/* the current block, inflated */
+	size_t raw_len, rpos;
+	char *meta;
+	struct tf_stats st;
+	int done;
+};
+
+/* A plausible block header at off: magic, own CRC, kind and sizes in range. */
+static int header_ok(const struct tf_reader *r, size_t off)
+{
+	struct tf_block_hdr h;
+
+	if (r->size - off < sizeof(h))
+		return 0;
+	memcpy(&h, r->map + off, sizeof(h));
+	return h.magic == TF_BLOCK_MAGIC && h.hdr_crc == hdr_crc(&h) &&
+	       h.kind >= TF_BLK_META && h.kind <= TF_BLK_INDEX &&
+	       h.raw_len <= TF_BLOCK_RAW_MAX && h.comp_len <= compressBound(TF_BLOCK_RAW_MAX);
+}
+
+/*
+ * Load the block at r->pos. 1: an intact block of kind *kind is in r->raw;
+ * 0: end of file; the position always moves past what was looked at.
+ */
+static int load_block(struct tf_reader *r, uint32_t *kind)
+{
+	struct tf_block_hdr h;
+	uLongf len;
+
+	while (r->pos < r->size) {
+		if (!header_ok(r, r->pos)) {
+			size_t from = r->pos;
+
+			if (r->size - r->pos < sizeof(h)) {
+				/* a tail too short for a header: cut short */
+				r->st.skipped_bytes += r->size - r->pos;
+				r->st.truncated = 1;
+				r->pos = r->size;
+				return 0;
+			}
+			/* damaged header: look for the next intact one */
+			r->st.bad_blocks++;
+			do
+				r->pos++;
+			while (r->pos < r->size && !header_ok(r, r->pos));
+			r->st.skipped_bytes += r->pos - from;
+			if (r->pos >= r->size)
+				r->st.truncated = !r->st.indexed;
+			continue;
+		}
+		memcpy(&h, r->map + r->pos, sizeof(h));
+		if (r->size - r->pos - sizeof(h) < h.comp_len) {
+			r->st.skipped_bytes += r->size - r->pos;
+			r->st.truncated = 1;
+			r->pos = r->size;
+			return 0;
+		}
+		r->pos += sizeof(h) + h.comp_len;
+		len = h.raw_len;
+		if (crc32(0, r->map + r->pos - h.comp_len, h.comp_len) != h.crc ||
+		    uncompress(r->raw, &len, r->map + r->pos - h.comp_len, h.comp_len) != Z_OK ||
+		    len != h.raw_len) {
+			if (h.kind == TF_BLK_RECORDS)
+				r->st.bad_blocks++;
+			r->st.skipped_bytes += sizeof(h) + h.comp_len;
+			continue;
+		}
+		r->raw_len = len;
+		r->rpos = 0;
+		*kind = h.kind;
+		return 1;
+	}
+	return 0;
+}
+
+struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
+{
+	struct tf_reader *r = NULL;
+	struct tf_file_hdr fh;
+	struct stat sb;
+	uint32_t kind;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "%s: is a directory, not a trace file", path);
+		goto fail;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto fail;
+	}
+	if ((size_t)sb.st_size < sizeof(fh)) {
+		snprintf(err, errlen, "%s: %s (%lld bytes, a trace file starts with %zu)", path,
+			 sb.st_size ? "truncated header" : "empty file", (long long)sb.st_size,
+			 sizeof(fh));
+		goto fail;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	r->size = sb.st_size;
+	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (r->map == MAP_FAILED) {
+		r->map = NULL;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+	fd = -1;
+	memcpy(&fh, r->map, sizeof(fh));
+	if (memcmp(fh.magic, TF_MAGIC, sizeof(fh.magic))) {
+		snprintf(err, errlen, "%s: not a dio trace file (wrong magic)", path);
+		goto fail;
+	}
+	if (fh.version != TF_VERSION) {
+		snprintf(err, errlen, "%s: trace format version %u, this dio reads version %u%s",
+			 path, fh.version, TF_VERSION,
+			 fh.version > TF_VERSION ? ": upgrade dio" : "");
+		goto fail;
+	}
+	if (fh.hdr_size < sizeof(fh) || fh.hdr_size > r->size) {
+		snprintf(err, errlen, "%s: bad header size %u", path, fh.hdr_size);
+		goto fail;
+	}
+	r->pos = fh.hdr_size;
+	/* the metadata block comes first; a file without one is still read */
+	if (header_ok(r, r->pos) && ((const struct tf_block_hdr *)(r->map + r->pos))->kind ==
+	    TF_BLK_META && load_block(r, &kind) == 1) {
+		r->meta = strndup((const char *)r->raw, r->raw_len);
+		r->raw_len = 0;
+	} else {
+		r->meta = strdup("");
+	}
+	if (!r->meta) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto fail;
+	}
+	return r;
+fail:
+	if (fd >= 0)
+		close(fd);
+	tf_reader__close(r);
+	return NULL;
+}
+
+const char *tf_reader__meta(const struct tf_reader *r)
+{
+	return r->meta;
+}
+
+int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = r->meta; *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (n > klen && !strncmp(l, key, klen) && l[klen] == '=') {
+			snprintf(buf, len, "%.*s", (int)(n - klen - 1), l + klen + 1);
+			return 0;
+		}
+		l += n + (nl != NULL);
+	}
+	return -ENOENT;
+}
+
+int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
+{
+	uint32_t kind;
+
+	for (;;) {
+		if (r->rpos < r->raw_len) {
+			struct dio_ev_hdr h;
+
+			if (r->raw_len - r->rpos < sizeof(h)) {
+				r->st.bad_records++;
+				r->rpos = r->raw_len;
+				continue;
+			}
+			memcpy(&h, r->raw + r->rpos, sizeof(h));
+			if (h.size < sizeof(h) || h.size > r->raw_len - r->rpos) {
+				/* the block's CRC held, so the writer wrote this: drop the rest */
+				r->st.bad_records++;
+				r->rpos = r->raw_len;
+				continue;
+			}
+			*rec = r->raw + r->rpos;
+			*size = h.size;
+			r->rpos += h.size;
+			r->st.records++;
+			return 1;
+		}
+		if (r->done || load_block(r, &kind) != 1) {
+			r->done = 1;
+			if (!r->st.indexed)
+				r->st.truncated = 1;
+			return 0;
+		}
+		if (kind == TF_BLK_INDEX) {
+			r->raw_len = 0;
+			if (r->size - r->pos == sizeof(struct tf_trailer) &&
+			    !memcmp(r->map + r->pos + 8, TF_TRAILER_MAGIC, 8)) {
+				/* the end as the writer left it */
+				r->st.indexed = 1;
+				r->pos = r->size;
+			}
+			continue;
+		}
+		if (kind != TF_BLK_RECORDS) {
+			r->raw_len = 0;
+			continue;
+		}
+		r->st.blocks++;
+	}
+}
+
+void tf_reader__stats(const struct tf_reader *r, struct tf_stats *out)
+{
+	*out = r->st;
+}
+
+void tf_reader__close(struct tf_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	free(r->raw);
+	free(r->meta);
+	free(r);
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Trace files (docs/trace-format.md): the records a session produced, exactly
+ * as the ring delivered them, in zlib-compressed blocks that each carry a CRC,
+ * behind a header and a metadata block, with an index of the blocks at the end.
+ * A file cut short still yields every complete block.
+ */
+#ifndef DIO_TRACEFILE_H
+#define DIO_TRACEFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TF_MAGIC	"DIOTRACE"	/* 8 bytes at offset 0 */
+#define TF_VERSION	1
+#define TF_BLOCK_MAGIC	0x4b4c4244u	/* "DBLK" little-endian */
+#define TF_TRAILER_MAGIC "DIOINDEX"
+
+#define TF_BLK_META	1	/* metadata: "key=value\n" lines */
+#define TF_BLK_RECORDS	2	/* records, each starting with struct dio_ev_hdr */
+#define TF_BLK_INDEX	3	/* struct tf_index_ent[] of the record blocks */
+
+#define TF_BLOCK_RAW_MAX (4u << 20)	/* largest uncompressed block either side accepts */
+
+struct tf_file_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t hdr_size;	/* sizeof(struct tf_file_hdr) when written */
+};
+_Static_assert(sizeof(struct tf_file_hdr) == 16, "tf_file_hdr layout");
+
+struct tf_block_hdr {
+	uint32_t magic;		/* TF_BLOCK_MAGIC */
+	uint32_t kind;		/* TF_BLK_* */
+	uint32_t raw_len;	/* bytes after inflating */
+	uint32_t comp_len;	/* bytes of payload that follow this header */
+	uint32_t nrec;		/* records in a TF_BLK_RECORDS block */
+	uint32_t crc;		/* crc32 of the compressed payload */
+	uint64_t first_ts;	/* smallest and largest hdr.ts of its records */
+	uint64_t last_ts;
+	uint32_t pad;
+	uint32_t hdr_crc;	/* crc32 of this header up to this field */
+};
+_Static_assert(sizeof(struct tf_block_hdr) == 48, "tf_block_hdr layout");
+
+struct tf_index_ent {
+	uint64_t offset;	/* of the block header in the file */
+	uint64_t first_ts;
+	uint64_t last_ts;
+	uint32_t nrec;
+	uint32_t pad;
+};
+_Static_assert(sizeof(struct tf_index_ent) == 32, "tf_index_ent layout");
+
+struct tf_trailer {
+	uint64_t index_offset;	/* of the index block's header */
+	char magic[8];		/* TF_TRAILER_MAGIC */
+};
+_Static_assert(sizeof(struct tf_trailer) == 16, "tf_trailer layout");
+
+struct tf_writer;
+struct tf_reader;
+
+/*
+ * Create path (truncated) and write the header and the metadata block (meta:
+ * "key=value\n" lines, copied). level: zlib level 0-9. NULL and errno on failure.
+ */
+struct tf_writer *tf_writer__open(const char *path, int level, const char *meta);
+/* Append one record (copied); a full block is compressed and written. 0 or -errno. */
+int tf_writer__add(struct tf_writer *w, const void *rec, size_t size);
+/* Write the pending block now. 0 or -errno. */
+int tf_writer__flush(struct tf_writer *w);
+/* Bytes written so far (blocks on disk, not the pending one). */
+uint64_t tf_writer__bytes(const struct tf_writer *w);
+/* Write the last block, the index and the trailer, and free w (also on error). 0 or -errno. */
+int tf_writer__close(struct tf_writer *w);
+
+struct tf_stats {
+	uint64_t blocks;	/* record blocks read intact */
+	uint64_t records;	/* records handed out */
+	uint64_t bad_blocks;	/* blocks skipped: bad CRC, bad header, inflate failure */
+	uint64_t bad_records;	/* records skipped inside intact blocks (bad size) */
+	uint64_t skipped_bytes;	/* bytes of the file not part of an intact block */
+	int truncated;		/* the file ends inside a block or has no index */
+	int indexed;		/* the index at the end was found and valid */
+};
+
+/*
+ * Open a trace file and read its header and metadata. NULL on failure with a
+ * one-line reason in err (wrong magic, unknown version, truncated header, ...).
+ */
+struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen);
+/* The metadata text ("key=value\n" lines), owned by r. */
+const char *tf_reader__meta(const struct tf_reader *r);
+/* Value of a metadata key into buf; 0, or -ENOENT. */
+int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, size_t len);
+/*
+ * The next record: *rec points into r's buffer, valid until the next call.
+ * 1 with a record, 0 at the end of the file, -errno on a read error. Damaged
+ * blocks are skipped and counted, never returned.
+ */
+int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size);
+void tf_reader__stats(const struct tf_reader *r, struct tf_stats *out);
+void tf_reader__close(struct tf_reader *r);
+
+#endif

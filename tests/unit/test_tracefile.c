@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Trace files: round trip, and every kind of damage a reader must survive
+ * (wrong magic, future version, truncated header, empty file, directory,
+ * unreadable file, flipped bits in a block, a file cut short).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <dio/event.h>
+#include "engine/tracefile.h"
+
+#define NREC 60000	/* enough for several 1 MiB blocks */
+
+static char dir[] = "/tmp/dio-test-tf.XXXXXX";
+static char path[64];
+
+/* record i: a syscall record with fields derived from i, or a path record with a tail */
+static size_t make_rec(uint32_t i, uint8_t *buf)
+{
+	if (i % 7 == 3) {
+		struct dio_ev_path *p = (void *)buf;
+		int n = snprintf((char *)buf + sizeof(*p), 64, "/data/file-%u", i) + 1;
+
+		memset(p, 0, sizeof(*p));
+		p->hdr.type = DIO_EV_PATH;
+		p->hdr.size = sizeof(*p) + n;
+		p->hdr.ts = 1000 + i;
+		p->tag.ino = i;
+		p->len = n;
+		return p->hdr.size;
+	} else {
+		struct dio_ev_syscall *e = (void *)buf;
+
+		memset(e, 0, sizeof(*e));
+		e->hdr.type = DIO_EV_SYSCALL;
+		e->hdr.size = sizeof(*e);
+		e->hdr.ts = 1000 + i;
+		e->pid = 42;
+		e->tid = 42 + i % 3;
+		e->ret = 4096;
+		e->offset = (int64_t)i * 4096;
+		e->args[0] = i;
+		return sizeof(*e);
+	}
+}
+
+static void write_trace(uint32_t n)
+{
+	uint8_t buf[256];
+	struct tf_writer *w = tf_writer__open(path, 6, "host=test\nkernel=6.18\n");
+
+	assert_non_null(w);
+	for (uint32_t i = 0; i < n; i++)
+		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
+	assert_int_equal(tf_writer__close(w), 0);
+}
+
+/* read the whole file, checking that records come back in order and intact */
+static void read_all(struct tf_stats *st, uint32_t *first_seen)
+{
+	char err[256] = "";
+	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
+	const void *rec;
+	size_t size;
+	uint8_t want[256];
+	uint32_t expect = 0;
+	int first = 1, ret;
+
+	assert_non_null(r);
+	while ((ret = tf_reader__next(r, &rec, &size)) == 1) {
+		const struct dio_ev_hdr *h = rec;
+		uint32_t i = h->ts - 1000;
+
+		if (first && first_seen)
+			*first_seen = i;
+		/* damage may drop whole blocks, never reorder or alter records */
+		assert_true(first || i >= expect);
+		assert_int_equal(size, make_rec(i, want));
+		assert_memory_equal(rec, want, size);
+		expect = i + 1;
+		first = 0;
+	}
+	assert_int_equal(ret, 0);
+	tf_reader__stats(r, st);
+	tf_reader__close(r);
+}
+
+static void test_round_trip_keeps_every_record_and_the_metadata(void **state)
+{
+	struct tf_stats st;
+	char err[128], v[64];
+	struct tf_reader *r;
+
+	(void)state;
+	write_trace(NREC);
+	read_all(&st, NULL);
+	assert_int_equal(st.records, NREC);
+	assert_true(st.blocks > 1);
+	assert_int_equal(st.bad_blocks, 0);
+	assert_int_equal(st.bad_records, 0);
+	assert_int_equal(st.skipped_bytes, 0);
+	assert_int_equal(st.truncated, 0);
+	assert_int_equal(st.indexed, 1);
+
+	r = tf_reader__open(path, err, sizeof(err));
+	assert_non_null(r);
+	assert_string_equal(tf_reader__meta(r), "host=test\nkernel=6.18\n");
+	assert_int_equal(tf_reader__meta_get(r, "kernel", v, sizeof(v)), 0);
+	assert_string_equal(v, "6.18");
+	assert_int_equal(tf_reader__meta_get(r, "kern", v, sizeof(v)), -ENOENT);
+	tf_reader__close(r);
+}
+
+static void test_empty_trace_has_no_records_and_is_complete(void **state)
+{
+	struct tf_stats st;
+
+	(void)state;
+	write_trace(0);
+	read_all(&st, NULL);
+	assert_int_equal(st.records, 0);
+	assert_int_equal(st.truncated, 0);
+	assert_int_equal(st.indexed, 1);
+}
+
+static void test_writer_refuses_a_record_shorter_than_its_header(void **state)
+{
+	struct tf_writer *w = tf_writer__open(path, 1, NULL);
+	uint8_t b[8] = { 0 };
+
+	(void)state;
+	assert_non_null(w);
+	assert_int_equal(tf_writer__add(w, b, sizeof(b)), -EINVAL);
+	assert_int_equal(tf_writer__close(w), 0);
+}
+
+static void test_writer_open_fails_with_errno_in_a_missing_directory(void **state)
+{
+	(void)state;
+	errno = 0;
+	assert_null(tf_writer__open("/nonexistent-dir/x.dio", 6, NULL));
+	assert_int_equal(errno, ENOENT);
+	assert_null(tf_writer__open(path, 10, NULL));
+	assert_int_equal(errno, EINVAL);
+}
+
+static long file_size(void)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return sb.st_size;
+}
+
+static void test_cut_short_file_yields_every_complete_block(void **state)
+{
+	struct tf_stats full, st;
+	long size;
+
+	(void)state;
+	write_trace(NREC);
+	read_all(&full, NULL);
+	size = file_size();
+	/* cut in the middle: the blocks before the cut come back, the rest is reported */
+	assert_int_equal(truncate(path, size / 2), 0);
+	read_all(&st, NULL);
+	assert_true(st.records > 0 && st.records < full.records);
+	assert_int_equal(st.truncated, 1);
+	assert_int_equal(st.indexed, 0);
+	assert_true(st.skipped_bytes > 0);
+	assert_int_equal(st.bad_blocks, 0);
+	/* cut inside the trailer: every record is still there */
+	write_trace(NREC);
+	assert_int_equal(truncate(path, file_size() - 5), 0);
+	read_all(&st, NULL);
+	assert_int_equal(st.records, NREC);
+	assert_int_equal(st.truncated, 1);
+}
+
+static void flip(long off)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t c;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, off), 1);
+	c ^= 0x10;
+	assert_int_equal(pwrite(fd, &c, 1, off), 1);
+	close(fd);
+}
+
+static void test_flipped_bits_cost_only_the_blocks_they_hit(void **state)
+{
+	struct tf_stats full, st;
+	uint32_t first;
+	long size;
+
+	(void)state;
+	write_trace(NREC);
+	read_all(&full, NULL);
+	size = file_size();
+	/* inside a payload: that block fails its CRC */
+	flip(size / 2);
+	read_all(&st, NULL);
+	assert_int_equal(st.bad_blocks, 1);
+	assert_true(st.records < full.records);
+	/* no more lost than one block can hold: 1 MiB of the smallest records */
+	assert_true(full.records - st.records <= (1u << 20) / sizeof(struct dio_ev_path) + 1);
+	assert_int_equal(st.truncated, 0);
+
+	/* in the first record block's header (after file header and meta block) */
+	write_trace(NREC);
+	{
+		char err[128];
+		struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
+		const void *rec;
+		size_t sz;
+
+		assert_non_null(r);
+		assert_int_equal(tf_reader__next(r, &rec, &sz), 1);
+		tf_reader__close(r);
+	}
+	/* the meta block is file header (16) + 48 + a few bytes; its successor's header follows */
+	{
+		int fd = open(path, O_RDONLY);
+		struct tf_block_hdr h;
+
+		assert_true(fd >= 0);
+		assert_int_equal(pread(fd, &h, sizeof(h), sizeof(struct tf_file_hdr)), sizeof(h));
+		close(fd);
+		flip(sizeof(struct tf_file_hdr) + sizeof(h) + h.comp_len + 12);
+	}
+	read_all(&st, &first);
+	assert_true(first > 0);		/* the first block is gone ... */
+	assert_int_equal(st.bad_blocks, 1);
+	assert_true(st.records > 0);	/* ... the reader found the next one */
+	assert_true(st.skipped_bytes > 0);
+}
+
+static void expect_open_error(const char *p, const char *want)
+{
+	char err[256] = "";
+
+	assert_null(tf_reader__open(p, err, sizeof(err)));
+	if (!strstr(err, want))
+		fail_msg("error \"%s\" lacks \"%s\"", err, want);
+	assert_null(strchr(err, '\n'));
+}
+
+static void write_bytes(const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	fclose(f);
+}
+
+static void test_bad_files_give_one_line_errors(void **state)
+{
+	struct tf_file_hdr fh = { .magic = TF_MAGIC, .version = TF_VERSION + 1,
+				  .hdr_size = sizeof(fh) };
+
+	(void)state;
+	write_bytes("", 0);
+	expect_open_error(path, "empty file");
+	write_bytes("DIOTR", 5);
+	expect_open_error(path, "truncated header");
+	write_bytes("GARBAGE!GARBAGE!GARBAGE!", 24);
+	expect_open_error(path, "not a dio trace file (wrong magic)");
+	write_bytes(&fh, sizeof(fh));
+	expect_open_error(path, "trace format version 2, this dio reads version 1: upgrade dio");
+	expect_open_error(dir, "is a directory");
+	expect_open_error("/nonexistent-dir/x.dio", "No such file or directory");
+	if (geteuid() != 0) {
+		write_trace(1);
+		chmod(path, 0);
+		expect_open_error(path, "Permission denied");
+	}
+}
+
+static void test_garbage_after_the_header_yields_nothing_and_ends(void **state)
+{
+	uint8_t buf[sizeof(struct tf_file_hdr) + 4096];
+	struct tf_file_hdr fh = { .magic = TF_MAGIC, .version = TF_VERSION,
+				  .hdr_size = sizeof(fh) };
+	struct tf_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 131 + 7);
+	memcpy(buf, &fh, sizeof(fh));
+	write_bytes(buf, sizeof(buf));
+	read_all(&st, NULL);
+	assert_int_equal(st.records, 0);
+	assert_int_equal(st.truncated, 1);
+	assert_int_equal(st.skipped_bytes, 4096);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/t.dio", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	unlink(path);
+	return rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip_keeps_every_record_and_the_metadata),
+		cmocka_unit_test(test_empty_trace_has_no_records_and_is_complete),
+		cmocka_unit_test(test_writer_refuses_a_record_shorter_than_its_header),
+		cmocka_unit_test(test_writer_open_fails_with_errno_in_a_missing_directory),
+		cmocka_unit_test(test_cut_short_file_yields_every_complete_block),
+		cmocka_unit_test(test_flipped_bits_cost_only_the_blocks_they_hit),
+		cmocka_unit_test(test_bad_files_give_one_line_errors),
+		cmocka_unit_test(test_garbage_after_the_header_yields_nothing_and_ends),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
