@@ -373,3 +373,20 @@ cleanup:
 	free(st.tids);
 	return e;
 }
+
+int cli_trace_args(int argc, char **argv, struct options *o, int *code)
+{
+	char err[1024];
+	int e = cli_parse_trace(argc, argv, o, err, sizeof(err));
+
+	if (e == 1) {
+		*code = 0;
+		return 1;
+	}
+	if (e) {
+		die_msg("%s", err);
+		*code = 2;
+		return 1;
+	}
+	return 0;
+}

@@ -15,7 +15,8 @@ engine_libdioengine_a_SOURCES = \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
-	engine/tracefile.c engine/tracefile.h
+	engine/tracefile.c engine/tracefile.h \
+	engine/replay.c engine/replay.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 

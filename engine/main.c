@@ -11,6 +11,7 @@
 #include "options.h"
 #include "plugin.h"
 #include "probe.h"
+#include "replay.h"
 #include "session.h"
 #include "syscalls.h"
 #include "util.h"
@@ -22,6 +23,9 @@ static void usage(FILE *f)
 		"       dio trace [OPTIONS] -p PID[,PID...]          trace running processes\n"
 		"       dio trace [OPTIONS] -a                       trace the whole system\n"
 		"       dio [OPTIONS] -- COMMAND [ARGS...]           same as dio trace\n"
+		"       dio record -o FILE [OPTIONS] [--] COMMAND   record a trace file (also -p, -a)\n"
+		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
+		"       dio info FILE                                metadata and counts of a trace file\n"
 		"       dio list analyzers|sinks|syscalls            what this dio offers\n"
 		"       dio --version\n"
 		"\n"
@@ -77,18 +81,12 @@ static int cmd_trace(int argc, char **argv)
 	struct options o;
 	struct session *s;
 	char err[1024];
-	int e, code;
+	int code;
 
 	options_init(&o);
-	e = cli_parse_trace(argc, argv, &o, err, sizeof(err));
-	if (e == 1) {
+	if (cli_trace_args(argc, argv, &o, &code)) {
 		options_free(&o);
-		return 0;
-	}
-	if (e) {
-		die_msg("%s", err);
-		options_free(&o);
-		return 2;
+		return code;
 	}
 	/* before loading anything: a user without privileges learns that first */
 	if (probe__check_machine(err, sizeof(err))) {
@@ -126,8 +124,14 @@ int main(int argc, char **argv)
 		return cmd_trace(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "info"))
+		return cmd_info(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cmd_trace(argc, argv);
-	die_msg("unknown command '%s'; use 'dio trace', 'dio list' or see 'dio --help'", argv[1]);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio info', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
 }

@@ -15,6 +15,7 @@
 #include "session.h"
 #include "syscalls.h"
 #include "tagtab.h"
+#include "tracefile.h"
 #include "util.h"
 
 #define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
@@ -42,6 +43,7 @@ struct session {
 	uint64_t findings;
 	uint64_t counters[DIO_CNT_MAX];
 	int failed;		/* a module returned an error */
+	struct tf_writer *rec;	/* dio record: every record also goes here */
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
 
@@ -422,6 +424,16 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 		return 0;
 	}
 	s->events++;
+	/* as it came from the ring: a replay goes through this same function */
+	if (s->rec && !s->failed) {
+		e = tf_writer__add(s->rec, rec, h->size);
+		if (e) {
+			die_msg("writing the trace file failed: %s (what was written before is kept)",
+				strerror(-e));
+			s->failed = 1;
+			return e;
+		}
+	}
 	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
 	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
 		h = hash_in_user(s, rec);
@@ -452,6 +464,21 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 		}
 	}
 	return 0;
+}
+
+void session__record_to(struct session *s, struct tf_writer *w)
+{
+	s->rec = w;
+}
+
+void session__set_realtime_off(struct session *s, int64_t off)
+{
+	s->realtime_off = off;
+}
+
+int64_t session__realtime_off(const struct session *s)
+{
+	return s->realtime_off;
 }
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -520,6 +547,28 @@ static int finish_analyzers(struct session *s)
 	}
 	flush_sinks(s);
 	return ret;
+}
+
+int session__replay(struct session *s, struct tf_reader *r)
+{
+	const void *rec;
+	size_t size;
+	int e, code = 0;
+
+	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
+		if (session__dispatch(s, rec, size) < 0) {
+			code = 1;
+			break;
+		}
+	}
+	if (e < 0) {
+		die_msg("reading the trace file failed: %s", strerror(-e));
+		code = 1;
+	}
+	if (finish_analyzers(s))
+		code = 1;
+	report_loss(s);
+	return code || s->failed;
 }
 
 int session__trace(struct session *s)

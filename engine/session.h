@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A session: the loaded modules, the tag table and the dispatch of records
- * and findings. The record source is the live probe (session__trace) or, later,
- * a trace file; both hand records to session__dispatch.
+ * and findings. The record source is the live probe (session__trace) or a
+ * trace file (session__replay); both hand records to session__dispatch.
  */
 #ifndef DIO_ENGINE_SESSION_H
 #define DIO_ENGINE_SESSION_H
@@ -31,5 +31,19 @@ int session__dispatch(struct session *s, const void *rec, size_t size);
  * arrives; then finish the analyzers. Returns dio's exit status.
  */
 int session__trace(struct session *s);
+
+struct tf_writer;
+struct tf_reader;
+
+/* dio record: also write every record to w (not owned; NULL: stop). */
+void session__record_to(struct session *s, struct tf_writer *w);
+/* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
+void session__set_realtime_off(struct session *s, int64_t off);
+int64_t session__realtime_off(const struct session *s);
+/*
+ * Feed every record of r to the modules, then finish the analyzers. Returns
+ * dio's exit status (0, or 1 when a module or the reading failed).
+ */
+int session__replay(struct session *s, struct tf_reader *r);
 
 #endif

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dio record, dio dump and dio info: a session written to a trace file, and
+ * read back through the same dispatch the live trace uses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "config.h"
+#include "cli.h"
+#include "options.h"
+#include "probe.h"
+#include "replay.h"
+#include "session.h"
+#include "syscalls.h"
+#include "tracefile.h"
+#include "util.h"
+
+#define META_MAX 8192
+
+static void read_line(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "re");
+
+	buf[0] = 0;
+	if (f) {
+		if (fgets(buf, len, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+/* What a reader needs to decode the records without the recording machine. */
+static void build_meta(const struct options *o, int64_t realtime_off, int argc, char **argv,
+		       char *buf, size_t len)
+{
+	struct utsname u;
+	char boot[64];
+	size_t off;
+
+	uname(&u);
+	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	off = snprintf(buf, len,
+		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
+		       "boot_id=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\noptions=",
+		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot,
+		       (long long)realtime_off, o->mode == MODE_RAW ? "raw" : "detailed",
+		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off");
+	/* the command line as given, one line: arguments separated by spaces */
+	for (int i = 0; i < argc && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, "\n");
+	for (char *p = strstr(buf, "options="); p && *p; p++)
+		if (*p == '\n' && p[1])
+			*p = ' ';	/* an argument with a newline must not start a key */
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct options o;
+	struct session *s = NULL;
+	struct tf_writer *w = NULL;
+	char err[1024], *meta = NULL, *path = NULL;
+	int e, code = 1;
+
+	options_init(&o);
+	if (cli_trace_args(argc, argv, &o, &code)) {
+		options_free(&o);
+		return code;
+	}
+	code = 1;
+	if (!o.output) {
+		die_msg("dio record: name the trace file with -o FILE (e.g. dio record -o run.dio -- CMD)");
+		options_free(&o);
+		return 2;
+	}
+	/* -o names the trace file here; the console only shows the summary */
+	path = o.output;
+	o.output = NULL;
+	o.quiet = 1;
+	if (probe__check_machine(err, sizeof(err))) {
+		die_msg("%s", err);
+		goto out;
+	}
+	s = session__new(&o, err, sizeof(err));
+	if (!s) {
+		die_msg("%s", err);
+		goto out;
+	}
+	meta = malloc(META_MAX);
+	if (!meta) {
+		die_msg("out of memory");
+		goto out;
+	}
+	build_meta(&o, session__realtime_off(s), argc, argv, meta, META_MAX);
+	w = tf_writer__open(path, 6, meta);
+	if (!w) {
+		die_msg("cannot create the trace file %s: %s", path, strerror(errno));
+		goto out;
+	}
+	session__record_to(s, w);
+	code = session__trace(s);
+	session__record_to(s, NULL);
+	e = tf_writer__close(w);
+	if (e) {
+		die_msg("finishing the trace file %s failed: %s (the blocks before are readable)",
+			path, strerror(-e));
+		code = 1;
+	}
+out:
+	session__free(s);
+	free(meta);
+	free(path);
+	options_free(&o);
+	return code;
+}
+
+static void dump_usage(FILE *f)
+{
+	fprintf(f, "usage: dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T] [--no-details]\n"
+		   "  print a recorded trace as dio trace prints it live (to stdout, or OUT)\n");
+}
+
+/* Open a trace for reading; on failure the one-line reason is printed. */
+static struct tf_reader *open_trace(const char *path)
+{
+	char err[512];
+	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
+
+	if (!r)
+		die_msg("%s", err);
+	return r;
+}
+
+/* The reader's damage report; returns 1 when anything was skipped. */
+static int report_damage(const char *path, const struct tf_reader *r)
+{
+	struct tf_stats st;
+
+	tf_reader__stats(r, &st);
+	if (!st.truncated && !st.bad_blocks && !st.bad_records && !st.skipped_bytes)
+		return 0;
+	warn_msg("%s: %s: recovered %llu records in %llu blocks; skipped %llu damaged blocks, %llu bad records, %llu bytes",
+		 path, st.truncated ? "cut short" : "damaged", (unsigned long long)st.records,
+		 (unsigned long long)st.blocks, (unsigned long long)st.bad_blocks,
+		 (unsigned long long)st.bad_records, (unsigned long long)st.skipped_bytes);
+	return 1;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "no-details", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct options o;
+	struct session *s = NULL;
+	struct tf_reader *r = NULL;
+	char err[1024], v[64];
+	int c, code = 1, t = 0;
+
+	options_init(&o);
+	o.no_summary = 1;
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+:o:tTh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			free(o.output);
+			o.output = strdup(optarg);
+			break;
+		case 't':
+			t++;
+			break;
+		case 'T':
+			o.durations = 1;
+			break;
+		case 'D':
+			o.details = 0;
+			break;
+		case 'h':
+			dump_usage(stdout);
+			options_free(&o);
+			return 0;
+		case ':':
+			die_msg("dio dump: %s needs a value", argv[optind - 1]);
+			options_free(&o);
+			return 2;
+		default:
+			die_msg("dio dump: unknown option '%s'; see 'dio dump --help'", argv[optind - 1]);
+			options_free(&o);
+			return 2;
+		}
+	}
+	/* a dump is the command's output, not a side channel as in dio trace */
+	if (!o.output)
+		o.output = strdup("-");
+	o.time = t >= 3 ? TIME_TTT : t == 2 ? TIME_TT : t ? TIME_T : TIME_NONE;
+	if (optind != argc - 1) {
+		die_msg("dio dump: give exactly one trace file (dio dump run.dio)");
+		options_free(&o);
+		return 2;
+	}
+	r = open_trace(argv[optind]);
+	if (!r)
+		goto out;
+	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
+	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user"))
+		o.hash = HASH_USER;
+	s = session__new(&o, err, sizeof(err));
+	if (!s) {
+		die_msg("%s", err);
+		goto out;
+	}
+	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
+		session__set_realtime_off(s, strtoll(v, NULL, 10));
+	code = session__replay(s, r);
+	if (report_damage(argv[optind], r))
+		code = 1;
+out:
+	session__free(s);
+	tf_reader__close(r);
+	options_free(&o);
+	return code;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct tf_reader *r;
+	struct tf_stats st;
+	uint64_t per_type[DIO_EV_MAX] = { 0 }, per_nr[DIO_NR_MAX] = { 0 }, first = 0, last = 0;
+	const void *rec;
+	size_t size;
+	long long fsize;
+	FILE *f;
+	int e, code = 0;
+
+	if (argc != 2 || argv[1][0] == '-') {
+		if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			printf("usage: dio info FILE\n  metadata, counts and damage of a recorded trace\n");
+			return 0;
+		}
+		die_msg("dio info: give exactly one trace file (dio info run.dio)");
+		return 2;
+	}
+	r = open_trace(argv[1]);
+	if (!r)
+		return 1;
+	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
+		const struct dio_ev_hdr *h = rec;
+
+		if (h->type < DIO_EV_MAX)
+			per_type[h->type]++;
+		if (h->type == DIO_EV_SYSCALL && size >= sizeof(struct dio_ev_syscall)) {
+			uint32_t nr = ((const struct dio_ev_syscall *)rec)->nr;
+
+			if (nr < DIO_NR_MAX)
+				per_nr[nr]++;
+		}
+		if (!first || h->ts < first)
+			first = h->ts;
+		if (h->ts > last)
+			last = h->ts;
+	}
+	tf_reader__stats(r, &st);
+	f = fopen(argv[1], "re");
+	fsize = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+	if (f)
+		fclose(f);
+	printf("file: %s (%lld bytes)\n%s", argv[1], fsize, tf_reader__meta(r));
+	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu)\n",
+	       (unsigned long long)st.records, (unsigned long long)per_type[DIO_EV_SYSCALL],
+	       (unsigned long long)per_type[DIO_EV_PATH], (unsigned long long)per_type[DIO_EV_IOURING],
+	       (unsigned long long)per_type[DIO_EV_PROC]);
+	if (st.records)
+		printf("bytes per record: %.1f\n", (double)fsize / st.records);
+	printf("time span: %.6f s\n", st.records ? (last - first) / 1e9 : 0.0);
+	printf("blocks: %llu intact, %llu damaged; %s\n", (unsigned long long)st.blocks,
+	       (unsigned long long)st.bad_blocks,
+	       st.truncated ? "cut short (no index at the end)" : "complete");
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
+		const struct dio_syscall *sc;
+
+		if (!per_nr[nr])
+			continue;
+		sc = syscall_by_nr(nr);
+		printf("  %-18s %llu\n", sc ? sc->name : "?", (unsigned long long)per_nr[nr]);
+	}
+	if (e < 0) {
+		die_msg("reading %s failed: %s", argv[1], strerror(-e));
+		code = 1;
+	}
+	if (report_damage(argv[1], r))
+		code = 1;
+	tf_reader__close(r);
+	return code;
+}
