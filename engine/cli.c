@@ -390,3 +390,58 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code)
 	}
 	return 0;
 }
+
+/* dio dump and dio analyze: what to run over a trace file and how to print it */
+static const struct option replay_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-details", no_argument, NULL, OPT_NO_DETAILS },
+	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
+	{ "sink", required_argument, NULL, OPT_SINK },
+	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "config", required_argument, NULL, 'C' },
+	{ 0 }
+};
+
+int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
+		     size_t errlen)
+{
+	const char *file = NULL;
+	struct seen st = { 0 };
+	int c, e, help = 0;
+
+	prescan(argc, argv, &file, &help);
+	e = load_config(file, o, err, errlen);
+	if (e)
+		return e;
+	opterr = 0;
+	optind = 0;
+	for (;;) {
+		int before = optind ? optind : 1;
+
+		/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
+		c = getopt_long(argc, argv, ":o:tTqC:", replay_longopts, NULL);
+		if (c == -1)
+			break;
+		/* getopt moved the options before the file: a bad long option is the one just read */
+		if ((c == '?' || c == ':') && optind > 1 && !strncmp(argv[optind - 1], "--", 2))
+			before = optind - 1;
+		if (c == '?' || c == ':')
+			e = bad_option(c, argv, before, err, errlen);
+		else
+			e = apply(c, optarg, o, &st, err, errlen);
+		if (e)
+			goto cleanup;
+	}
+	if (optind != argc - 1) {
+		snprintf(err, errlen, "%s: give exactly one trace file (dio %s run.dio)", argv[0],
+			 argv[0]);
+		e = -EINVAL;
+		goto cleanup;
+	}
+	*trace = argv[optind];
+cleanup:
+	free(st.pids);
+	free(st.tids);
+	return e;
+}

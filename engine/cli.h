@@ -20,6 +20,13 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
  * stop with *code (0 after --help, 2 for a bad command line).
  */
 int cli_trace_args(int argc, char **argv, struct options *o, int *code);
+/*
+ * dio dump / dio analyze FILE [-o OUT] [-t|-tt|-ttt] [-T] [-q] [--no-details]
+ * [--analyzer ...] [--sink ...] [--no-summary] [-C FILE]; argv[0] is the
+ * command's name. *trace points into argv. 0, or -errno with a message in err.
+ */
+int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
+		     size_t errlen);
 void cli_usage(FILE *f);
 
 #endif

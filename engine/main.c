@@ -25,6 +25,7 @@ static void usage(FILE *f)
 		"       dio [OPTIONS] -- COMMAND [ARGS...]           same as dio trace\n"
 		"       dio record -o FILE [OPTIONS] [--] COMMAND   record a trace file (also -p, -a)\n"
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
+		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
 		"       dio list analyzers|sinks|syscalls            what this dio offers\n"
 		"       dio --version\n"
@@ -128,10 +129,12 @@ int main(int argc, char **argv)
 		return cmd_record(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "analyze"))
+		return cmd_analyze(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cmd_trace(argc, argv);
-	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio info', 'dio list' or see 'dio --help'", argv[1]);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio analyze', 'dio info', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
 }

@@ -4,7 +4,6 @@
  * read back through the same dispatch the live trace uses.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,10 +119,17 @@ out:
 	return code;
 }
 
-static void dump_usage(FILE *f)
+static void replay_usage(const char *cmd)
 {
-	fprintf(f, "usage: dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T] [--no-details]\n"
-		   "  print a recorded trace as dio trace prints it live (to stdout, or OUT)\n");
+	if (!strcmp(cmd, "dump"))
+		printf("usage: dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T] [--no-details] [--sink NAME[:k=v,...]]\n"
+		       "  print a recorded trace as dio trace prints it live (to stdout, or OUT)\n");
+	else
+		printf("usage: dio analyze FILE [--analyzer NAME[:k=v,...]|all] [--sink NAME[:k=v,...]]\n"
+		       "                        [--no-summary] [-o OUT] [-q] [-t|-tt|-ttt] [-T] [-C FILE]\n"
+		       "  run analyzers over a recorded trace: the findings dio trace would have given;\n"
+		       "  -q (default) shows findings and the summary only\n"
+		       "example: dio analyze run.dio --analyzer all\n");
 }
 
 /* Open a trace for reading; on failure the one-line reason is printed. */
@@ -152,63 +158,35 @@ static int report_damage(const char *path, const struct tf_reader *r)
 	return 1;
 }
 
-int cmd_dump(int argc, char **argv)
+/* dio dump and dio analyze: the same replay, with different defaults */
+static int replay_cmd(int argc, char **argv, int analyze)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "no-details", no_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	struct options o;
 	struct session *s = NULL;
 	struct tf_reader *r = NULL;
+	const char *path = NULL;
 	char err[1024], v[64];
-	int c, code = 1, t = 0;
+	int code = 1;
 
-	options_init(&o);
-	o.no_summary = 1;
-	opterr = 0;
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "+:o:tTh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			free(o.output);
-			o.output = strdup(optarg);
-			break;
-		case 't':
-			t++;
-			break;
-		case 'T':
-			o.durations = 1;
-			break;
-		case 'D':
-			o.details = 0;
-			break;
-		case 'h':
-			dump_usage(stdout);
-			options_free(&o);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			replay_usage(argv[0]);
 			return 0;
-		case ':':
-			die_msg("dio dump: %s needs a value", argv[optind - 1]);
-			options_free(&o);
-			return 2;
-		default:
-			die_msg("dio dump: unknown option '%s'; see 'dio dump --help'", argv[optind - 1]);
-			options_free(&o);
-			return 2;
 		}
 	}
-	/* a dump is the command's output, not a side channel as in dio trace */
-	if (!o.output)
-		o.output = strdup("-");
-	o.time = t >= 3 ? TIME_TTT : t == 2 ? TIME_TT : t ? TIME_T : TIME_NONE;
-	if (optind != argc - 1) {
-		die_msg("dio dump: give exactly one trace file (dio dump run.dio)");
+	options_init(&o);
+	/* dump: every call, no summary; analyze: findings and the summary */
+	o.no_summary = !analyze;
+	o.quiet = analyze;
+	if (cli_parse_replay(argc, argv, &o, &path, err, sizeof(err))) {
+		die_msg("%s", err);
 		options_free(&o);
 		return 2;
 	}
-	r = open_trace(argv[optind]);
+	/* the output is the command's own, not a side channel as in dio trace */
+	if (!o.output)
+		o.output = strdup("-");
+	r = open_trace(path);
 	if (!r)
 		goto out;
 	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
@@ -222,13 +200,23 @@ int cmd_dump(int argc, char **argv)
 	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
 		session__set_realtime_off(s, strtoll(v, NULL, 10));
 	code = session__replay(s, r);
-	if (report_damage(argv[optind], r))
+	if (report_damage(path, r))
 		code = 1;
 out:
 	session__free(s);
 	tf_reader__close(r);
 	options_free(&o);
 	return code;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	return replay_cmd(argc, argv, 0);
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	return replay_cmd(argc, argv, 1);
 }
 
 int cmd_info(int argc, char **argv)

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# dio record, dio dump, dio info: a recorded run of the basic workload dumps
+# dio record, dump, analyze, info: a recorded run of the basic workload dumps
 # to exactly the lines the workload knows it caused (every field, as the live
-# trace test checks them); a file cut short still dumps every record before the
-# cut and says so; bad files give one-line errors and a non-zero exit.
+# trace test checks them); analyze prints what the recording printed inline;
+# a file cut short still dumps every record before the cut and says so; bad
+# files give one-line errors and a non-zero exit.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -22,6 +23,21 @@ rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: dio dump exited with $rc:"; cat "$TMP/dump.err"; fail=1; }
 [ -s "$TMP/dump.err" ] && { echo "FAIL: dio dump of an intact file complained:"; cat "$TMP/dump.err"; fail=1; }
 expect_lines "$TMP/expect" "$TMP/dump" "dio dump output" || fail=1
+
+# dio analyze: the findings and summary the recording run printed, byte for byte
+"$DIO" analyze "$TMP/t.dio" > "$TMP/an" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: dio analyze exited with $rc:"; cat "$TMP/an"; fail=1; }
+grep -q '^100.00 ' "$TMP/an" || { echo "FAIL: dio analyze printed no summary:"; cat "$TMP/an"; fail=1; }
+if ! cmp -s "$TMP/rec.out" "$TMP/an"; then
+	echo "FAIL: dio analyze differs from what dio record printed inline (-inline +offline):"
+	diff "$TMP/rec.out" "$TMP/an" | head -20
+	fail=1
+fi
+"$DIO" analyze "$TMP/t.dio" --bogus > "$TMP/an.bad" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -qx "dio: unknown option '--bogus'; see 'dio trace --help'" "$TMP/an.bad" ||
+	{ echo "FAIL: dio analyze --bogus: exit $rc:"; cat "$TMP/an.bad"; fail=1; }
 
 # dio info: the counts are those of the dump
 "$DIO" info "$TMP/t.dio" > "$TMP/info" 2>&1 || { echo "FAIL: dio info failed:"; cat "$TMP/info"; fail=1; }
