@@ -185,6 +185,7 @@ struct tf_reader {
 	size_t size;
 	size_t pos;		/* next block header */
 	uint8_t *raw;		/* the current block, inflated */
+	uint64_t *rec;		/* the record handed out, aligned as in the ring */
 	size_t raw_len, rpos;
 	char *meta;
 	struct tf_stats st;
@@ -291,7 +292,7 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1))) {
+	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1)) || !(r->rec = malloc(65536))) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
@@ -382,7 +383,9 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 				r->rpos = r->raw_len;
 				continue;
 			}
-			*rec = r->raw + r->rpos;
+			/* records follow each other unpadded; their structs want 8-byte alignment */
+			memcpy(r->rec, r->raw + r->rpos, h.size);
+			*rec = r->rec;
 			*size = h.size;
 			r->rpos += h.size;
 			r->st.records++;
@@ -424,6 +427,7 @@ void tf_reader__close(struct tf_reader *r)
 	if (r->map)
 		munmap((void *)r->map, r->size);
 	free(r->raw);
+	free(r->rec);
 	free(r->meta);
 	free(r);
 }

@@ -95,7 +95,8 @@ const char *tf_reader__meta(const struct tf_reader *r);
 /* Value of a metadata key into buf; 0, or -ENOENT. */
 int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, size_t len);
 /*
- * The next record: *rec points into r's buffer, valid until the next call.
+ * The next record: *rec points into r's buffer (8-byte aligned), valid until
+ * the next call.
  * 1 with a record, 0 at the end of the file, -errno on a read error. Damaged
  * blocks are skipped and counted, never returned.
  */

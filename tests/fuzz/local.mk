@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Fuzzing the trace file reader with libFuzzer (clang -fsanitize=fuzzer), a short
+# bounded run in make check. Built with clang, not the configured C compiler.
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-D_GNU_SOURCE -I$(top_srcdir)/include -I$(top_srcdir)
+check_SCRIPTS += tests/fuzz/fuzz_tracefile
+TESTS += tests/fuzz/fuzz-tracefile.sh
+EXTRA_DIST += tests/fuzz/fuzz-tracefile.sh tests/fuzz/fuzz_tracefile.c \
+	tests/fuzz/corpus/cat.dio tests/fuzz/corpus/demo.dio tests/fuzz/corpus/demo-cut.dio
+CLEANFILES += tests/fuzz/fuzz_tracefile
+tests/fuzz/fuzz_tracefile: $(srcdir)/tests/fuzz/fuzz_tracefile.c $(srcdir)/engine/tracefile.c \
+		$(srcdir)/engine/tracefile.h
+	@mkdir -p tests/fuzz
+	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
+		$(srcdir)/engine/tracefile.c -o $@ $(ZLIB_LIBS)
