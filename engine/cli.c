@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "syscalls.h"
 #include "config.h"
 #include "util.h"
 
@@ -29,7 +30,7 @@ enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY,
+	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL,
 };
 
 static const struct option longopts[] = {
@@ -400,8 +401,31 @@ static const struct option replay_longopts[] = {
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "config", required_argument, NULL, 'C' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "path", required_argument, NULL, OPT_PATH },
+	{ "exclude-path", required_argument, NULL, OPT_EXCLUDE },
+	{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ 0 }
 };
+
+/* --since/--until SECONDS after the trace's first record */
+static int set_seconds(const char *name, const char *v, double *out, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(v, &end);
+	if (errno || end == v || *end || *out < 0) {
+		snprintf(err, errlen, "%s %s: give seconds after the trace's start, e.g. %s 1.5",
+			 name, v, name);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen)
@@ -414,13 +438,21 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	e = load_config(file, o, err, errlen);
 	if (e)
 		return e;
+	/* the config's targets and filters are for tracing; here the command line filters */
+	o->npids = o->ntids = 0;
+	o->comm[0] = 0;
+	options_clear_list(o, "path");
+	options_clear_list(o, "exclude-path");
+	free(o->syscalls);
+	o->syscalls = NULL;
+	o->since = o->until = -1;
 	opterr = 0;
 	optind = 0;
 	for (;;) {
 		int before = optind ? optind : 1;
 
 		/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
-		c = getopt_long(argc, argv, ":o:tTqC:", replay_longopts, NULL);
+		c = getopt_long(argc, argv, ":o:tTqC:p:e:", replay_longopts, NULL);
 		if (c == -1)
 			break;
 		/* getopt moved the options before the file: a bad long option is the one just read */
@@ -428,8 +460,18 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 			before = optind - 1;
 		if (c == '?' || c == ':')
 			e = bad_option(c, argv, before, err, errlen);
+		else if (c == OPT_SINCE)
+			e = set_seconds("--since", optarg, &o->since, err, errlen);
+		else if (c == OPT_UNTIL)
+			e = set_seconds("--until", optarg, &o->until, err, errlen);
 		else
 			e = apply(c, optarg, o, &st, err, errlen);
+		if (e)
+			goto cleanup;
+	}
+	memset(o->sel, 1, sizeof(o->sel));
+	if (o->syscalls) {
+		e = syscalls_select(o->syscalls, o->sel, err, errlen);
 		if (e)
 			goto cleanup;
 	}

@@ -123,10 +123,16 @@ static void replay_usage(const char *cmd)
 {
 	if (!strcmp(cmd, "dump"))
 		printf("usage: dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T] [--no-details] [--sink NAME[:k=v,...]]\n"
-		       "  print a recorded trace as dio trace prints it live (to stdout, or OUT)\n");
+		       "                     [-p|--pid PID,...] [--tid TID,...] [--comm NAME] [--path PREFIX]\n"
+		       "                     [--exclude-path PREFIX] [-e trace=SPEC|--syscalls SPEC]\n"
+		       "                     [--since S] [--until S]\n"
+		       "  print a recorded trace as dio trace prints it live (to stdout, or OUT);\n"
+		       "  --since/--until: seconds after the trace's first record\n"
+		       "example: dio dump run.dio --comm rocksdb:low -e trace=%%data --since 2 --until 3\n");
 	else
 		printf("usage: dio analyze FILE [--analyzer NAME[:k=v,...]|all] [--sink NAME[:k=v,...]]\n"
 		       "                        [--no-summary] [-o OUT] [-q] [-t|-tt|-ttt] [-T] [-C FILE]\n"
+		       "                        [the filters of dio dump]\n"
 		       "  run analyzers over a recorded trace: the findings dio trace would have given;\n"
 		       "  -q (default) shows findings and the summary only\n"
 		       "example: dio analyze run.dio --analyzer all\n");
@@ -158,12 +164,112 @@ static int report_damage(const char *path, const struct tf_reader *r)
 	return 1;
 }
 
+/* --pid --tid --comm --path --exclude-path --syscalls --since --until over a trace */
+struct filter {
+	const struct options *o;
+	struct session *s;
+	uint64_t t0;		/* the first record's time */
+	int started;
+	int active;		/* any filter given */
+};
+
+static int id_in(uint32_t id, const pid_t *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if ((uint32_t)ids[i] == id)
+			return 1;
+	return 0;
+}
+
+/* p under prefix, at a component boundary ("/data" holds "/data/x", not "/database") */
+static int under(const char *p, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (n && prefix[n - 1] == '/')
+		n--;
+	return !strncmp(p, prefix, n) && (p[n] == 0 || p[n] == '/');
+}
+
+static int path_kept(const struct options *o, const char *p)
+{
+	int ok = !o->nprefix;
+
+	if (!p)
+		return ok;
+	for (int i = 0; !ok && i < o->nprefix; i++)
+		ok = under(p, o->prefix[i]);
+	for (int i = 0; ok && i < o->nexclude; i++)
+		ok = !under(p, o->exclude[i]);
+	return ok;
+}
+
+static int keep(void *ud, const struct dio_ev_hdr *h)
+{
+	struct filter *f = ud;
+	const struct options *o = f->o;
+	uint32_t pid, tid;
+	const char *comm, *path = NULL;
+
+	if (!f->started) {
+		f->started = 1;
+		f->t0 = h->ts;
+	}
+	/* path records name files for what follows: always through */
+	if (!f->active || h->type == DIO_EV_PATH)
+		return 1;
+	if (o->since >= 0 && h->ts < f->t0 + (uint64_t)(o->since * 1e9))
+		return 0;
+	if (o->until >= 0 && h->ts > f->t0 + (uint64_t)(o->until * 1e9))
+		return 0;
+	switch (h->type) {
+	case DIO_EV_SYSCALL: {
+		const struct dio_ev_syscall *e = (const void *)h;
+
+		if (e->nr >= DIO_NR_MAX || !o->sel[e->nr])
+			return 0;
+		pid = e->pid, tid = e->tid, comm = e->comm;
+		if (e->flags & DIO_SF_FILE)
+			path = session__tag_path(f->s, &e->tag);
+		else if (e->str_len[0] && ((const char *)(e + 1))[0] == '/')
+			path = (const char *)(e + 1);
+		if ((o->nprefix || o->nexclude) && !path_kept(o, path))
+			return 0;
+		break;
+	}
+	case DIO_EV_IOURING: {
+		const struct dio_ev_iouring *e = (const void *)h;
+
+		pid = e->pid, tid = e->tid, comm = e->comm;
+		if ((o->nprefix || o->nexclude) && !path_kept(o, session__tag_path(f->s, &e->tag)))
+			return 0;
+		break;
+	}
+	case DIO_EV_PROC: {
+		const struct dio_ev_proc *e = (const void *)h;
+
+		pid = e->pid, tid = e->tid, comm = e->comm;
+		break;
+	}
+	default:
+		return 1;
+	}
+	if (o->npids && !id_in(pid, o->pids, o->npids))
+		return 0;
+	if (o->ntids && !id_in(tid, o->tids, o->ntids))
+		return 0;
+	if (o->comm[0] && strncmp(comm, o->comm, DIO_COMM_LEN))
+		return 0;
+	return 1;
+}
+
 /* dio dump and dio analyze: the same replay, with different defaults */
 static int replay_cmd(int argc, char **argv, int analyze)
 {
 	struct options o;
 	struct session *s = NULL;
 	struct tf_reader *r = NULL;
+	struct filter f = { 0 };
 	const char *path = NULL;
 	char err[1024], v[64];
 	int code = 1;
@@ -199,7 +305,11 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	}
 	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
 		session__set_realtime_off(s, strtoll(v, NULL, 10));
-	code = session__replay(s, r);
+	f.o = &o;
+	f.s = s;
+	f.active = o.npids || o.ntids || o.comm[0] || o.nprefix || o.nexclude || o.syscalls ||
+		   o.since >= 0 || o.until >= 0;
+	code = session__replay(s, r, keep, &f);
 	if (report_damage(path, r))
 		code = 1;
 out:

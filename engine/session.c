@@ -549,13 +549,21 @@ static int finish_analyzers(struct session *s)
 	return ret;
 }
 
-int session__replay(struct session *s, struct tf_reader *r)
+const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
+{
+	return tagtab__lookup(s->tags, tag);
+}
+
+int session__replay(struct session *s, struct tf_reader *r,
+		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud)
 {
 	const void *rec;
 	size_t size;
 	int e, code = 0;
 
 	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
+		if (keep && !keep(ud, rec))
+			continue;
 		if (session__dispatch(s, rec, size) < 0) {
 			code = 1;
 			break;

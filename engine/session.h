@@ -41,9 +41,13 @@ void session__record_to(struct session *s, struct tf_writer *w);
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);
 /*
- * Feed every record of r to the modules, then finish the analyzers. Returns
- * dio's exit status (0, or 1 when a module or the reading failed).
+ * Feed every record of r for which keep (if not NULL) returns non-zero to the
+ * modules, then finish the analyzers. Returns dio's exit status (0, or 1 when a
+ * module or the reading failed).
  */
-int session__replay(struct session *s, struct tf_reader *r);
+int session__replay(struct session *s, struct tf_reader *r,
+		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud);
+/* The path of a file tag as the records so far named it; NULL when unknown. */
+const char *session__tag_path(struct session *s, const struct dio_file_tag *tag);
 
 #endif

@@ -54,6 +54,42 @@ nwrites=$(grep -cE '\] (write|pwrite64)\(' "$TMP/dump")
 grep -qE "^  (write|pwrite64) +[0-9]+$" "$TMP/info" ||
 	{ echo "FAIL: dio info has no per-syscall counts ($nwrites writes in the dump)"; fail=1; }
 
+# filters: the dump's own lines, selected
+callre='^\[[0-9]+/[0-9]+ [^]]*\] [a-z0-9_]+\('
+filt() {	# filt NAME WANT-FILE dump-options...: the filtered dump must equal WANT-FILE
+	name=$1 want=$2
+	shift 2
+	"$DIO" dump "$TMP/t.dio" "$@" > "$TMP/f.out" 2> "$TMP/f.err"
+	rc=$?
+	if [ "$rc" -ne 0 ] || ! cmp -s "$want" "$TMP/f.out" || [ ! -s "$want" ]; then
+		echo "FAIL: dio dump $* ($name): exit $rc, -expected +printed:"
+		diff "$want" "$TMP/f.out" | head -10
+		cat "$TMP/f.err"
+		fail=1
+	fi
+}
+child=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* [^]]*\] +++ exited with .*/\1/p' "$TMP/dump" | head -1)
+grep "^\[$child/" "$TMP/dump" > "$TMP/want.pid"
+filt "--pid of the first process to exit" "$TMP/want.pid" --pid "$child"
+grep -E '\] (write|pwrite64)\(|\] \+\+\+ ' "$TMP/dump" > "$TMP/want.sc"
+filt "-e trace=write,pwrite64" "$TMP/want.sc" -e trace=write,pwrite64
+# calls that name the directory, and calls without an fd on a file known to be in it (munmap)
+grep -E "$callre" "$TMP/dump" | awk -v d="$MNT/wd" '
+	{ tag = ""; if (match($0, / tag=[^ }]*/)) tag = substr($0, RSTART, RLENGTH) }
+	index($0, d) { if (tag != "") in_dir[tag] = 1; print; next }
+	tag != "" && (tag in in_dir) { print }' > "$TMP/want.path0"
+"$DIO" dump "$TMP/t.dio" --path "$MNT/wd" | grep -E "$callre" > "$TMP/got.path"
+if ! cmp -s "$TMP/want.path0" "$TMP/got.path"; then
+	echo "FAIL: dio dump --path $MNT/wd: -lines naming the directory +printed:"
+	diff "$TMP/want.path0" "$TMP/got.path" | head -10
+	fail=1
+fi
+"$DIO" dump "$TMP/t.dio" --since 3600 > "$TMP/f.out"
+[ -s "$TMP/f.out" ] && { echo "FAIL: dio dump --since 3600 printed records of a short trace"; head -3 "$TMP/f.out"; fail=1; }
+"$DIO" dump "$TMP/t.dio" --until 0 | grep -E "$callre" > "$TMP/f.out"
+[ "$(wc -l < "$TMP/f.out")" -le 1 ] ||
+	{ echo "FAIL: dio dump --until 0 printed more than the first call"; fail=1; }
+
 # cut inside the trailer: every record is there, and the damage is reported
 cp "$TMP/t.dio" "$TMP/cut.dio"
 truncate -s -5 "$TMP/cut.dio"
