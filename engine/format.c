@@ -335,8 +335,7 @@ static int arg_hidden(const struct dio_syscall *sc, const struct dio_ev_syscall 
 	return 0;
 }
 
-/* a flag word argument: the xlat function for its kind, NULL for other kinds */
-static int (*flag_fn(unsigned int kind))(uint64_t, char *, size_t)
+int (*format_arg_xlat(unsigned int kind))(uint64_t, char *, size_t)
 {
 	switch (kind) {
 	case A_OPEN_FLAGS: return xlat_open_flags;
@@ -382,7 +381,7 @@ static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_s
 	for (int i = 0; i < sc->nargs && i < 6; i++) {
 		unsigned int kind = sc->args[i];
 		uint64_t v = ev->args[i];
-		int (*fn)(uint64_t, char *, size_t) = flag_fn(kind);
+		int (*fn)(uint64_t, char *, size_t) = format_arg_xlat(kind);
 
 		if (arg_hidden(sc, ev, i))
 			continue;

@@ -29,4 +29,10 @@ int format_tag(const struct dio_file_tag *tag, char *buf, size_t len);
 /* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon", "-" */
 const char *format_ftype(unsigned int ftype);
 
+/*
+ * The xlat_* function that names a flag word or mode argument of kind (enum
+ * sc_arg), NULL for kinds printed as numbers, fds or strings.
+ */
+int (*format_arg_xlat(unsigned int kind))(uint64_t, char *, size_t);
+
 #endif

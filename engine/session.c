@@ -487,13 +487,14 @@ static int on_record(void *ctx, void *data, size_t size)
 	return session__dispatch(ctx, data, size);
 }
 
+/* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
 static void flush_sinks(struct session *s)
 {
 	for (int i = 0; i < s->nplugins; i++) {
 		struct plugin *p = &s->plugins[i];
 
-		if (p->sk && p->inited && p->sk->flush)
-			p->sk->flush(p->state);
+		if (p->sk && p->inited && p->sk->flush && p->sk->flush(p->state) < 0)
+			s->failed = 1;
 	}
 }
 

@@ -76,3 +76,10 @@ TESTS += tests/unit/test_tracefile
 tests_unit_test_tracefile_SOURCES = tests/unit/test_tracefile.c
 tests_unit_test_tracefile_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_tracefile_LDADD = $(TEST_ENGINE_LIBS)
+
+# the json sink: its descriptor, exact lines, string escaping, .gz output, errors
+check_PROGRAMS += tests/unit/test_json
+TESTS += tests/unit/test_json
+tests_unit_test_json_SOURCES = tests/unit/test_json.c sinks/json/json.c
+tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
+tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)

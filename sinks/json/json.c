@@ -1,0 +1,725 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * json: one JSON object per line (ndjson) per record and per finding, for
+ * programs that analyze a trace later. gzip-compressed when the file name
+ * ends in ".gz". Field names are stable: docs/json-schema.md.
+ *
+ * Flags and modes are named by the engine's own decoding (engine/format.c,
+ * engine/xlat.c, compiled into this module), so they read as on the console.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <dio/sink.h>
+#include "engine/format.h"
+#include "engine/syscalls.h"
+#include "engine/xlat.h"
+
+#define IOBUF_SIZE	(1 << 20)	/* as the console: a drain period of lines */
+#define LINE_SIZE	4096		/* first line buffer; grows to the longest line */
+#define MAX_ERRNO	4095		/* below -4095 a negative return is a value */
+
+enum { O_FILE, O_PATHS };
+
+static const struct dio_option options[] = {
+	[O_FILE] = { "file", DIO_OPT_STRING, NULL,
+		     "file to write; \"-\" for standard output; gzip when it ends in .gz" },
+	[O_PATHS] = { "paths", DIO_OPT_BOOL, "true", "also write the path records" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct json {
+	const struct dio_host *host;
+	struct dio_ctx *ctx;
+	FILE *out;		/* plain output, or NULL when gz is used */
+	gzFile gz;
+	int own;		/* out was opened here */
+	char *iobuf;
+	int paths;
+	int werr;		/* errno of the first write error (logged), 0 if none */
+	uint64_t malformed;	/* records that could not be read and were not written */
+	uint64_t base;		/* CLOCK_MONOTONIC ns rel_ns counts from */
+	int based;		/* base was checked against the first record */
+	char *line;		/* the line being built; grows, never cut */
+	size_t len, cap;
+	int oom;		/* the line could not grow */
+};
+
+/* ---- line building --------------------------------------------------------- */
+
+static void grow(struct json *j, size_t need)
+{
+	size_t cap = j->cap;
+	char *line;
+
+	if (j->oom || j->len + need <= j->cap)
+		return;
+	while (cap < j->len + need)
+		cap *= 2;
+	line = realloc(j->line, cap);
+	if (!line) {
+		j->oom = 1;
+		return;
+	}
+	j->line = line;
+	j->cap = cap;
+}
+
+static void put_mem(struct json *j, const void *s, size_t n)
+{
+	grow(j, n);
+	if (j->oom)
+		return;
+	memcpy(j->line + j->len, s, n);
+	j->len += n;
+}
+
+static void put_str(struct json *j, const char *s)
+{
+	put_mem(j, s, strlen(s));
+}
+
+static void put(struct json *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct json *j, const char *fmt, ...)
+{
+	char tmp[128];	/* numbers and short names only */
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		put_mem(j, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at s (at most n bytes), 0 when the
+ * bytes there are not one: overlong forms, surrogates and code points past
+ * U+10FFFF are not well-formed (Unicode 15, table 3-7).
+ */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/*
+ * n bytes of s as a JSON string, quotes included. Well-formed UTF-8 is kept
+ * as it is; control characters, '"' and '\\' are escaped; each byte that is not
+ * part of well-formed UTF-8 becomes \udcXX (a lone low surrogate, Python's
+ * "surrogateescape"), so the exact bytes can be had back and no valid text is
+ * taken for them.
+ */
+static void put_json_str(struct json *j, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	put_mem(j, "\"", 1);
+	for (size_t i = 0; i < n; ) {
+		unsigned char c = s[i];
+		size_t u;
+
+		if (c >= 0x80) {
+			u = utf8_len(s + i, n - i);
+			if (u) {
+				put_mem(j, s + i, u);
+				i += u;
+			} else {
+				put(j, "\\udc%02x", c);
+				i++;
+			}
+			continue;
+		}
+		switch (c) {
+		case '"': put_mem(j, "\\\"", 2); break;
+		case '\\': put_mem(j, "\\\\", 2); break;
+		case '\b': put_mem(j, "\\b", 2); break;
+		case '\f': put_mem(j, "\\f", 2); break;
+		case '\n': put_mem(j, "\\n", 2); break;
+		case '\r': put_mem(j, "\\r", 2); break;
+		case '\t': put_mem(j, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7f)
+				put(j, "\\u%04x", c);
+			else
+				put_mem(j, &c, 1);
+			break;
+		}
+		i++;
+	}
+	put_mem(j, "\"", 1);
+}
+
+/* ,"key":"value" for a C string */
+static void put_kstr(struct json *j, const char *key, const char *s)
+{
+	put(j, ",\"%s\":", key);
+	put_json_str(j, s, strlen(s));
+}
+
+/* a NUL-padded fixed-size name (comm) */
+static void put_kcomm(struct json *j, const char *comm)
+{
+	put_str(j, ",\"comm\":");
+	put_json_str(j, comm, strnlen(comm, DIO_COMM_LEN));
+}
+
+/* type, both times (none when ts is 0), and pid/tid: what every record starts with */
+static void put_head(struct json *j, const char *type, uint64_t ts, uint32_t pid, uint32_t tid)
+{
+	put(j, "{\"type\":\"%s\"", type);
+	if (!ts)
+		goto ids;
+	if (!j->based) {
+		/* a replayed trace has times from before this session: count from its first */
+		if (ts < j->base)
+			j->base = ts;
+		j->based = 1;
+	}
+	put(j, ",\"ts_ns\":%" PRIu64 ",\"rel_ns\":%" PRId64, j->host->realtime_ns(j->ctx, ts),
+	    (int64_t)(ts - j->base));
+ids:
+	put(j, ",\"pid\":%u,\"tid\":%u", pid, tid);
+}
+
+static int is_err(int64_t ret)
+{
+	return ret < 0 && ret >= -MAX_ERRNO;
+}
+
+/* ,"ret":N and, for a failure, "errno":"ENOENT" */
+static void put_ret(struct json *j, int64_t ret)
+{
+	put(j, ",\"ret\":%" PRId64, ret);
+	if (is_err(ret)) {
+		const char *name = xlat_errno((int)-ret);
+
+		if (name)
+			put_kstr(j, "errno", name);
+		else
+			put(j, ",\"errno\":\"ERRNO_%d\"", (int)-ret);
+	}
+}
+
+/* file_tag, file_type and the path the host knows for the tag */
+static void put_file(struct json *j, const struct dio_file_tag *tag, unsigned int ftype)
+{
+	char t[64];	/* "4095:1048575|18446744073709551615|4294967295" fits */
+	const char *path = j->host->tag_path(j->ctx, tag);
+
+	format_tag(tag, t, sizeof(t));
+	put_kstr(j, "file_tag", t);
+	put_kstr(j, "file_type", format_ftype(ftype));
+	if (path)
+		put_kstr(j, "path", path);
+}
+
+/* ---- records ------------------------------------------------------------------ */
+
+/* the decoded text of argument i, or null */
+static void put_decoded(struct json *j, const struct dio_syscall *sc, uint64_t v, int i)
+{
+	int (*fn)(uint64_t, char *, size_t) = format_arg_xlat(sc->args[i]);
+	char buf[512];
+	int n;
+
+	if (sc->args[i] == A_DIRFD && (int)v == AT_FDCWD) {
+		put_str(j, "\"AT_FDCWD\"");
+		return;
+	}
+	if (!fn) {
+		put_str(j, "null");
+		return;
+	}
+	/* flag words and modes are int or unsigned int in the kernel, as on the console */
+	n = fn((uint32_t)v, buf, sizeof(buf));
+	if (n < 0) {
+		put_str(j, "null");
+		return;
+	}
+	if ((size_t)n >= sizeof(buf)) {
+		char *big = malloc((size_t)n + 1);
+
+		if (!big) {
+			j->oom = 1;
+			return;
+		}
+		fn((uint32_t)v, big, (size_t)n + 1);
+		put_json_str(j, big, (size_t)n);
+		free(big);
+		return;
+	}
+	put_json_str(j, buf, (size_t)n);
+}
+
+static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
+{
+	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
+	const char *tail = (const char *)(ev + 1);
+	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
+	struct dio_ev_content ct = { 0 };
+	const char *data = NULL;
+	int nargs = sc ? sc->nargs : 6;
+
+	if (ev->hdr.size < sizeof(*ev) || size > ev->hdr.size)
+		return -EINVAL;
+	if (ev->flags & DIO_SF_HASH) {
+		if (size + sizeof(ct) > ev->hdr.size)
+			return -EINVAL;
+		/* the strings before it leave it unaligned */
+		memcpy(&ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(ct));
+		data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(ct);
+		if (size + sizeof(ct) + ct.data_len > ev->hdr.size)
+			return -EINVAL;
+	}
+	put_head(j, "syscall", ev->hdr.ts, ev->pid, ev->tid);
+	put_kcomm(j, ev->comm);
+	put_kstr(j, "syscall", j->host->syscall_name(ev->nr));
+	put(j, ",\"nr\":%u,\"args\":[", ev->nr);
+	for (int i = 0; i < nargs && i < 6; i++)
+		put(j, "%s%" PRIu64, i ? "," : "", (uint64_t)ev->args[i]);
+	put_str(j, "]");
+	if (sc) {
+		put_str(j, ",\"decoded\":[");
+		for (int i = 0; i < nargs && i < 6; i++) {
+			if (i)
+				put_mem(j, ",", 1);
+			put_decoded(j, sc, ev->args[i], i);
+		}
+		put_str(j, "]");
+	}
+	put_ret(j, ev->ret);
+	put(j, ",\"duration_ns\":%" PRIu64 ",\"fd\":%d", (uint64_t)ev->duration, ev->fd);
+	if (ev->flags & DIO_SF_FILE)
+		put_file(j, &ev->tag, ev->ftype);
+	if (ev->flags & DIO_SF_OFFSET)
+		put(j, ",\"offset\":%" PRId64, (int64_t)ev->offset);
+	if (ev->str_len[0] || ev->str_len[1]) {
+		static const uint8_t cut[2] = { DIO_SF_STR0_TRUNC, DIO_SF_STR1_TRUNC };
+		static const uint8_t fault[2] = { DIO_SF_STR0_FAULT, DIO_SF_STR1_FAULT };
+		const char *s = tail;
+		int any_cut = 0;
+
+		put_str(j, ",\"strings\":[");
+		for (int i = 0; i < 2 && ev->str_len[i]; i++) {
+			if (i)
+				put_mem(j, ",", 1);
+			if (ev->flags & fault[i])
+				put_str(j, "null");
+			else
+				put_json_str(j, s, strnlen(s, ev->str_len[i]));
+			any_cut |= !!(ev->flags & cut[i]);
+			s += ev->str_len[i];
+		}
+		put_str(j, any_cut ? "],\"strings_truncated\":true" : "]");
+	}
+	if (data) {
+		/* 64 bits do not fit a JSON parser's double: hex text */
+		put(j, ",\"hash\":\"%016" PRIx64 "\",\"hashed_len\":%u", (uint64_t)ct.hash,
+		    ct.hashed_len);
+		if (ct.data_len) {
+			put_str(j, ",\"data\":");
+			put_json_str(j, data, ct.data_len);
+		}
+	}
+	put_mem(j, "}", 1);
+	return 0;
+}
+
+static int json_path(struct json *j, const struct dio_ev_path *p)
+{
+	char t[64];
+	const char *path = (const char *)(p + 1);
+
+	if (p->hdr.size < sizeof(*p) || sizeof(*p) + p->len > p->hdr.size)
+		return -EINVAL;
+	format_tag(&p->tag, t, sizeof(t));
+	put_head(j, "path", p->hdr.ts, p->pid, p->pid);
+	put_kstr(j, "file_tag", t);
+	put_kstr(j, "file_type", format_ftype(p->ftype));
+	put_str(j, ",\"path\":");
+	put_json_str(j, path, strnlen(path, p->len));
+	put(j, ",\"truncated\":%s,\"deleted\":%s,\"renamed\":%s}",
+	    (p->flags & DIO_PF_TRUNC) ? "true" : "false",
+	    (p->flags & DIO_PF_DELETED) ? "true" : "false",
+	    (p->flags & DIO_PF_RENAMED) ? "true" : "false");
+	return 0;
+}
+
+static int json_uring(struct json *j, const struct dio_ev_iouring *u)
+{
+	const char *op = xlat_uring_op(u->opcode);
+
+	if (u->hdr.size < sizeof(*u))
+		return -EINVAL;
+	put_head(j, "io_uring", u->hdr.ts, u->pid, u->tid);
+	put_kcomm(j, u->comm);
+	if (op)
+		put_kstr(j, "op", op);
+	else
+		put(j, ",\"op\":\"OP_%u\"", u->opcode);
+	put(j, ",\"opcode\":%u,\"fd\":%d,\"fixed\":%s,\"sqpoll\":%s", u->opcode, u->fd,
+	    (u->flags & DIO_IF_FIXED) ? "true" : "false",
+	    (u->flags & DIO_IF_SQPOLL) ? "true" : "false");
+	/* -1 (all ones): the file position, as for preadv2 */
+	put(j, ",\"offset\":%" PRId64 ",\"len\":%u,\"user_data\":%" PRIu64, (int64_t)u->offset,
+	    u->len, (uint64_t)u->user_data);
+	put_ret(j, u->res);
+	put(j, ",\"duration_ns\":%" PRIu64, (uint64_t)u->duration);
+	if (u->flags & DIO_IF_FILE)
+		put_file(j, &u->tag, u->ftype);
+	put_mem(j, "}", 1);
+	return 0;
+}
+
+static int json_proc(struct json *j, const struct dio_ev_proc *p)
+{
+	static const char *const kinds[] = {
+		[DIO_PROC_FORK] = "fork", [DIO_PROC_EXEC] = "exec",
+		[DIO_PROC_EXIT] = "exit", [DIO_PROC_RENAME] = "rename",
+	};
+
+	if (p->hdr.size < sizeof(*p) || p->kind < DIO_PROC_FORK || p->kind > DIO_PROC_RENAME)
+		return -EINVAL;
+	put_head(j, "proc", p->hdr.ts, p->pid, p->tid);
+	put_kcomm(j, p->comm);
+	put_kstr(j, "kind", kinds[p->kind]);
+	switch (p->kind) {
+	case DIO_PROC_FORK:
+		put(j, ",\"child_pid\":%u,\"child_tid\":%u,\"thread\":%s", p->other_pid,
+		    p->other_tid, (p->flags & DIO_PROCF_THREAD) ? "true" : "false");
+		break;
+	case DIO_PROC_EXIT:
+		/* a wait(2) status: the exit code, or the signal that killed it */
+		put(j, ",\"exit_code\":%d,\"group_dead\":%s", p->exit_code,
+		    (p->flags & DIO_PROCF_GROUP_DEAD) ? "true" : "false");
+		if (p->exit_code & 0x7f)
+			put(j, ",\"signal\":%d,\"core_dumped\":%s", p->exit_code & 0x7f,
+			    (p->exit_code & 0x80) ? "true" : "false");
+		else
+			put(j, ",\"exit_status\":%d", (p->exit_code >> 8) & 0xff);
+		break;
+	}
+	put_mem(j, "}", 1);
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* A failed write is reported once, by us; the caller returns what this returns. */
+static int write_error(struct json *j, int err)
+{
+	if (!err)
+		err = EIO;
+	if (!j->werr)
+		j->host->log(j->ctx, "cannot write output: %s", strerror(err));
+	j->werr = err;
+	return -err;
+}
+
+/* zlib's error as an errno: Z_ERRNO carries errno, the others are I/O errors to us */
+static int gz_errno(gzFile gz)
+{
+	int zerr;
+
+	gzerror(gz, &zerr);
+	return zerr == Z_ERRNO && errno ? errno : EIO;
+}
+
+static int open_output(struct json *j, const char *path)
+{
+	int fd, err;
+
+	if (!path || !*path) {
+		j->host->log(j->ctx, "no output file: give one, e.g. --sink json:file=trace.json");
+		return -EINVAL;
+	}
+	if (!strcmp(path, "-")) {
+		j->out = stdout;
+	} else {
+		/* close-on-exec: the traced command must not inherit the trace file */
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd < 0) {
+			err = errno;
+			j->host->log(j->ctx, "cannot open output '%s': %s", path, strerror(err));
+			return -err;
+		}
+		if (ends_with(path, ".gz")) {
+			j->gz = gzdopen(fd, "wb");
+			if (!j->gz) {
+				close(fd);
+				j->host->log(j->ctx, "cannot open output '%s': %s", path,
+					     strerror(ENOMEM));
+				return -ENOMEM;
+			}
+			/* as large as the plain file's buffer: a drain period compresses at once */
+			gzbuffer(j->gz, IOBUF_SIZE);
+			return 0;
+		}
+		j->out = fdopen(fd, "w");
+		if (!j->out) {
+			err = errno;
+			close(fd);
+			j->host->log(j->ctx, "cannot open output '%s': %s", path, strerror(err));
+			return -err;
+		}
+		j->own = 1;
+	}
+	j->iobuf = malloc(IOBUF_SIZE);
+	if (!j->iobuf)
+		return -ENOMEM;
+	fflush(j->out);
+	if (setvbuf(j->out, j->iobuf, _IOFBF, IOBUF_SIZE)) {
+		free(j->iobuf);
+		j->iobuf = NULL;
+	}
+	return 0;
+}
+
+static int write_line(struct json *j)
+{
+	put_mem(j, "\n", 1);
+	if (j->oom)
+		return -ENOMEM;
+	if (j->gz) {
+		errno = 0;
+		if (gzwrite(j->gz, j->line, (unsigned int)j->len) != (int)j->len)
+			return write_error(j, gz_errno(j->gz));
+		return 0;
+	}
+	errno = 0;
+	if (fwrite(j->line, 1, j->len, j->out) != j->len)
+		return write_error(j, errno);
+	return 0;
+}
+
+static int json_flush(void *state)
+{
+	struct json *j = state;
+	int zerr;
+
+	if (j->gz) {
+		/* a reader of the live file gets whole lines up to here */
+		errno = 0;
+		zerr = gzflush(j->gz, Z_SYNC_FLUSH);
+		if (zerr != Z_OK)
+			return write_error(j, zerr == Z_ERRNO ? errno : EIO);
+		return 0;
+	}
+	errno = 0;
+	if (fflush(j->out))
+		return write_error(j, errno);
+	return 0;
+}
+
+static void close_output(struct json *j)
+{
+	int zerr;
+
+	if (j->gz) {
+		errno = 0;
+		zerr = gzclose(j->gz);
+		if (zerr != Z_OK)
+			write_error(j, zerr == Z_ERRNO ? errno : EIO);
+		j->gz = NULL;
+		return;
+	}
+	if (!j->out)
+		return;
+	errno = 0;
+	if (fflush(j->out))
+		write_error(j, errno);
+	if (j->own) {
+		errno = 0;
+		if (fclose(j->out))
+			write_error(j, errno);
+	} else if (j->iobuf) {
+		/* stdout outlives us: it must let go of our buffer (see the console sink) */
+		setvbuf(j->out, NULL, _IONBF, 0);
+	}
+	free(j->iobuf);
+	j->iobuf = NULL;
+	j->out = NULL;
+}
+
+/* ---- descriptor ----------------------------------------------------------------- */
+
+static void json_destroy(void *state)
+{
+	struct json *j = state;
+
+	if (!j)
+		return;
+	if (j->malformed)
+		j->host->log(j->ctx, "%" PRIu64 " malformed records were not written",
+			     j->malformed);
+	close_output(j);
+	free(j->line);
+	free(j);
+}
+
+static int json_init(const struct dio_host *host, struct dio_ctx *ctx,
+		     const struct dio_optval *o, void **state)
+{
+	struct json *j = calloc(1, sizeof(*j));
+	struct timespec now;
+	int err;
+
+	if (!j)
+		return -ENOMEM;
+	j->host = host;
+	j->ctx = ctx;
+	j->paths = !!o[O_PATHS].i;
+	/* records are CLOCK_MONOTONIC: the session starts about now */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	j->base = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+	j->cap = LINE_SIZE;
+	j->line = malloc(j->cap);
+	if (!j->line) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	err = open_output(j, o[O_FILE].s);
+	if (err)
+		goto cleanup;
+	*state = j;
+	return 0;
+cleanup:
+	json_destroy(j);
+	return err;
+}
+
+static int json_event(void *state, const struct dio_ev_hdr *ev)
+{
+	struct json *j = state;
+	int err;
+
+	if (ev->type == DIO_EV_PATH && !j->paths)
+		return 0;
+	/* once output is lost, say so to the host at each call: dio must stop */
+	if (j->werr)
+		return -j->werr;
+	j->len = 0;
+	j->oom = 0;
+	switch (ev->type) {
+	case DIO_EV_SYSCALL: err = json_syscall(j, (const void *)ev); break;
+	case DIO_EV_PATH: err = json_path(j, (const void *)ev); break;
+	case DIO_EV_IOURING: err = json_uring(j, (const void *)ev); break;
+	case DIO_EV_PROC: err = json_proc(j, (const void *)ev); break;
+	default: err = -EINVAL; break;
+	}
+	if (err) {
+		/* a record we cannot read is no reason to stop tracing; it is counted */
+		if (!j->malformed++)
+			j->host->log(j->ctx, "cannot read a record of type %u: %s", ev->type,
+				     strerror(-err));
+		return 0;
+	}
+	return write_line(j);
+}
+
+static const char *sev_name(uint32_t s)
+{
+	switch (s) {
+	case DIO_SEV_INFO: return "info";
+	case DIO_SEV_WARNING: return "warning";
+	case DIO_SEV_ERROR: return "error";
+	default: return "unknown";
+	}
+}
+
+static void put_kstr_opt(struct json *j, const char *key, const char *s)
+{
+	if (s)
+		put_kstr(j, key, s);
+}
+
+static int json_finding(void *state, const struct dio_finding *f)
+{
+	struct json *j = state;
+	uint64_t first = f->ts_first ? f->ts_first : f->ts_last;
+
+	if (f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
+	if (j->werr)
+		return -j->werr;
+	j->len = 0;
+	j->oom = 0;
+	put_head(j, "finding", first, f->pid, f->tid);
+	put_kstr(j, "severity", sev_name(f->severity));
+	put_kstr_opt(j, "code", f->code);
+	put_kstr_opt(j, "analyzer", f->analyzer);
+	put_kstr_opt(j, "title", f->title);
+	put_kstr_opt(j, "message", f->message);
+	put_kstr_opt(j, "comm", f->comm);
+	if (f->has_tag) {
+		char t[64];
+
+		format_tag(&f->tag, t, sizeof(t));
+		put_kstr(j, "file_tag", t);
+	}
+	put_kstr_opt(j, "path", f->path);
+	if (f->ts_last > first)
+		put(j, ",\"last_ts_ns\":%" PRIu64 ",\"span_ns\":%" PRIu64,
+		    j->host->realtime_ns(j->ctx, f->ts_last), f->ts_last - first);
+	if (f->count)
+		put(j, ",\"count\":%" PRIu64, f->count);
+	put_kstr_opt(j, "excerpt", f->excerpt);
+	put_mem(j, "}", 1);
+	return write_line(j);
+}
+
+const struct dio_sink dio_sink = {
+	.abi = DIO_SINK_ABI,
+	.size = sizeof(struct dio_sink),
+	.name = "json",
+	.description = "one JSON object per line per record and finding (ndjson, .gz: gzip)",
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
+		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC),
+	.findings = 1,
+	.options = options,
+	.init = json_init,
+	.event = json_event,
+	.finding = json_finding,
+	.flush = json_flush,
+	.destroy = json_destroy,
+};

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The json sink, linked in directly and driven through its descriptor with a
+ * fake host: the exact line it writes for each kind of record and for a
+ * finding, JSON string escaping (control bytes, NUL, invalid UTF-8), gzip
+ * output read back with zlib, and errors that must stop dio.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+#include <dio/sink.h>
+
+extern const struct dio_sink dio_sink;
+
+/* ---- fake host ------------------------------------------------------------ */
+
+struct dio_ctx {
+	int unused;
+};
+
+static struct dio_ctx fake_ctx;
+
+#define REALTIME_OFF	(1704164644ULL * 1000000000ULL)
+#define TS		1000000000ULL	/* before any test's start: rel_ns counts from it */
+
+static char logged[1024];
+static int nlogged;
+
+static const char *fake_syscall_name(uint32_t nr)
+{
+	return nr == 257 ? "openat" : nr == 0 ? "read" : "other";
+}
+
+static const char *fake_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
+{
+	return tag->ino == 1234 ? "/tmp/a \"q\"" : NULL;
+}
+
+static int fake_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
+		       char *buf, size_t len)
+{
+	fail_msg("the json sink formats its own lines");
+	return -EINVAL;
+}
+
+static uint64_t fake_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
+{
+	return mono_ns + REALTIME_OFF;
+}
+
+static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+{
+	fail_msg("a sink must not emit findings");
+	return -EINVAL;
+}
+
+static void fake_stats(struct dio_ctx *ctx, struct dio_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+}
+
+static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(logged, sizeof(logged), fmt, ap);
+	va_end(ap);
+	nlogged++;
+}
+
+static const struct dio_host host = {
+	.abi = DIO_PLUGIN_ABI,
+	.size = sizeof(struct dio_host),
+	.syscall_name = fake_syscall_name,
+	.tag_path = fake_tag_path,
+	.format_event = fake_format,
+	.realtime_ns = fake_realtime_ns,
+	.emit_finding = fake_emit_finding,
+	.stats = fake_stats,
+	.log = fake_log,
+};
+
+/* ---- options -------------------------------------------------------------- */
+
+#define MAX_OPTS 8
+static struct dio_optval opts[MAX_OPTS];
+
+/* the declared defaults and file=path */
+static void opts_file(const char *path)
+{
+	memset(opts, 0, sizeof(opts));
+	for (int i = 0; dio_sink.options[i].name; i++) {
+		const struct dio_option *o = &dio_sink.options[i];
+
+		assert_true(i < MAX_OPTS - 1);
+		if (o->type == DIO_OPT_BOOL && o->def)
+			opts[i].i = !strcmp(o->def, "true");
+		if (!strcmp(o->name, "file"))
+			opts[i].s = path;
+	}
+}
+
+/* ---- records -------------------------------------------------------------- */
+
+/* a syscall record with room for strings and captured data */
+struct sc_rec {
+	struct dio_ev_syscall ev;
+	char tail[256];
+};
+
+static void sc_init(struct sc_rec *r, uint16_t nr, int64_t ret)
+{
+	memset(r, 0, sizeof(*r));
+	r->ev.hdr.type = DIO_EV_SYSCALL;
+	r->ev.hdr.size = sizeof(r->ev);
+	r->ev.hdr.ts = TS;
+	r->ev.pid = 10;
+	r->ev.tid = 11;
+	r->ev.nr = nr;
+	r->ev.ret = ret;
+	r->ev.fd = -1;
+	r->ev.duration = 1500;
+	memcpy(r->ev.comm, "app", 4);
+}
+
+/* append a string argument (n bytes, NUL counted by the caller) */
+static void sc_str(struct sc_rec *r, int i, const char *s, size_t n)
+{
+	memcpy(r->tail + r->ev.str_len[0] + (i ? r->ev.str_len[1] : 0), s, n);
+	r->ev.str_len[i] = (uint16_t)n;
+	r->ev.hdr.size += (uint16_t)n;
+}
+
+/* append the content tail: hash and n bytes of data */
+static void sc_data(struct sc_rec *r, uint64_t hash, const char *data, size_t n)
+{
+	struct dio_ev_content ct = { .hash = hash, .hashed_len = 4096, .data_len = (uint32_t)n };
+	char *p = r->tail + r->ev.str_len[0] + r->ev.str_len[1];
+
+	memcpy(p, &ct, sizeof(ct));
+	memcpy(p + sizeof(ct), data, n);
+	r->ev.flags |= DIO_SF_HASH;
+	r->ev.hdr.size += (uint16_t)(sizeof(ct) + n);
+}
+
+/* ---- helpers -------------------------------------------------------------- */
+
+struct fixture {
+	char path[64];
+	void *state;
+};
+
+static int setup(void **st)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+	int fd;
+
+	assert_non_null(fx);
+	snprintf(fx->path, sizeof(fx->path), "/tmp/dio-test-json-XXXXXX");
+	fd = mkstemp(fx->path);
+	assert_true(fd >= 0);
+	close(fd);
+	logged[0] = '\0';
+	nlogged = 0;
+	*st = fx;
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	struct fixture *fx = *st;
+
+	if (fx->state)
+		dio_sink.destroy(fx->state);
+	unlink(fx->path);
+	free(fx);
+	return 0;
+}
+
+/* the whole file through zlib, which reads plain files as they are; the caller frees */
+static char *slurp(const char *path)
+{
+	gzFile gz = gzopen(path, "rb");
+	size_t cap = 1 << 16;
+	char *buf = malloc(cap);
+	int n;
+
+	assert_non_null(gz);
+	assert_non_null(buf);
+	n = gzread(gz, buf, (unsigned int)cap - 1);
+	assert_true(n >= 0);
+	buf[n] = '\0';
+	gzclose(gz);
+	return buf;
+}
+
+static void assert_file(const char *path, const char *want)
+{
+	char *got = slurp(path);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void start(struct fixture *fx, const char *path)
+{
+	opts_file(path);
+	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_non_null(fx->state);
+}
+
+static void finish(struct fixture *fx)
+{
+	dio_sink.destroy(fx->state);
+	fx->state = NULL;
+}
+
+static void feed(struct fixture *fx, const void *ev)
+{
+	assert_int_equal(dio_sink.event(fx->state, ev), 0);
+}
+
+#define HEAD "\"ts_ns\":1704164645000000000,\"rel_ns\":0,\"pid\":10,\"tid\":11"
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void descriptor_declares_abi_and_subscriptions(void **st)
+{
+	assert_int_equal(dio_sink.abi, DIO_SINK_ABI);
+	assert_int_equal(dio_sink.size, sizeof(struct dio_sink));
+	assert_string_equal(dio_sink.name, "json");
+	assert_int_equal(dio_sink.events,
+			 DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_IOURING) |
+			 DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_PATH));
+	assert_int_equal(dio_sink.findings, 1);
+	assert_non_null(dio_sink.flush);
+}
+
+static void openat_has_every_field(void **st)
+{
+	struct fixture *fx = *st;
+	struct sc_rec r;
+
+	sc_init(&r, 257, 3);
+	r.ev.args[0] = (uint32_t)-100;	/* AT_FDCWD as the tracepoint passes it */
+	r.ev.args[1] = 0x7ffd0000;
+	r.ev.args[2] = 01101;		/* O_WRONLY|O_CREAT|O_TRUNC */
+	r.ev.args[3] = 0644;
+	r.ev.fd = 3;
+	r.ev.flags = DIO_SF_FILE;
+	r.ev.ftype = 8;
+	r.ev.tag = (struct dio_file_tag){ .ino = 1234, .dev = (254 << 20) | 0, .gen = 77 };
+	sc_str(&r, 0, "a", 2);
+	start(fx, fx->path);
+	feed(fx, &r);
+	finish(fx);
+	assert_file(fx->path,
+		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"openat\","
+		    "\"nr\":257,\"args\":[4294967196,2147287040,577,420],"
+		    "\"decoded\":[\"AT_FDCWD\",null,\"O_WRONLY|O_CREAT|O_TRUNC\",\"0644\"],"
+		    "\"ret\":3,\"duration_ns\":1500,\"fd\":3,\"file_tag\":\"254:0|1234|77\","
+		    "\"file_type\":\"reg\",\"path\":\"/tmp/a \\\"q\\\"\",\"strings\":[\"a\"]}\n");
+	assert_int_equal(nlogged, 0);
+}
+
+static void failure_has_errno_name_and_offset_and_cut_strings(void **st)
+{
+	struct fixture *fx = *st;
+	struct sc_rec r;
+
+	sc_init(&r, 0, -9);	/* read(7, ...) = -1 EBADF */
+	r.ev.args[0] = 7;
+	r.ev.flags = DIO_SF_OFFSET | DIO_SF_STR0_TRUNC;
+	r.ev.offset = 4096;
+	sc_str(&r, 0, "x", 2);
+	start(fx, fx->path);
+	feed(fx, &r);
+	finish(fx);
+	assert_file(fx->path,
+		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "\"nr\":0,\"args\":[7,0,0],\"decoded\":[null,null,null],"
+		    "\"ret\":-9,\"errno\":\"EBADF\",\"duration_ns\":1500,\"fd\":-1,"
+		    "\"offset\":4096,\"strings\":[\"x\"],\"strings_truncated\":true}\n");
+}
+
+/* captured bytes go through the escaping as they are, NUL included */
+static void data_bytes_are_escaped(void **st)
+{
+	static const struct {
+		const char *name;
+		const char *in;
+		size_t n;
+		const char *want;
+	} cases[] = {
+		{ "plain", "abc", 3, "abc" },
+		{ "quote and backslash", "a\"b\\c", 5, "a\\\"b\\\\c" },
+		{ "short escapes", "\b\f\n\r\t", 5, "\\b\\f\\n\\r\\t" },
+		{ "other controls and DEL", "\x01\x1f\x7f", 3, "\\u0001\\u001f\\u007f" },
+		{ "NUL byte inside", "a\0b", 3, "a\\u0000b" },
+		{ "valid UTF-8 kept", "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9,
+		  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" },
+		{ "invalid byte", "a\xff" "b", 3, "a\\udcffb" },
+		{ "lead byte at the end", "a\xc3", 2, "a\\udcc3" },
+		{ "overlong slash", "\xc0\xaf", 2, "\\udcc0\\udcaf" },
+		{ "UTF-8 surrogate", "\xed\xa0\x80", 3, "\\udced\\udca0\\udc80" },
+		{ "cut three-byte sequence", "\xe2\x82z", 3, "\\udce2\\udc82z" },
+		{ "past U+10FFFF", "\xf4\x90\x80\x80", 4, "\\udcf4\\udc90\\udc80\\udc80" },
+	};
+	struct fixture *fx = *st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sc_rec r;
+		char want[512];
+
+		sc_init(&r, 1, (int64_t)cases[i].n);
+		r.ev.flags = DIO_SF_FILE;
+		r.ev.tag.ino = 5;
+		sc_data(&r, 0x0123456789abcdefULL, cases[i].in, cases[i].n);
+		start(fx, fx->path);
+		feed(fx, &r);
+		finish(fx);
+		snprintf(want, sizeof(want),
+			 "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"other\","
+			 "\"nr\":1,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":%zu,"
+			 "\"duration_ns\":1500,\"fd\":-1,\"file_tag\":\"0:0|5|0\","
+			 "\"file_type\":\"-\",\"hash\":\"0123456789abcdef\",\"hashed_len\":4096,"
+			 "\"data\":\"%s\"}\n", cases[i].n, cases[i].want);
+		{
+			char *got = slurp(fx->path);
+
+			if (strcmp(got, want))
+				fail_msg("case '%s':\n got  %s want %s", cases[i].name, got, want);
+			free(got);
+		}
+	}
+}
+
+static void other_records_and_a_finding(void **st)
+{
+	struct fixture *fx = *st;
+	struct {
+		struct dio_ev_path ev;
+		char path[8];
+	} p = { .ev = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(struct dio_ev_path) + 7,
+				 .ts = TS },
+			.tag = { .ino = 9, .dev = (8 << 20) | 1, .gen = 2 }, .len = 7,
+			.flags = DIO_PF_DELETED, .ftype = 4, .pid = 10 },
+		.path = "/d\nir" };
+	struct dio_ev_iouring u = {
+		.hdr = { .type = DIO_EV_IOURING, .size = sizeof(u), .ts = TS + 5 },
+		.pid = 10, .tid = 11, .duration = 99, .res = -11, .offset = 8192,
+		.user_data = 42, .comm = "app", .len = 4096, .fd = 2, .opcode = 22,
+		.flags = DIO_IF_FIXED,
+	};
+	struct dio_ev_proc f = {
+		.hdr = { .type = DIO_EV_PROC, .size = sizeof(f), .ts = TS + 6 },
+		.pid = 10, .tid = 11, .other_pid = 12, .other_tid = 12,
+		.kind = DIO_PROC_FORK, .comm = "app",
+	};
+	struct dio_ev_proc x = {
+		.hdr = { .type = DIO_EV_PROC, .size = sizeof(x), .ts = TS + 7 },
+		.pid = 10, .tid = 11, .exit_code = 3 << 8, .kind = DIO_PROC_EXIT,
+		.flags = DIO_PROCF_GROUP_DEAD, .comm = "app",
+	};
+	struct dio_finding fi = {
+		.size = sizeof(fi), .severity = DIO_SEV_WARNING, .code = "fsync.missing",
+		.title = "never synced", .message = "Call fsync(2).\nNow.", .analyzer = "fsync",
+		.pid = 10, .tid = 11, .comm = "app", .path = "/tmp/a",
+		.tag = { .ino = 1234, .dev = (8 << 20) | 1, .gen = 5 }, .has_tag = 1,
+		.ts_first = TS, .ts_last = TS + 250, .count = 3,
+	};
+
+	start(fx, fx->path);
+	feed(fx, &p);
+	feed(fx, &u);
+	feed(fx, &f);
+	feed(fx, &x);
+	assert_int_equal(dio_sink.finding(fx->state, &fi), 0);
+	finish(fx);
+	assert_file(fx->path,
+		    "{\"type\":\"path\",\"ts_ns\":1704164645000000000,\"rel_ns\":0,\"pid\":10,"
+		    "\"tid\":10,\"file_tag\":\"8:1|9|2\",\"file_type\":\"dir\",\"path\":\"/d\\nir\","
+		    "\"truncated\":false,\"deleted\":true,\"renamed\":false}\n"
+		    "{\"type\":\"io_uring\",\"ts_ns\":1704164645000000005,\"rel_ns\":5,\"pid\":10,"
+		    "\"tid\":11,\"comm\":\"app\",\"op\":\"READ\",\"opcode\":22,\"fd\":2,"
+		    "\"fixed\":true,\"sqpoll\":false,\"offset\":8192,\"len\":4096,"
+		    "\"user_data\":42,\"ret\":-11,\"errno\":\"EAGAIN\",\"duration_ns\":99}\n"
+		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000006,\"rel_ns\":6,\"pid\":10,"
+		    "\"tid\":11,\"comm\":\"app\",\"kind\":\"fork\",\"child_pid\":12,"
+		    "\"child_tid\":12,\"thread\":false}\n"
+		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000007,\"rel_ns\":7,\"pid\":10,"
+		    "\"tid\":11,\"comm\":\"app\",\"kind\":\"exit\",\"exit_code\":768,"
+		    "\"group_dead\":true,\"exit_status\":3}\n"
+		    "{\"type\":\"finding\"," HEAD ",\"severity\":\"warning\","
+		    "\"code\":\"fsync.missing\",\"analyzer\":\"fsync\",\"title\":\"never synced\","
+		    "\"message\":\"Call fsync(2).\\nNow.\",\"comm\":\"app\","
+		    "\"file_tag\":\"8:1|1234|5\",\"path\":\"/tmp/a\","
+		    "\"last_ts_ns\":1704164645000000250,\"span_ns\":250,\"count\":3}\n");
+}
+
+static void gz_file_is_gzip_and_reads_back(void **st)
+{
+	struct fixture *fx = *st;
+	char gzpath[80];
+	unsigned char magic[2] = { 0 };
+	struct sc_rec r;
+	FILE *f;
+
+	snprintf(gzpath, sizeof(gzpath), "%s.gz", fx->path);
+	sc_init(&r, 0, 5);
+	start(fx, gzpath);
+	feed(fx, &r);
+	assert_int_equal(dio_sink.flush(fx->state), 0);
+	feed(fx, &r);
+	finish(fx);
+	f = fopen(gzpath, "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(magic, 1, 2, f), 2);
+	fclose(f);
+	assert_int_equal(magic[0], 0x1f);
+	assert_int_equal(magic[1], 0x8b);
+	assert_file(gzpath,
+		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "\"nr\":0,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":5,"
+		    "\"duration_ns\":1500,\"fd\":-1}\n"
+		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "\"nr\":0,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":5,"
+		    "\"duration_ns\":1500,\"fd\":-1}\n");
+	unlink(gzpath);
+	assert_int_equal(nlogged, 0);
+}
+
+static void unopenable_file_fails_with_errno_and_says_why(void **st)
+{
+	void *state = NULL;
+
+	opts_file("/nonexistent-dio/out.json");
+	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -ENOENT);
+	assert_null(state);
+	assert_string_equal(logged, "cannot open output '/nonexistent-dio/out.json': "
+			    "No such file or directory");
+	(void)st;
+}
+
+static void no_file_is_an_error(void **st)
+{
+	void *state = NULL;
+
+	opts_file(NULL);
+	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -EINVAL);
+	assert_null(state);
+	assert_string_equal(logged, "no output file: give one, e.g. --sink json:file=trace.json");
+	(void)st;
+}
+
+/* disk full: logged once, and every later call fails so that dio stops non-zero */
+static void write_error_is_returned_and_logged_once(void **st)
+{
+	struct fixture *fx = *st;
+	char gzfull[80];
+	const char *paths[2] = { "/dev/full", gzfull };
+	struct sc_rec r;
+
+	if (access("/dev/full", W_OK))
+		skip();
+	/* a .gz name for /dev/full: the zlib path fails the same way */
+	snprintf(gzfull, sizeof(gzfull), "%s-full.gz", fx->path);
+	assert_int_equal(symlink("/dev/full", gzfull), 0);
+	sc_init(&r, 0, 1);
+	for (size_t i = 0; i < 2; i++) {
+		nlogged = 0;
+		start(fx, paths[i]);
+		feed(fx, &r);
+		assert_int_equal(dio_sink.flush(fx->state), -ENOSPC);
+		assert_int_equal(nlogged, 1);
+		assert_string_equal(logged, "cannot write output: No space left on device");
+		assert_int_equal(dio_sink.event(fx->state, &r.ev.hdr), -ENOSPC);
+		finish(fx);
+		assert_int_equal(nlogged, 1);
+	}
+	unlink(gzfull);
+}
+
+static void malformed_record_is_skipped_and_reported(void **st)
+{
+	struct fixture *fx = *st;
+	struct sc_rec r;
+
+	sc_init(&r, 0, 1);
+	r.ev.str_len[0] = 100;	/* past the end of the record */
+	start(fx, fx->path);
+	feed(fx, &r);
+	feed(fx, &r);
+	assert_int_equal(nlogged, 1);
+	assert_string_equal(logged, "cannot read a record of type 1: Invalid argument");
+	finish(fx);
+	assert_int_equal(nlogged, 2);
+	assert_string_equal(logged, "2 malformed records were not written");
+	assert_file(fx->path, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(descriptor_declares_abi_and_subscriptions),
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(openat_has_every_field),
+		T(failure_has_errno_name_and_offset_and_cut_strings),
+		T(data_bytes_are_escaped),
+		T(other_records_and_a_finding),
+		T(gz_file_is_gzip_and_reads_back),
+		T(unopenable_file_fails_with_errno_and_says_why),
+		T(no_file_is_an_error),
+		T(write_error_is_returned_and_logged_once),
+		T(malformed_record_is_skipped_and_reported),
+#undef T
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
