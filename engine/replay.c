@@ -65,7 +65,8 @@ int cmd_record(int argc, char **argv)
 	struct session *s = NULL;
 	struct tf_writer *w = NULL;
 	char err[1024], *meta = NULL, *path = NULL;
-	int e, code = 1;
+	uint64_t dropped;
+	int e, n, code = 1;
 
 	options_init(&o);
 	if (cli_trace_args(argc, argv, &o, &code)) {
@@ -97,7 +98,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	build_meta(&o, session__realtime_off(s), argc, argv, meta, META_MAX);
-	w = tf_writer__open(path, 6, meta);
+	/* a disk slower than the trace costs counted records, never a stalled consumer */
+	w = tf_writer__open(path, 6, meta, TF_W_DROP);
 	if (!w) {
 		die_msg("cannot create the trace file %s: %s", path, strerror(errno));
 		goto out;
@@ -105,7 +107,13 @@ int cmd_record(int argc, char **argv)
 	session__record_to(s, w);
 	code = session__trace(s);
 	session__record_to(s, NULL);
-	e = tf_writer__close(w);
+	dropped = tf_writer__dropped(w);
+	n = session__loss_text(s, meta, META_MAX);
+	snprintf(meta + n, META_MAX - n, "dropped_records=%llu\n", (unsigned long long)dropped);
+	e = tf_writer__close(w, meta);
+	if (dropped)
+		warn_msg("%llu records were not written to %s: the disk was slower than the trace (the file says so: dropped_records)",
+			 (unsigned long long)dropped, path);
 	if (e) {
 		die_msg("finishing the trace file %s failed: %s (the blocks before are readable)",
 			path, strerror(-e));

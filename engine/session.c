@@ -550,6 +550,21 @@ static int finish_analyzers(struct session *s)
 	return ret;
 }
 
+int session__loss_text(struct session *s, char *buf, size_t len)
+{
+	uint64_t *c = s->counters;
+
+	refresh_counters(s);
+	return snprintf(buf, len,
+			"events=%llu\nlost_ringbuf=%llu\nlost_inflight=%llu\nlost_pathtab=%llu\n"
+			"lost_iouring=%llu\nlost_other=%llu\n",
+			(unsigned long long)s->events, (unsigned long long)c[DIO_LOST_RINGBUF],
+			(unsigned long long)c[DIO_LOST_INFLIGHT],
+			(unsigned long long)c[DIO_LOST_PATHTAB],
+			(unsigned long long)c[DIO_LOST_IOURING],
+			(unsigned long long)(c[DIO_LOST_OTHER] + s->malformed));
+}
+
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 {
 	return tagtab__lookup(s->tags, tag);

@@ -47,6 +47,8 @@ int64_t session__realtime_off(const struct session *s);
  */
 int session__replay(struct session *s, struct tf_reader *r,
 		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud);
+/* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
+int session__loss_text(struct session *s, char *buf, size_t len);
 /* The path of a file tag as the records so far named it; NULL when unknown. */
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag);
 

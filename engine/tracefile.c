@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +20,42 @@
 #include "engine/tracefile.h"
 
 #define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
+#define NBUF		4		/* blocks being filled or waiting for the writer thread */
 
+struct tf_buf {
+	uint8_t *raw;
+	size_t len;
+	uint32_t nrec;
+	uint64_t first_ts, last_ts;
+};
+
+/*
+ * The caller fills bufs[fill]; full buffers wait, in order from bufs[wr], for
+ * the writer thread, which compresses and writes them. Compression never runs
+ * on the caller's thread.
+ */
 struct tf_writer {
 	FILE *f;
 	int level;
-	uint8_t *raw, *comp;
-	size_t raw_len;
+	int flags;
 	uLong comp_cap;
-	uint32_t nrec;
-	uint64_t first_ts, last_ts;
+	uint8_t *comp;			/* writer thread's */
+	struct tf_buf bufs[NBUF];
+	unsigned int fill;		/* caller's */
+	int stalled;			/* caller: no buffer free (TF_W_DROP) */
+	uint64_t dropped;		/* caller's */
+	pthread_t thread;
+	int started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	/* under lock */
+	unsigned int wr, npend;
+	int closing;
 	uint64_t off;			/* file offset of the next block */
+	int err;			/* first write error, sticky */
+	/* writer thread's, read by close after the join */
 	struct tf_index_ent *index;
 	size_t nindex, capindex;
-	int err;			/* first write error, sticky */
 };
 
 static uint32_t hdr_crc(const struct tf_block_hdr *h)
@@ -39,32 +63,104 @@ static uint32_t hdr_crc(const struct tf_block_hdr *h)
 	return crc32(0, (const Bytef *)h, offsetof(struct tf_block_hdr, hdr_crc));
 }
 
-static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
-		       uint32_t nrec, uint64_t first_ts, uint64_t last_ts)
+/* Compress and write one block at w->off; only one thread at a time. 0 or -errno. */
+static int write_block(struct tf_writer *w, uint64_t off, uint32_t kind, const void *raw,
+		       size_t len, uint32_t nrec, uint64_t first_ts, uint64_t last_ts,
+		       uint64_t *written)
 {
 	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len,
 				  .nrec = nrec, .first_ts = first_ts, .last_ts = last_ts };
 	uLongf clen = w->comp_cap;
 
-	if (w->err)
-		return w->err;
+	(void)off;
 	if (compress2(w->comp, &clen, raw, len, w->level) != Z_OK)
-		return w->err = -ENOMEM;
+		return -ENOMEM;
 	h.comp_len = clen;
 	h.crc = crc32(0, w->comp, clen);
 	h.hdr_crc = hdr_crc(&h);
-	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(w->comp, clen, 1, w->f) != 1)
-		return w->err = errno ? -errno : -EIO;
-	w->off += sizeof(h) + clen;
+	errno = 0;
+	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(w->comp, clen, 1, w->f) != 1 ||
+	    fflush(w->f))
+		return errno ? -errno : -EIO;
+	*written = sizeof(h) + clen;
 	return 0;
 }
 
-struct tf_writer *tf_writer__open(const char *path, int level, const char *meta)
+static int add_index(struct tf_writer *w, const struct tf_index_ent *e)
+{
+	if (w->nindex == w->capindex) {
+		size_t cap = w->capindex ? 2 * w->capindex : 64;
+		void *p = realloc(w->index, cap * sizeof(*w->index));
+
+		if (!p)
+			return -ENOMEM;
+		w->index = p;
+		w->capindex = cap;
+	}
+	w->index[w->nindex++] = *e;
+	return 0;
+}
+
+static void *writer_main(void *arg)
+{
+	struct tf_writer *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct tf_buf *b;
+		struct tf_index_ent e;
+		uint64_t n = 0;
+		int err;
+
+		while (!w->npend && !w->closing)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->npend)
+			break;
+		b = &w->bufs[w->wr];
+		e = (struct tf_index_ent){ .offset = w->off, .first_ts = b->first_ts,
+					   .last_ts = b->last_ts, .nrec = b->nrec };
+		err = w->err;
+		pthread_mutex_unlock(&w->lock);
+		if (!err) {
+			err = write_block(w, e.offset, TF_BLK_RECORDS, b->raw, b->len, b->nrec,
+					  b->first_ts, b->last_ts, &n);
+			if (!err)
+				err = add_index(w, &e);
+		}
+		pthread_mutex_lock(&w->lock);
+		if (err && !w->err)
+			w->err = err;
+		w->off += n;
+		b->len = 0;
+		b->nrec = 0;
+		w->wr = (w->wr + 1) % NBUF;
+		w->npend--;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void free_writer(struct tf_writer *w)
+{
+	for (int i = 0; i < NBUF; i++)
+		free(w->bufs[i].raw);
+	free(w->comp);
+	free(w->index);
+	if (w->started) {
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+	}
+	free(w);
+}
+
+struct tf_writer *tf_writer__open(const char *path, int level, const char *meta, int flags)
 {
 	struct tf_file_hdr fh = { .magic = TF_MAGIC, .version = TF_VERSION,
 				  .hdr_size = sizeof(fh) };
 	struct tf_writer *w;
 	size_t mlen = meta ? strlen(meta) : 0;
+	uint64_t n = 0;
 	int err;
 
 	if (level < 0 || level > 9 || mlen > TF_BLOCK_RAW_MAX) {
@@ -75,106 +171,156 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta)
 	if (!w)
 		return NULL;
 	w->level = level;
+	w->flags = flags;
 	w->comp_cap = compressBound(TF_BLOCK_RAW_MAX);
-	w->raw = malloc(BLOCK_TARGET + 65536);
 	w->comp = malloc(w->comp_cap);
+	err = w->comp ? 0 : ENOMEM;
+	for (int i = 0; !err && i < NBUF; i++)
+		if (!(w->bufs[i].raw = malloc(BLOCK_TARGET + 65536)))
+			err = ENOMEM;
+	if (err)
+		goto fail;
 	w->f = fopen(path, "wbe");
-	if (!w->raw || !w->comp || !w->f)
-		goto fail;
+	if (!w->f)
+		goto fail_errno;
 	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
+		goto fail_errno;
+	err = -write_block(w, sizeof(fh), TF_BLK_META, meta ? meta : "", mlen, 0, 0, 0, &n);
+	if (err)
 		goto fail;
-	w->off = sizeof(fh);
-	if (write_block(w, TF_BLK_META, meta ? meta : "", mlen, 0, 0, 0))
+	w->off = sizeof(fh) + n;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->started = 1;
+	err = pthread_create(&w->thread, NULL, writer_main, w);
+	if (err) {
+		w->started = 0;
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
 		goto fail;
+	}
 	return w;
-fail:
+fail_errno:
 	err = errno ? errno : EIO;
+fail:
 	if (w->f)
 		fclose(w->f);
-	free(w->raw);
-	free(w->comp);
-	free(w);
+	w->started = 0;
+	free_writer(w);
 	errno = err;
 	return NULL;
 }
 
-int tf_writer__flush(struct tf_writer *w)
+/* Hand the buffer being filled to the writer thread; the caller holds no lock. */
+static int hand_off(struct tf_writer *w, int wait)
 {
-	struct tf_index_ent *e;
 	int err;
 
-	if (!w->raw_len)
-		return w->err;
-	if (w->nindex == w->capindex) {
-		size_t cap = w->capindex ? 2 * w->capindex : 64;
-		void *p = realloc(w->index, cap * sizeof(*w->index));
-
-		if (!p)
-			return w->err = -ENOMEM;
-		w->index = p;
-		w->capindex = cap;
+	pthread_mutex_lock(&w->lock);
+	if (w->bufs[w->fill].len && !w->stalled) {
+		w->npend++;
+		w->fill = (w->fill + 1) % NBUF;
+		pthread_cond_broadcast(&w->cond);
 	}
-	e = &w->index[w->nindex];
-	*e = (struct tf_index_ent){ .offset = w->off, .first_ts = w->first_ts,
-				    .last_ts = w->last_ts, .nrec = w->nrec };
-	err = write_block(w, TF_BLK_RECORDS, w->raw, w->raw_len, w->nrec, w->first_ts,
-			  w->last_ts);
-	if (err)
-		return err;
-	w->nindex++;
-	w->raw_len = 0;
-	w->nrec = 0;
-	return 0;
+	/* the next buffer to fill is free once fewer than all are pending */
+	while (wait && w->npend == NBUF && !w->err)
+		pthread_cond_wait(&w->cond, &w->lock);
+	w->stalled = w->npend == NBUF;
+	err = w->err;
+	pthread_mutex_unlock(&w->lock);
+	return err;
+}
+
+int tf_writer__flush(struct tf_writer *w)
+{
+	int err = hand_off(w, 1);
+
+	pthread_mutex_lock(&w->lock);
+	while (w->npend && !w->err)
+		pthread_cond_wait(&w->cond, &w->lock);
+	err = w->err;
+	w->stalled = 0;
+	pthread_mutex_unlock(&w->lock);
+	return err;
 }
 
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
+	struct tf_buf *b;
 
 	if (size < sizeof(*h) || size > 65535)
 		return -EINVAL;
-	if (w->err)
-		return w->err;
-	memcpy(w->raw + w->raw_len, rec, size);
-	w->raw_len += size;
-	if (!w->nrec++ || h->ts < w->first_ts)
-		w->first_ts = h->ts;
-	if (w->nrec == 1 || h->ts > w->last_ts)
-		w->last_ts = h->ts;
-	if (w->raw_len >= BLOCK_TARGET)
-		return tf_writer__flush(w);
+	if (w->stalled) {
+		int err = hand_off(w, !(w->flags & TF_W_DROP));
+
+		if (err)
+			return err;
+		if (w->stalled) {
+			/* the disk is slower than the trace: count, never block the consumer */
+			w->dropped++;
+			return 0;
+		}
+	}
+	b = &w->bufs[w->fill];
+	memcpy(b->raw + b->len, rec, size);
+	b->len += size;
+	if (!b->nrec++ || h->ts < b->first_ts)
+		b->first_ts = h->ts;
+	if (b->nrec == 1 || h->ts > b->last_ts)
+		b->last_ts = h->ts;
+	if (b->len >= BLOCK_TARGET)
+		return hand_off(w, !(w->flags & TF_W_DROP));
 	return 0;
 }
 
-uint64_t tf_writer__bytes(const struct tf_writer *w)
+uint64_t tf_writer__dropped(const struct tf_writer *w)
 {
-	return w->off;
+	return w->dropped;
 }
 
-int tf_writer__close(struct tf_writer *w)
+uint64_t tf_writer__bytes(struct tf_writer *w)
+{
+	uint64_t off;
+
+	pthread_mutex_lock(&w->lock);
+	off = w->off;
+	pthread_mutex_unlock(&w->lock);
+	return off;
+}
+
+int tf_writer__close(struct tf_writer *w, const char *final_meta)
 {
 	struct tf_trailer t = { .magic = TF_TRAILER_MAGIC };
+	uint64_t n = 0;
 	int err;
 
 	if (!w)
 		return 0;
 	err = tf_writer__flush(w);
+	pthread_mutex_lock(&w->lock);
+	w->closing = 1;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	if (!err && final_meta && *final_meta) {
+		err = write_block(w, w->off, TF_BLK_META, final_meta, strlen(final_meta), 0, 0, 0,
+				  &n);
+		w->off += n;
+	}
 	if (!err) {
 		t.index_offset = w->off;
 		if (w->nindex * sizeof(*w->index) > TF_BLOCK_RAW_MAX)
 			t.index_offset = 0;	/* too many blocks to index: readers scan */
 		else
-			err = write_block(w, TF_BLK_INDEX, w->index,
-					  w->nindex * sizeof(*w->index), w->nindex, 0, 0);
+			err = write_block(w, w->off, TF_BLK_INDEX, w->index,
+					  w->nindex * sizeof(*w->index), w->nindex, 0, 0, &n);
 	}
 	if (!err && fwrite(&t, sizeof(t), 1, w->f) != 1)
-		err = -errno;
+		err = errno ? -errno : -EIO;
 	if (fclose(w->f) && !err)
 		err = errno ? -errno : -EIO;
-	free(w->raw);
-	free(w->comp);
-	free(w->index);
-	free(w);
+	free_writer(w);
 	return err;
 }
 
@@ -405,6 +551,19 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 				r->st.indexed = 1;
 				r->pos = r->size;
 			}
+			continue;
+		}
+		if (kind == TF_BLK_META) {
+			/* what the writer learnt at the end (losses): appended to the metadata */
+			size_t old = strlen(r->meta);
+			char *m = realloc(r->meta, old + r->raw_len + 1);
+
+			if (m) {
+				memcpy(m + old, r->raw, r->raw_len);
+				m[old + r->raw_len] = 0;
+				r->meta = m;
+			}
+			r->raw_len = 0;
 			continue;
 		}
 		if (kind != TF_BLK_RECORDS) {

@@ -61,19 +61,34 @@ _Static_assert(sizeof(struct tf_trailer) == 16, "tf_trailer layout");
 struct tf_writer;
 struct tf_reader;
 
+#define TF_W_DROP	0x1	/* writer behind: drop and count records instead of waiting */
+
 /*
- * Create path (truncated) and write the header and the metadata block (meta:
- * "key=value\n" lines, copied). level: zlib level 0-9. NULL and errno on failure.
+ * Create path (truncated), write the header and the metadata block (meta:
+ * "key=value\n" lines, copied) and start the writer thread, which compresses
+ * and writes full blocks. level: zlib level 0-9; flags: TF_W_*. NULL and errno
+ * on failure.
  */
-struct tf_writer *tf_writer__open(const char *path, int level, const char *meta);
-/* Append one record (copied); a full block is compressed and written. 0 or -errno. */
+struct tf_writer *tf_writer__open(const char *path, int level, const char *meta, int flags);
+/*
+ * Append one record (copied). When all block buffers wait for the writer
+ * thread, waits, or with TF_W_DROP drops the record and counts it. 0, or the
+ * writer's first error (-errno): what was written before it stays readable.
+ */
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size);
-/* Write the pending block now. 0 or -errno. */
+/* Write every record added so far and wait for it. 0 or -errno. */
 int tf_writer__flush(struct tf_writer *w);
-/* Bytes written so far (blocks on disk, not the pending one). */
-uint64_t tf_writer__bytes(const struct tf_writer *w);
-/* Write the last block, the index and the trailer, and free w (also on error). 0 or -errno. */
-int tf_writer__close(struct tf_writer *w);
+/* Records dropped because the writer thread was behind (TF_W_DROP). */
+uint64_t tf_writer__dropped(const struct tf_writer *w);
+/* Bytes written so far (blocks on disk, not the pending ones). */
+uint64_t tf_writer__bytes(struct tf_writer *w);
+/*
+ * Write what is pending, then final_meta (if not NULL: "key=value\n" lines
+ * learnt at the end, such as losses, which readers append to the metadata),
+ * the index and the trailer; stop the thread and free w (also on error).
+ * 0 or -errno.
+ */
+int tf_writer__close(struct tf_writer *w, const char *final_meta);
 
 struct tf_stats {
 	uint64_t blocks;	/* record blocks read intact */
@@ -90,7 +105,10 @@ struct tf_stats {
  * one-line reason in err (wrong magic, unknown version, truncated header, ...).
  */
 struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen);
-/* The metadata text ("key=value\n" lines), owned by r. */
+/*
+ * The metadata text ("key=value\n" lines), owned by r. Metadata written at
+ * the end of the file is appended once the reader has read past it.
+ */
 const char *tf_reader__meta(const struct tf_reader *r);
 /* Value of a metadata key into buf; 0, or -ENOENT. */
 int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, size_t len);

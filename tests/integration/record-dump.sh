@@ -47,7 +47,8 @@ if ! grep -q "^records: [0-9]* (syscall $ncalls, " "$TMP/info"; then
 	cat "$TMP/info"
 	fail=1
 fi
-for k in "kernel=$(uname -r)" "host=$(uname -n)" "mode=detailed" "blocks: 1 intact, 0 damaged; complete"; do
+for k in "kernel=$(uname -r)" "host=$(uname -n)" "mode=detailed" "blocks: 1 intact, 0 damaged; complete" \
+	"lost_ringbuf=0" "dropped_records=0"; do
 	grep -qxF "$k" "$TMP/info" || { echo "FAIL: dio info lacks '$k'"; fail=1; }
 done
 nwrites=$(grep -cE '\] (write|pwrite64)\(' "$TMP/dump")

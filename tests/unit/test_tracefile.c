@@ -57,12 +57,12 @@ static size_t make_rec(uint32_t i, uint8_t *buf)
 static void write_trace(uint32_t n)
 {
 	uint8_t buf[256];
-	struct tf_writer *w = tf_writer__open(path, 6, "host=test\nkernel=6.18\n");
+	struct tf_writer *w = tf_writer__open(path, 6, "host=test\nkernel=6.18\n", 0);
 
 	assert_non_null(w);
 	for (uint32_t i = 0; i < n; i++)
 		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
-	assert_int_equal(tf_writer__close(w), 0);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
 }
 
 /* read the whole file, checking that records come back in order and intact */
@@ -135,23 +135,71 @@ static void test_empty_trace_has_no_records_and_is_complete(void **state)
 
 static void test_writer_refuses_a_record_shorter_than_its_header(void **state)
 {
-	struct tf_writer *w = tf_writer__open(path, 1, NULL);
+	struct tf_writer *w = tf_writer__open(path, 1, NULL, 0);
 	uint8_t b[8] = { 0 };
 
 	(void)state;
 	assert_non_null(w);
 	assert_int_equal(tf_writer__add(w, b, sizeof(b)), -EINVAL);
-	assert_int_equal(tf_writer__close(w), 0);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
 }
 
 static void test_writer_open_fails_with_errno_in_a_missing_directory(void **state)
 {
 	(void)state;
 	errno = 0;
-	assert_null(tf_writer__open("/nonexistent-dir/x.dio", 6, NULL));
+	assert_null(tf_writer__open("/nonexistent-dir/x.dio", 6, NULL, 0));
 	assert_int_equal(errno, ENOENT);
-	assert_null(tf_writer__open(path, 10, NULL));
+	assert_null(tf_writer__open(path, 10, NULL, 0));
 	assert_int_equal(errno, EINVAL);
+}
+
+static void test_final_metadata_is_appended_after_the_records(void **state)
+{
+	uint8_t buf[256];
+	struct tf_writer *w = tf_writer__open(path, 6, "host=test\n", 0);
+	struct tf_stats st;
+	char err[128], v[32];
+	struct tf_reader *r;
+	const void *rec;
+	size_t n;
+
+	(void)state;
+	assert_non_null(w);
+	assert_int_equal(tf_writer__add(w, buf, make_rec(0, buf)), 0);
+	assert_int_equal(tf_writer__close(w, "lost_ringbuf=7\n"), 0);
+	r = tf_reader__open(path, err, sizeof(err));
+	assert_non_null(r);
+	assert_string_equal(tf_reader__meta(r), "host=test\n");
+	while (tf_reader__next(r, &rec, &n) == 1)
+		;
+	assert_string_equal(tf_reader__meta(r), "host=test\nlost_ringbuf=7\n");
+	assert_int_equal(tf_reader__meta_get(r, "lost_ringbuf", v, sizeof(v)), 0);
+	assert_string_equal(v, "7");
+	tf_reader__stats(r, &st);
+	assert_int_equal(st.records, 1);
+	assert_int_equal(st.indexed, 1);
+	tf_reader__close(r);
+}
+
+/* dropping mode: every record is either in the file or counted, and the file is whole */
+static void test_drop_mode_counts_every_record_it_did_not_write(void **state)
+{
+	uint8_t buf[256];
+	struct tf_writer *w = tf_writer__open(path, 9, NULL, TF_W_DROP);
+	struct tf_stats st;
+	uint64_t dropped;
+
+	(void)state;
+	assert_non_null(w);
+	for (uint32_t i = 0; i < 4 * NREC; i++)
+		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
+	dropped = tf_writer__dropped(w);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
+	read_all(&st, NULL);
+	assert_int_equal(st.records + dropped, 4 * NREC);
+	assert_int_equal(st.bad_blocks, 0);
+	assert_int_equal(st.truncated, 0);
 }
 
 static long file_size(void)
@@ -330,6 +378,8 @@ int main(void)
 		cmocka_unit_test(test_empty_trace_has_no_records_and_is_complete),
 		cmocka_unit_test(test_writer_refuses_a_record_shorter_than_its_header),
 		cmocka_unit_test(test_writer_open_fails_with_errno_in_a_missing_directory),
+		cmocka_unit_test(test_final_metadata_is_appended_after_the_records),
+		cmocka_unit_test(test_drop_mode_counts_every_record_it_did_not_write),
 		cmocka_unit_test(test_cut_short_file_yields_every_complete_block),
 		cmocka_unit_test(test_flipped_bits_cost_only_the_blocks_they_hit),
 		cmocka_unit_test(test_bad_files_give_one_line_errors),
