@@ -464,15 +464,36 @@ static void put_ret(const struct fmt_ctx *fc, struct out *o, const struct dio_sy
 	}
 }
 
+int format_syscall_tail(const struct dio_ev_syscall *ev, struct dio_ev_content *ct,
+			const char **data)
+{
+	const char *tail = (const char *)(ev + 1);
+	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
+
+	memset(ct, 0, sizeof(*ct));
+	*data = NULL;
+	if (size > ev->hdr.size)
+		return -EINVAL;
+	if (!(ev->flags & DIO_SF_HASH))
+		return 0;
+	if (size + sizeof(*ct) > ev->hdr.size)
+		return -EINVAL;
+	/* the strings before it leave it unaligned */
+	memcpy(ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(*ct));
+	if (size + sizeof(*ct) + ct->data_len > ev->hdr.size)
+		return -EINVAL;
+	*data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(*ct);
+	return 0;
+}
+
 static int format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall *ev,
 			  struct out *o)
 {
 	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
 	const struct dio_file_tag *file = (ev->flags & DIO_SF_FILE) ? &ev->tag : NULL;
 	const char *tail = (const char *)(ev + 1);
-	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
-	struct dio_ev_content ct = { 0 };
-	const char *data = NULL;
+	struct dio_ev_content ct;
+	const char *data;
 	struct strs st = {
 		.s = { tail, tail + ev->str_len[0] },
 		.len = { ev->str_len[0], ev->str_len[1] },
@@ -481,17 +502,8 @@ static int format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall 
 	};
 
 	/* everything is checked before anything is printed */
-	if (size > ev->hdr.size)
+	if (format_syscall_tail(ev, &ct, &data))
 		return -EINVAL;
-	if (ev->flags & DIO_SF_HASH) {
-		if (size + sizeof(ct) > ev->hdr.size)
-			return -EINVAL;
-		/* the strings before it leave it unaligned */
-		memcpy(&ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(ct));
-		data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(ct);
-		if (size + sizeof(ct) + ct.data_len > ev->hdr.size)
-			return -EINVAL;
-	}
 
 	put_prefix(fc, o, ev->hdr.ts, ev->pid, ev->tid, ev->comm);
 	if (sc) {

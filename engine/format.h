@@ -30,6 +30,15 @@ int format_tag(const struct dio_file_tag *tag, char *buf, size_t len);
 const char *format_ftype(unsigned int ftype);
 
 /*
+ * Check that the strings and content of a syscall record (hdr.size at least
+ * sizeof(*ev)) lie within it; copy its struct dio_ev_content to ct (zeroed
+ * without DIO_SF_HASH) and point data at the captured bytes in ev (NULL
+ * without DIO_SF_HASH). 0, or -EINVAL for a record whose tail runs past its size.
+ */
+int format_syscall_tail(const struct dio_ev_syscall *ev, struct dio_ev_content *ct,
+			const char **data);
+
+/*
  * The xlat_* function that names a flag word or mode argument of kind (enum
  * sc_arg), NULL for kinds printed as numbers, fds or strings.
  */

@@ -288,22 +288,12 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 {
 	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
 	const char *tail = (const char *)(ev + 1);
-	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
-	struct dio_ev_content ct = { 0 };
-	const char *data = NULL;
+	struct dio_ev_content ct;
+	const char *data;
 	int nargs = sc ? sc->nargs : 6;
 
-	if (ev->hdr.size < sizeof(*ev) || size > ev->hdr.size)
+	if (ev->hdr.size < sizeof(*ev) || format_syscall_tail(ev, &ct, &data))
 		return -EINVAL;
-	if (ev->flags & DIO_SF_HASH) {
-		if (size + sizeof(ct) > ev->hdr.size)
-			return -EINVAL;
-		/* the strings before it leave it unaligned */
-		memcpy(&ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(ct));
-		data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(ct);
-		if (size + sizeof(ct) + ct.data_len > ev->hdr.size)
-			return -EINVAL;
-	}
 	put_head(j, "syscall", ev->hdr.ts, ev->pid, ev->tid);
 	put_kcomm(j, ev->comm);
 	put_kstr(j, "syscall", j->host->syscall_name(ev->nr));

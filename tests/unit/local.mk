@@ -60,7 +60,8 @@ tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 # modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash)
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
-tests_unit_test_console_SOURCES = tests/unit/test_console.c sinks/console/console.c
+tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h \
+	sinks/console/console.c
 tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_console_LDADD = $(CMOCKA_LIBS)
 
@@ -80,6 +81,6 @@ tests_unit_test_tracefile_LDADD = $(TEST_ENGINE_LIBS)
 # the json sink: its descriptor, exact lines, string escaping, .gz output, errors
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json
-tests_unit_test_json_SOURCES = tests/unit/test_json.c sinks/json/json.c
+tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h sinks/json/json.c
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)

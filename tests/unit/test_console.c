@@ -16,24 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include <dio/sink.h>
-
-extern const struct dio_sink dio_sink;
+#include "fake_sink_host.h"
 
 /* ---- fake host ------------------------------------------------------------ */
 
-struct dio_ctx {
-	int unused;
-};
-
-static struct dio_ctx fake_ctx;
-
-/* 2024-01-02 03:04:05 UTC is monotonic second 1 */
-#define REALTIME_OFF	(1704164644ULL * 1000000000ULL)
 #define LONG_LINE	0x10e6	/* args[0] that asks the fake for a line of args[1] bytes */
 
-static char logged[1024];
-static int nlogged;
 static int format_calls;
 static int format_fails;		/* 1: format_event returns -EINVAL */
 
@@ -88,96 +76,6 @@ static int fake_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_
 	}
 	}
 	return -EINVAL;
-}
-
-static uint64_t fake_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
-{
-	return mono_ns + REALTIME_OFF;
-}
-
-static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
-{
-	fail_msg("a sink must not emit findings");
-	return -EINVAL;
-}
-
-static void fake_stats(struct dio_ctx *ctx, struct dio_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-}
-
-static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(logged, sizeof(logged), fmt, ap);
-	va_end(ap);
-	nlogged++;
-}
-
-static const struct dio_host host = {
-	.abi = DIO_PLUGIN_ABI,
-	.size = sizeof(struct dio_host),
-	.syscall_name = fake_syscall_name,
-	.tag_path = fake_tag_path,
-	.format_event = fake_format,
-	.realtime_ns = fake_realtime_ns,
-	.emit_finding = fake_emit_finding,
-	.stats = fake_stats,
-	.log = fake_log,
-};
-
-/* ---- options, as the host would parse them --------------------------------- */
-
-#define MAX_OPTS 16
-static struct dio_optval opts[MAX_OPTS];
-
-static int opt_index(const char *name)
-{
-	for (int i = 0; dio_sink.options[i].name; i++)
-		if (!strcmp(dio_sink.options[i].name, name))
-			return i;
-	fail_msg("no option %s", name);
-	return -1;
-}
-
-static void opt_set(const char *name, const char *val)
-{
-	int i = opt_index(name);
-	const struct dio_option *o = &dio_sink.options[i];
-
-	switch (o->type) {
-	case DIO_OPT_BOOL:
-		opts[i].i = !strcmp(val, "true");
-		break;
-	case DIO_OPT_INT:
-		opts[i].i = strtoll(val, NULL, 10);
-		break;
-	case DIO_OPT_STRING:
-		opts[i].s = val;
-		break;
-	}
-}
-
-/* the declared defaults, then overrides as "key", "value" pairs ending with NULL */
-static void opts_reset(const char *key, ...)
-{
-	va_list ap;
-
-	memset(opts, 0, sizeof(opts));
-	for (int i = 0; dio_sink.options[i].name; i++) {
-		assert_true(i < MAX_OPTS - 1);
-		if (dio_sink.options[i].def)
-			opt_set(dio_sink.options[i].name, dio_sink.options[i].def);
-	}
-	va_start(ap, key);
-	for (; key; key = va_arg(ap, const char *))
-		opt_set(key, va_arg(ap, const char *));
-	va_end(ap);
 }
 
 /* ---- records -------------------------------------------------------------- */
@@ -243,38 +141,11 @@ static struct dio_ev_proc proc_rec(uint16_t kind, const char *comm)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-struct fixture {
-	char path[64];
-	void *state;
-};
-
 static int setup(void **st)
 {
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	int fd;
-
-	assert_non_null(fx);
-	snprintf(fx->path, sizeof(fx->path), "/tmp/dio-test-console-XXXXXX");
-	fd = mkstemp(fx->path);
-	assert_true(fd >= 0);
-	close(fd);
-	logged[0] = '\0';
-	nlogged = 0;
 	format_calls = 0;
 	format_fails = 0;
-	*st = fx;
-	return 0;
-}
-
-static int teardown(void **st)
-{
-	struct fixture *fx = *st;
-
-	if (fx->state)
-		dio_sink.destroy(fx->state);
-	unlink(fx->path);
-	free(fx);
-	return 0;
+	return sink_setup(st);
 }
 
 /* whole file as a string; the caller frees it */
@@ -674,7 +545,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(descriptor_declares_abi_and_subscriptions),
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, sink_teardown)
 		T(defaults_print_tid_and_details_but_not_paths),
 		T(options_map_to_format_flags),
 		T(paths_on_and_proc_off),

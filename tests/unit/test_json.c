@@ -16,23 +16,11 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <cmocka.h>
-#include <dio/sink.h>
-
-extern const struct dio_sink dio_sink;
+#include "fake_sink_host.h"
 
 /* ---- fake host ------------------------------------------------------------ */
 
-struct dio_ctx {
-	int unused;
-};
-
-static struct dio_ctx fake_ctx;
-
-#define REALTIME_OFF	(1704164644ULL * 1000000000ULL)
 #define TS		1000000000ULL	/* before any test's start: rel_ns counts from it */
-
-static char logged[1024];
-static int nlogged;
 
 static const char *fake_syscall_name(uint32_t nr)
 {
@@ -49,67 +37,6 @@ static int fake_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_
 {
 	fail_msg("the json sink formats its own lines");
 	return -EINVAL;
-}
-
-static uint64_t fake_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
-{
-	return mono_ns + REALTIME_OFF;
-}
-
-static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
-{
-	fail_msg("a sink must not emit findings");
-	return -EINVAL;
-}
-
-static void fake_stats(struct dio_ctx *ctx, struct dio_stats *out)
-{
-	memset(out, 0, sizeof(*out));
-}
-
-static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(logged, sizeof(logged), fmt, ap);
-	va_end(ap);
-	nlogged++;
-}
-
-static const struct dio_host host = {
-	.abi = DIO_PLUGIN_ABI,
-	.size = sizeof(struct dio_host),
-	.syscall_name = fake_syscall_name,
-	.tag_path = fake_tag_path,
-	.format_event = fake_format,
-	.realtime_ns = fake_realtime_ns,
-	.emit_finding = fake_emit_finding,
-	.stats = fake_stats,
-	.log = fake_log,
-};
-
-/* ---- options -------------------------------------------------------------- */
-
-#define MAX_OPTS 8
-static struct dio_optval opts[MAX_OPTS];
-
-/* the declared defaults and file=path */
-static void opts_file(const char *path)
-{
-	memset(opts, 0, sizeof(opts));
-	for (int i = 0; dio_sink.options[i].name; i++) {
-		const struct dio_option *o = &dio_sink.options[i];
-
-		assert_true(i < MAX_OPTS - 1);
-		if (o->type == DIO_OPT_BOOL && o->def)
-			opts[i].i = !strcmp(o->def, "true");
-		if (!strcmp(o->name, "file"))
-			opts[i].s = path;
-	}
 }
 
 /* ---- records -------------------------------------------------------------- */
@@ -157,38 +84,6 @@ static void sc_data(struct sc_rec *r, uint64_t hash, const char *data, size_t n)
 
 /* ---- helpers -------------------------------------------------------------- */
 
-struct fixture {
-	char path[64];
-	void *state;
-};
-
-static int setup(void **st)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-	int fd;
-
-	assert_non_null(fx);
-	snprintf(fx->path, sizeof(fx->path), "/tmp/dio-test-json-XXXXXX");
-	fd = mkstemp(fx->path);
-	assert_true(fd >= 0);
-	close(fd);
-	logged[0] = '\0';
-	nlogged = 0;
-	*st = fx;
-	return 0;
-}
-
-static int teardown(void **st)
-{
-	struct fixture *fx = *st;
-
-	if (fx->state)
-		dio_sink.destroy(fx->state);
-	unlink(fx->path);
-	free(fx);
-	return 0;
-}
-
 /* the whole file through zlib, which reads plain files as they are; the caller frees */
 static char *slurp(const char *path)
 {
@@ -216,7 +111,7 @@ static void assert_file(const char *path, const char *want)
 
 static void start(struct fixture *fx, const char *path)
 {
-	opts_file(path);
+	opts_reset("file", path, NULL);
 	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
 	assert_non_null(fx->state);
 }
@@ -446,7 +341,7 @@ static void unopenable_file_fails_with_errno_and_says_why(void **st)
 {
 	void *state = NULL;
 
-	opts_file("/nonexistent-dio/out.json");
+	opts_reset("file", "/nonexistent-dio/out.json", NULL);
 	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -ENOENT);
 	assert_null(state);
 	assert_string_equal(logged, "cannot open output '/nonexistent-dio/out.json': "
@@ -458,7 +353,7 @@ static void no_file_is_an_error(void **st)
 {
 	void *state = NULL;
 
-	opts_file(NULL);
+	opts_reset("file", NULL, NULL);
 	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -EINVAL);
 	assert_null(state);
 	assert_string_equal(logged, "no output file: give one, e.g. --sink json:file=trace.json");
@@ -515,7 +410,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(descriptor_declares_abi_and_subscriptions),
-#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define T(fn) cmocka_unit_test_setup_teardown(fn, sink_setup, sink_teardown)
 		T(openat_has_every_field),
 		T(failure_has_errno_name_and_offset_and_cut_strings),
 		T(data_bytes_are_escaped),
