@@ -128,6 +128,7 @@ static const struct key {
 	KEY("drain_ms", K_NUMBER),
 	KEY("wakeup_at", K_NUMBER),
 	KEY("tag_table", K_NUMBER),
+	KEY("level", K_NUMBER),
 	BOOL_KEY("iouring", iouring),
 	KEY("attach", K_STRING),
 	KEY("duration", K_SECONDS),

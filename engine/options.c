@@ -24,6 +24,7 @@ void options_init(struct options *o)
 	o->hash_bytes = 4096;
 	o->ring_bytes = 64ULL << 20;
 	o->drain_ms = 20;
+	o->zlevel = 1;
 	o->wakeup_pct = 25;
 	o->tag_entries = 65536;
 	o->details = 1;
@@ -296,6 +297,7 @@ static const struct num_opt {
 	{ "drain-ms", 0, 1, 1000, "1 to 1000" },
 	{ "wakeup-at", 0, 1, 100, "1 to 100" },
 	{ "tag-table", 1, 1024, 16 << 20, "1k to 16M" },
+	{ "level", 0, 0, 9, "0 to 9" },
 };
 
 static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
@@ -342,6 +344,8 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->drain_ms = val;
 	} else if (!strcmp(n->name, "wakeup-at")) {
 		o->wakeup_pct = val;
+	} else if (!strcmp(n->name, "level")) {
+		o->zlevel = val;
 	} else {
 		o->tag_entries = val;
 	}

@@ -75,6 +75,7 @@ struct options {
 	uint32_t wakeup_pct;		/* --wakeup-at PCT of the ring: force a wakeup, default 25 */
 	uint32_t tag_entries;		/* --tag-table entries, default 65536 */
 	double duration;		/* -d SECONDS, 0: until CMD exits / SIGINT */
+	uint32_t zlevel;		/* dio record --level: zlib level, default 1 */
 	double since, until;		/* dio dump/analyze --since/--until: s after the first record; <0: unset */
 	/* console sink shortcuts (strace compatible) */
 	char *output;			/* -o FILE */

@@ -99,7 +99,7 @@ int cmd_record(int argc, char **argv)
 	}
 	build_meta(&o, session__realtime_off(s), argc, argv, meta, META_MAX);
 	/* a disk slower than the trace costs counted records, never a stalled consumer */
-	w = tf_writer__open(path, 6, meta, TF_W_DROP);
+	w = tf_writer__open(path, o.zlevel, meta, TF_W_DROP);
 	if (!w) {
 		die_msg("cannot create the trace file %s: %s", path, strerror(errno));
 		goto out;

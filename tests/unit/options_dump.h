@@ -104,6 +104,8 @@ static void options_dump(const struct options *o, char *buf, size_t len)
 		fprintf(f, " ring=%llu", (unsigned long long)o->ring_bytes);
 	if (o->drain_ms != d.drain_ms)
 		fprintf(f, " drain_ms=%u", o->drain_ms);
+	if (o->zlevel != d.zlevel)
+		fprintf(f, " level=%u", o->zlevel);
 	if (o->wakeup_pct != d.wakeup_pct)
 		fprintf(f, " wakeup=%u", o->wakeup_pct);
 	if (o->tag_entries != d.tag_entries)
