@@ -30,7 +30,7 @@ enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL,
+	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_FORMAT,
 };
 
 static const struct option longopts[] = {
@@ -413,6 +413,7 @@ static const struct option replay_longopts[] = {
 	{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ 0 }
 };
 
@@ -431,12 +432,22 @@ static int set_seconds(const char *name, const char *v, double *out, char *err, 
 	return 0;
 }
 
+static int set_format(const char *v, int *json, char *err, size_t errlen)
+{
+	if (strcmp(v, "text") && strcmp(v, "json")) {
+		snprintf(err, errlen, "--format %s: use text or json", v);
+		return -EINVAL;
+	}
+	*json = !strcmp(v, "json");
+	return 0;
+}
+
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen)
 {
 	const char *file = NULL;
 	struct seen st = { 0 };
-	int c, e, help = 0;
+	int c, e, help = 0, json = 0;
 
 	prescan(argc, argv, &file, &help);
 	e = load_config(file, o, err, errlen);
@@ -468,6 +479,8 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 			e = set_seconds("--since", optarg, &o->since, err, errlen);
 		else if (c == OPT_UNTIL)
 			e = set_seconds("--until", optarg, &o->until, err, errlen);
+		else if (c == OPT_FORMAT)
+			e = set_format(optarg, &json, err, errlen);
 		else
 			e = apply(c, optarg, o, &st, err, errlen);
 		if (e)
@@ -476,6 +489,20 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	memset(o->sel, 1, sizeof(o->sel));
 	if (o->syscalls) {
 		e = syscalls_select(o->syscalls, o->sel, err, errlen);
+		if (e)
+			goto cleanup;
+	}
+	/* --format json: the json sink in the console's place, on the same output */
+	if (json) {
+		char spec[1100];
+
+		snprintf(spec, sizeof(spec), "json:file=%s", o->output ? o->output : "-");
+		if (strchr(spec + 10, ',')) {
+			snprintf(err, errlen, "--format json: the output file name may not contain ','");
+			e = -EINVAL;
+			goto cleanup;
+		}
+		e = options_add_plugin(o, 1, spec, err, errlen);
 		if (e)
 			goto cleanup;
 	}

@@ -133,9 +133,10 @@ static void replay_usage(const char *cmd)
 		printf("usage: dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T] [--no-details] [--sink NAME[:k=v,...]]\n"
 		       "                     [-p|--pid PID,...] [--tid TID,...] [--comm NAME] [--path PREFIX]\n"
 		       "                     [--exclude-path PREFIX] [-e trace=SPEC|--syscalls SPEC]\n"
-		       "                     [--since S] [--until S]\n"
+		       "                     [--since S] [--until S] [--format text|json]\n"
 		       "  print a recorded trace as dio trace prints it live (to stdout, or OUT);\n"
-		       "  --since/--until: seconds after the trace's first record\n"
+		       "  --since/--until: seconds after the trace's first record;\n"
+		       "  --format json: one JSON object per line (docs/json-schema.md)\n"
 		       "example: dio dump run.dio --comm rocksdb:low -e trace=%%data --since 2 --until 3\n");
 	else
 		printf("usage: dio analyze FILE [--analyzer NAME[:k=v,...]|all] [--sink NAME[:k=v,...]]\n"

@@ -91,6 +91,22 @@ fi
 [ "$(wc -l < "$TMP/f.out")" -le 1 ] ||
 	{ echo "FAIL: dio dump --until 0 printed more than the first call"; fail=1; }
 
+# --format json: one object per record, the same calls as the text dump
+"$DIO" dump "$TMP/t.dio" --format json > "$TMP/dump.json" 2> "$TMP/json.err" ||
+	{ echo "FAIL: dio dump --format json failed:"; cat "$TMP/json.err"; fail=1; }
+ncalls=$(grep -cE "$callre" "$TMP/dump")
+python3 - "$TMP/dump.json" "$ncalls" "$MNT/wd/a" <<'PY' || fail=1
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+calls = [o for o in objs if o["type"] == "syscall"]
+if len(calls) != int(sys.argv[2]):
+    sys.exit("FAIL: dump --format json has %d syscall objects, the text dump %s calls"
+             % (len(calls), sys.argv[2]))
+opens = [o for o in calls if o["syscall"] == "openat" and o.get("path") == sys.argv[3]]
+if not opens or opens[0]["ret"] != opens[0]["fd"] or "O_CREAT" not in opens[0]["decoded"][2]:
+    sys.exit("FAIL: dump --format json: no exact openat of %s: %s" % (sys.argv[3], opens[:1]))
+PY
+
 # cut inside the trailer: every record is there, and the damage is reported
 cp "$TMP/t.dio" "$TMP/cut.dio"
 truncate -s -5 "$TMP/cut.dio"
