@@ -3,8 +3,9 @@
 # The json sink next to the console sink in one run of tests/workloads/basic:
 # every line is a JSON object, there is one syscall object per call line the
 # console printed, and the first openat of the workload's file has exactly the
-# fields the console shows for it. Then the same through gzip (.gz), and the
-# errors that must stop dio: a file that cannot be opened, a full disk.
+# fields the console shows for it. Then the same through gzip (.gz), from a
+# recorded trace file (dio dump), and the errors that must stop dio: a file
+# that cannot be opened, a full disk.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -88,6 +89,15 @@ for out in out.json out.json.gz; do
 	[ "$RC" -eq 0 ] || { echo "FAIL: dio with --sink json:file=$out exited with $RC"; fail=1; }
 	check "$TMP/$out" "$TMP/con" "$TMP/expect" || fail=1
 done
+# record now, export later: dio dump of a trace file through the same sink
+rm -rf "$MNT/wd"
+mkdir "$MNT/wd"
+run_dio record -o "$TMP/t.dio" -- "$WL/basic" "$MNT/wd" 9> "$TMP/expect"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC"; fail=1; }
+run_dio dump "$TMP/t.dio" --sink console -o "$TMP/con" --sink "json:file=$TMP/dump.json.gz"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio dump --sink json exited with $RC"; fail=1; }
+check "$TMP/dump.json.gz" "$TMP/con" "$TMP/expect" || fail=1
+
 if [ "$(head -c 2 "$TMP/out.json.gz" | od -An -tx1 | tr -d ' ')" != 1f8b ]; then
 	echo "FAIL: out.json.gz is not gzip"
 	fail=1
