@@ -30,7 +30,7 @@ enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_FORMAT,
+	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 };
 
 static const struct option longopts[] = {
@@ -52,6 +52,8 @@ static const struct option longopts[] = {
 	{ "wakeup-at", required_argument, NULL, OPT_WAKEUP },
 	{ "tag-table", required_argument, NULL, OPT_TAGS },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "duration", required_argument, NULL, 'd' },
@@ -98,6 +100,8 @@ void cli_usage(FILE *f)
 "      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
 "      --tag-table N         file tags with a path in the kernel (default 64k)\n"
 "      --level N             dio record: zlib level, 0 to 9 (default 1)\n"
+"      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
+"      --rotate N            dio record: with --max-size, keep N files only\n"
 "      --no-iouring          no per-request io_uring events\n"
 "      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
 "                            syscall ones (auto: per-syscall up to %d calls)\n"
@@ -292,6 +296,10 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return options_set(o, "tag-table", v, err, errlen);
 	case OPT_LEVEL:
 		return options_set(o, "level", v, err, errlen);
+	case OPT_MAX_SIZE:
+		return options_set(o, "max-size", v, err, errlen);
+	case OPT_ROTATE:
+		return options_set(o, "rotate", v, err, errlen);
 	case OPT_NO_IOURING:
 		o->iouring = 0;
 		return 0;

@@ -129,6 +129,8 @@ static const struct key {
 	KEY("wakeup_at", K_NUMBER),
 	KEY("tag_table", K_NUMBER),
 	KEY("level", K_NUMBER),
+	KEY("max_size", K_NUMBER),
+	KEY("rotate", K_NUMBER),
 	BOOL_KEY("iouring", iouring),
 	KEY("attach", K_STRING),
 	KEY("duration", K_SECONDS),

@@ -298,6 +298,8 @@ static const struct num_opt {
 	{ "wakeup-at", 0, 1, 100, "1 to 100" },
 	{ "tag-table", 1, 1024, 16 << 20, "1k to 16M" },
 	{ "level", 0, 0, 9, "0 to 9" },
+	{ "max-size", 1, 64 << 10, 1ULL << 50, "64k or more" },
+	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
 };
 
 static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
@@ -346,6 +348,10 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->wakeup_pct = val;
 	} else if (!strcmp(n->name, "level")) {
 		o->zlevel = val;
+	} else if (!strcmp(n->name, "max-size")) {
+		o->max_size = val;
+	} else if (!strcmp(n->name, "rotate")) {
+		o->rotate = val;
 	} else {
 		o->tag_entries = val;
 	}

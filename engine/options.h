@@ -76,6 +76,8 @@ struct options {
 	uint32_t tag_entries;		/* --tag-table entries, default 65536 */
 	double duration;		/* -d SECONDS, 0: until CMD exits / SIGINT */
 	uint32_t zlevel;		/* dio record --level: zlib level, default 1 */
+	uint64_t max_size;		/* dio record --max-size: start a new file past this, 0: never */
+	uint32_t rotate;		/* dio record --rotate N: keep N files, 0: keep all */
 	double since, until;		/* dio dump/analyze --since/--until: s after the first record; <0: unset */
 	/* console sink shortcuts (strace compatible) */
 	char *output;			/* -o FILE */

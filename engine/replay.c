@@ -59,12 +59,99 @@ static void build_meta(const struct options *o, int64_t realtime_off, int argc, 
 			*p = ' ';	/* an argument with a newline must not start a key */
 }
 
+/*
+ * The trace file(s) of dio record. With --max-size a full file is closed and
+ * the next one (FILE.1, FILE.2, ...; with --rotate N the names come round
+ * again) starts with the path records seen so far, so that each file can be
+ * read on its own.
+ */
+struct recorder {
+	const char *base;
+	const struct options *o;
+	const char *meta;		/* the session's metadata, without part= */
+	struct tf_writer *w;
+	unsigned int part;
+	uint64_t n;			/* records since the size was last looked at */
+	uint64_t dropped;		/* in the files already closed */
+	uint8_t *paths;			/* every path record so far, back to back */
+	size_t plen, pcap;
+	char name[4200];		/* the file being written */
+};
+
+static int rec_open(struct recorder *rc)
+{
+	unsigned int idx = rc->o->rotate ? rc->part % rc->o->rotate : rc->part;
+	size_t mlen = strlen(rc->meta);
+	char *meta = malloc(mlen + 32);
+	int e = 0;
+
+	if (!meta)
+		return -ENOMEM;
+	if (idx)
+		snprintf(rc->name, sizeof(rc->name), "%s.%u", rc->base, idx);
+	else
+		snprintf(rc->name, sizeof(rc->name), "%s", rc->base);
+	snprintf(meta, mlen + 32, "%spart=%u\n", rc->meta, rc->part);
+	/* a disk slower than the trace costs counted records, never a stalled consumer */
+	rc->w = tf_writer__open(rc->name, rc->o->zlevel, meta, TF_W_DROP);
+	if (!rc->w)
+		e = -errno;
+	for (size_t off = 0; !e && off < rc->plen; ) {
+		const struct dio_ev_hdr *h = (const void *)(rc->paths + off);
+
+		e = tf_writer__add(rc->w, h, h->size);
+		off += h->size;
+	}
+	free(meta);
+	return e;
+}
+
+static int rec_add(void *ud, const void *rec, size_t size)
+{
+	struct recorder *rc = ud;
+	const struct dio_ev_hdr *h = rec;
+	int e;
+
+	if (rc->o->max_size && h->type == DIO_EV_PATH) {
+		if (rc->plen + size > rc->pcap) {
+			size_t cap = rc->pcap ? 2 * rc->pcap : 65536;
+			void *p;
+
+			while (cap < rc->plen + size)
+				cap *= 2;
+			p = realloc(rc->paths, cap);
+			if (!p)
+				return -ENOMEM;
+			rc->paths = p;
+			rc->pcap = cap;
+		}
+		memcpy(rc->paths + rc->plen, rec, size);
+		rc->plen += size;
+	}
+	e = tf_writer__add(rc->w, rec, size);
+	if (e || !rc->o->max_size || ++rc->n < 1024)
+		return e;
+	/* the written size is known block by block: look every 1024 records */
+	rc->n = 0;
+	if (tf_writer__bytes(rc->w) < rc->o->max_size)
+		return 0;
+	rc->dropped += tf_writer__dropped(rc->w);
+	e = tf_writer__close(rc->w, NULL);
+	rc->w = NULL;
+	rc->part++;
+	if (!e)
+		e = rec_open(rc);
+	if (e)
+		die_msg("dio record: starting %s failed: %s", rc->name, strerror(-e));
+	return e;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct options o;
 	struct session *s = NULL;
-	struct tf_writer *w = NULL;
-	char err[1024], *meta = NULL, *path = NULL;
+	struct recorder rc = { 0 };
+	char err[1024], *meta = NULL, *final = NULL, *path = NULL;
 	uint64_t dropped;
 	int e, n, code = 1;
 
@@ -76,6 +163,11 @@ int cmd_record(int argc, char **argv)
 	code = 1;
 	if (!o.output) {
 		die_msg("dio record: name the trace file with -o FILE (e.g. dio record -o run.dio -- CMD)");
+		options_free(&o);
+		return 2;
+	}
+	if (o.rotate && !o.max_size) {
+		die_msg("dio record: --rotate N needs --max-size SIZE (e.g. --max-size 100M --rotate 10)");
 		options_free(&o);
 		return 2;
 	}
@@ -93,35 +185,43 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	meta = malloc(META_MAX);
-	if (!meta) {
+	final = malloc(META_MAX);
+	if (!meta || !final) {
 		die_msg("out of memory");
 		goto out;
 	}
 	build_meta(&o, session__realtime_off(s), argc, argv, meta, META_MAX);
-	/* a disk slower than the trace costs counted records, never a stalled consumer */
-	w = tf_writer__open(path, o.zlevel, meta, TF_W_DROP);
-	if (!w) {
-		die_msg("cannot create the trace file %s: %s", path, strerror(errno));
+	rc.base = path;
+	rc.o = &o;
+	rc.meta = meta;
+	e = rec_open(&rc);
+	if (e) {
+		die_msg("cannot create the trace file %s: %s", rc.name, strerror(-e));
 		goto out;
 	}
-	session__record_to(s, w);
+	session__record_to(s, rec_add, &rc);
 	code = session__trace(s);
-	session__record_to(s, NULL);
-	dropped = tf_writer__dropped(w);
-	n = session__loss_text(s, meta, META_MAX);
-	snprintf(meta + n, META_MAX - n, "dropped_records=%llu\n", (unsigned long long)dropped);
-	e = tf_writer__close(w, meta);
+	session__record_to(s, NULL, NULL);
+	if (!rc.w)	/* a rotation failed: the session has said so */
+		goto out;
+	dropped = rc.dropped + tf_writer__dropped(rc.w);
+	n = session__loss_text(s, final, META_MAX);
+	snprintf(final + n, META_MAX - n, "dropped_records=%llu\nparts=%u\n",
+		 (unsigned long long)dropped, rc.part + 1);
+	e = tf_writer__close(rc.w, final);
 	if (dropped)
 		warn_msg("%llu records were not written to %s: the disk was slower than the trace (the file says so: dropped_records)",
 			 (unsigned long long)dropped, path);
 	if (e) {
 		die_msg("finishing the trace file %s failed: %s (the blocks before are readable)",
-			path, strerror(-e));
+			rc.name, strerror(-e));
 		code = 1;
 	}
 out:
 	session__free(s);
+	free(rc.paths);
 	free(meta);
+	free(final);
 	free(path);
 	options_free(&o);
 	return code;

@@ -43,7 +43,9 @@ struct session {
 	uint64_t findings;
 	uint64_t counters[DIO_CNT_MAX];
 	int failed;		/* a module returned an error */
-	struct tf_writer *rec;	/* dio record: every record also goes here */
+	/* dio record: every record also goes here */
+	int (*rec)(void *ud, const void *rec, size_t size);
+	void *rec_ud;
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
 
@@ -426,7 +428,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	s->events++;
 	/* as it came from the ring: a replay goes through this same function */
 	if (s->rec && !s->failed) {
-		e = tf_writer__add(s->rec, rec, h->size);
+		e = s->rec(s->rec_ud, rec, h->size);
 		if (e) {
 			die_msg("writing the trace file failed: %s (what was written before is kept)",
 				strerror(-e));
@@ -466,9 +468,11 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	return 0;
 }
 
-void session__record_to(struct session *s, struct tf_writer *w)
+void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
+			 void *ud)
 {
-	s->rec = w;
+	s->rec = add;
+	s->rec_ud = ud;
 }
 
 void session__set_realtime_off(struct session *s, int64_t off)

@@ -35,8 +35,12 @@ int session__trace(struct session *s);
 struct tf_writer;
 struct tf_reader;
 
-/* dio record: also write every record to w (not owned; NULL: stop). */
-void session__record_to(struct session *s, struct tf_writer *w);
+/*
+ * dio record: also hand every record, as the ring delivered it, to add (NULL:
+ * stop). add returns 0 or -errno, which stops the session.
+ */
+void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
+			void *ud);
 /* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);

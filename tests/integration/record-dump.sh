@@ -117,6 +117,37 @@ cmp -s "$TMP/dump" "$TMP/dump2" || { echo "FAIL: dio dump of the cut file lost r
 grep -q "^dio: warning: $TMP/cut.dio: cut short: recovered [0-9]* records in 1 blocks" "$TMP/dump2.err" ||
 	{ echo "FAIL: no recovery report for the cut file:"; cat "$TMP/dump2.err"; fail=1; }
 
+# --max-size: parts that each read on their own and together hold every call
+mkdir "$TMP/parts"
+run_dio record -o "$TMP/parts/r.dio" --max-size 64k -- \
+	dd if=/dev/zero of="$MNT/big" bs=512 count=30000 status=none > /dev/null 2>&1
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record --max-size exited with $RC"; fail=1; }
+nparts=$(ls "$TMP/parts" | wc -l)
+[ "$nparts" -ge 3 ] || { echo "FAIL: --max-size 64k made $nparts files of 30000 writes"; fail=1; }
+writes=0
+for f in "$TMP"/parts/r.dio*; do
+	"$DIO" info "$f" | grep -qx "blocks: [0-9]* intact, 0 damaged; complete" ||
+		{ echo "FAIL: $f is not complete:"; "$DIO" info "$f" | tail -5; fail=1; }
+	"$DIO" dump "$f" -e trace=write > "$TMP/part.out"
+	# each part knows the path of dd's fd 1: the path records were carried over
+	n=$(grep -c "write(1<$MNT/big>, " "$TMP/part.out")
+	[ "$n" -gt 0 ] || { echo "FAIL: $f has no write with the file's path"; fail=1; }
+	writes=$((writes + n))
+done
+[ "$writes" -eq 30000 ] || { echo "FAIL: the parts hold $writes of dd's 30000 writes"; fail=1; }
+"$DIO" info "$TMP/parts/r.dio.$((nparts - 1))" | grep -qx "parts=$nparts" ||
+	{ echo "FAIL: the last part does not say parts=$nparts"; fail=1; }
+# --rotate 2: the names come round again, only two files stay
+rm -rf "$TMP/parts" && mkdir "$TMP/parts"
+run_dio record -o "$TMP/parts/r.dio" --max-size 64k --rotate 2 -- \
+	dd if=/dev/zero of="$MNT/big" bs=512 count=30000 status=none > /dev/null 2>&1
+[ "$(ls "$TMP/parts")" = "$(printf 'r.dio\nr.dio.1')" ] ||
+	{ echo "FAIL: --rotate 2 left these files:"; ls "$TMP/parts"; fail=1; }
+"$DIO" record -o "$TMP/x.dio" --rotate 2 -- true > /dev/null 2> "$TMP/bad.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "rotate N needs --max-size SIZE" "$TMP/bad.err" ||
+	{ echo "FAIL: --rotate without --max-size: exit $rc:"; cat "$TMP/bad.err"; fail=1; }
+
 # bad input: one line, non-zero exit
 bad() {	# bad FILE WANT
 	"$DIO" dump "$1" > "$TMP/bad.out" 2> "$TMP/bad.err"

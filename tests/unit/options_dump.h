@@ -106,6 +106,10 @@ static void options_dump(const struct options *o, char *buf, size_t len)
 		fprintf(f, " drain_ms=%u", o->drain_ms);
 	if (o->zlevel != d.zlevel)
 		fprintf(f, " level=%u", o->zlevel);
+	if (o->max_size != d.max_size)
+		fprintf(f, " max_size=%llu", (unsigned long long)o->max_size);
+	if (o->rotate != d.rotate)
+		fprintf(f, " rotate=%u", o->rotate);
 	if (o->wakeup_pct != d.wakeup_pct)
 		fprintf(f, " wakeup=%u", o->wakeup_pct);
 	if (o->tag_entries != d.tag_entries)

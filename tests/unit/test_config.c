@@ -375,7 +375,7 @@ static void example_config_loads_uncommented(void **state)
 		"pids=1234,1240 tids=1241 comm=postgres "
 		"cgroup=/sys/fs/cgroup/system.slice/redis.service path=/var/lib/redis "
 		"exclude=/var/lib/redis/tmp only_files syscalls=%data,%sync,openat,close "
-		"hash=kernel duration=30 output=/var/log/dio/trace.txt time=tt durations "
+		"hash=kernel max_size=104857600 rotate=10 duration=30 output=/var/log/dio/trace.txt time=tt durations "
 		"analyzers=summary sinks=console analyzer.summary{top=20,max_files=50000} "
 		"sink.console{paths=true,proc=false}");
 	options_free(&o);
