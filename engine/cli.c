@@ -24,7 +24,7 @@
 
 /* '+': stop at the command; ':': report a missing value as ':' instead of '?' */
 #define SHORTOPTS "+:p:ae:d:o:tTqC:h"
-#define SEE_HELP "see 'dio trace --help'"
+#define SEE_HELP "see 'dio %s --help'"
 
 enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
@@ -204,35 +204,37 @@ static int add_ids(struct options *o, char **joined, const char *v, int tid, cha
 }
 
 /* getopt's complaints, in our words; before is the argv index getopt was reading. */
-static int bad_option(int c, char **argv, int before, char *err, size_t errlen)
+/* cmd: the command whose --help to point at; opts: its long options (for "ambiguous") */
+static int bad_option(int c, char **argv, int before, const struct option *opts, const char *cmd,
+		      char *err, size_t errlen)
 {
 	const char *arg = argv[before];
 	int len, matches = 0;
 
 	if (strncmp(arg, "--", 2)) {
 		if (c == ':')
-			snprintf(err, errlen, "-%c: missing value; " SEE_HELP, optopt);
+			snprintf(err, errlen, "-%c: missing value; " SEE_HELP, optopt, cmd);
 		else
-			snprintf(err, errlen, "unknown option '-%c'; " SEE_HELP, optopt);
+			snprintf(err, errlen, "unknown option '-%c'; " SEE_HELP, optopt, cmd);
 		return -EINVAL;
 	}
 	len = strcspn(arg, "=");
 	if (c == ':') {
-		snprintf(err, errlen, "%.*s: missing value; " SEE_HELP, len, arg);
+		snprintf(err, errlen, "%.*s: missing value; " SEE_HELP, len, arg, cmd);
 		return -EINVAL;
 	}
 	if (optopt) {
-		snprintf(err, errlen, "%.*s takes no value; " SEE_HELP, len, arg);
+		snprintf(err, errlen, "%.*s takes no value; " SEE_HELP, len, arg, cmd);
 		return -EINVAL;
 	}
-	for (const struct option *lo = longopts; lo->name; lo++)
+	for (const struct option *lo = opts; lo->name; lo++)
 		matches += !strncmp(lo->name, arg + 2, len - 2);
 	if (matches > 1)
 		snprintf(err, errlen,
 			 "option '%.*s' is ambiguous; write it out in full (" SEE_HELP ")",
-			 len, arg);
+			 len, arg, cmd);
 	else
-		snprintf(err, errlen, "unknown option '%.*s'; " SEE_HELP, len, arg);
+		snprintf(err, errlen, "unknown option '%.*s'; " SEE_HELP, len, arg, cmd);
 	return -EINVAL;
 }
 
@@ -366,7 +368,7 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, err, errlen);
+			e = bad_option(c, argv, before, longopts, "trace", err, errlen);
 		else
 			e = apply(c, optarg, o, &st, err, errlen);
 		if (e)
@@ -482,7 +484,7 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 		if ((c == '?' || c == ':') && optind > 1 && !strncmp(argv[optind - 1], "--", 2))
 			before = optind - 1;
 		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, err, errlen);
+			e = bad_option(c, argv, before, replay_longopts, argv[0], err, errlen);
 		else if (c == OPT_SINCE)
 			e = set_seconds("--since", optarg, &o->since, err, errlen);
 		else if (c == OPT_UNTIL)

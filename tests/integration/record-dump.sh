@@ -36,7 +36,7 @@ if ! cmp -s "$TMP/rec.out" "$TMP/an"; then
 fi
 "$DIO" analyze "$TMP/t.dio" --bogus > "$TMP/an.bad" 2>&1
 rc=$?
-[ "$rc" -eq 2 ] && grep -qx "dio: unknown option '--bogus'; see 'dio trace --help'" "$TMP/an.bad" ||
+[ "$rc" -eq 2 ] && grep -qx "dio: unknown option '--bogus'; see 'dio analyze --help'" "$TMP/an.bad" ||
 	{ echo "FAIL: dio analyze --bogus: exit $rc:"; cat "$TMP/an.bad"; fail=1; }
 
 # dio info: the counts are those of the dump
