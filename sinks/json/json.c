@@ -214,6 +214,14 @@ ids:
 	put(j, ",\"pid\":%u,\"tid\":%u", pid, tid);
 }
 
+/* the head of a record: a finding has no CPU, a record says which CPU produced it */
+static void put_rec_head(struct json *j, const char *type, const struct dio_ev_hdr *h,
+			 uint32_t pid, uint32_t tid)
+{
+	put_head(j, type, h->ts, pid, tid);
+	put(j, ",\"cpu\":%u", h->cpu);
+}
+
 static int is_err(int64_t ret)
 {
 	return ret < 0 && ret >= -MAX_ERRNO;
@@ -291,10 +299,11 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 	struct dio_ev_content ct;
 	const char *data;
 	int nargs = sc ? sc->nargs : 6;
+	int nstr;
 
 	if (ev->hdr.size < sizeof(*ev) || format_syscall_tail(ev, &ct, &data))
 		return -EINVAL;
-	put_head(j, "syscall", ev->hdr.ts, ev->pid, ev->tid);
+	put_rec_head(j, "syscall", &ev->hdr, ev->pid, ev->tid);
 	put_kcomm(j, ev->comm);
 	put_kstr(j, "syscall", j->host->syscall_name(ev->nr));
 	put(j, ",\"nr\":%u,\"args\":[", ev->nr);
@@ -316,17 +325,23 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 		put_file(j, &ev->tag, ev->ftype);
 	if (ev->flags & DIO_SF_OFFSET)
 		put(j, ",\"offset\":%" PRId64, (int64_t)ev->offset);
-	if (ev->str_len[0] || ev->str_len[1]) {
+	/*
+	 * A string that could not be read has no bytes but is still there, as
+	 * null: rename(NULL, "b") keeps "b" as the second string.
+	 */
+	nstr = ev->str_len[1] || (ev->flags & DIO_SF_STR1_FAULT) ? 2 :
+	       ev->str_len[0] || (ev->flags & DIO_SF_STR0_FAULT) ? 1 : 0;
+	if (nstr) {
 		static const uint8_t cut[2] = { DIO_SF_STR0_TRUNC, DIO_SF_STR1_TRUNC };
 		static const uint8_t fault[2] = { DIO_SF_STR0_FAULT, DIO_SF_STR1_FAULT };
 		const char *s = tail;
 		int any_cut = 0;
 
 		put_str(j, ",\"strings\":[");
-		for (int i = 0; i < 2 && ev->str_len[i]; i++) {
+		for (int i = 0; i < nstr; i++) {
 			if (i)
 				put_mem(j, ",", 1);
-			if (ev->flags & fault[i])
+			if ((ev->flags & fault[i]) || !ev->str_len[i])
 				put_str(j, "null");
 			else
 				put_json_str(j, s, strnlen(s, ev->str_len[i]));
@@ -356,7 +371,7 @@ static int json_path(struct json *j, const struct dio_ev_path *p)
 	if (p->hdr.size < sizeof(*p) || sizeof(*p) + p->len > p->hdr.size)
 		return -EINVAL;
 	format_tag(&p->tag, t, sizeof(t));
-	put_head(j, "path", p->hdr.ts, p->pid, p->pid);
+	put_rec_head(j, "path", &p->hdr, p->pid, p->pid);
 	put_kstr(j, "file_tag", t);
 	put_kstr(j, "file_type", format_ftype(p->ftype));
 	put_str(j, ",\"path\":");
@@ -374,7 +389,7 @@ static int json_uring(struct json *j, const struct dio_ev_iouring *u)
 
 	if (u->hdr.size < sizeof(*u))
 		return -EINVAL;
-	put_head(j, "io_uring", u->hdr.ts, u->pid, u->tid);
+	put_rec_head(j, "io_uring", &u->hdr, u->pid, u->tid);
 	put_kcomm(j, u->comm);
 	if (op)
 		put_kstr(j, "op", op);
@@ -403,13 +418,17 @@ static int json_proc(struct json *j, const struct dio_ev_proc *p)
 
 	if (p->hdr.size < sizeof(*p) || p->kind < DIO_PROC_FORK || p->kind > DIO_PROC_RENAME)
 		return -EINVAL;
-	put_head(j, "proc", p->hdr.ts, p->pid, p->tid);
+	put_rec_head(j, "proc", &p->hdr, p->pid, p->tid);
 	put_kcomm(j, p->comm);
 	put_kstr(j, "kind", kinds[p->kind]);
 	switch (p->kind) {
 	case DIO_PROC_FORK:
 		put(j, ",\"child_pid\":%u,\"child_tid\":%u,\"thread\":%s", p->other_pid,
 		    p->other_tid, (p->flags & DIO_PROCF_THREAD) ? "true" : "false");
+		break;
+	case DIO_PROC_EXEC:
+		/* not tid when a thread other than the leader called execve: it took the leader's */
+		put(j, ",\"old_tid\":%u", p->other_tid);
 		break;
 	case DIO_PROC_EXIT:
 		/* a wait(2) status: the exit code, or the signal that killed it */

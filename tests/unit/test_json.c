@@ -53,6 +53,7 @@ static void sc_init(struct sc_rec *r, uint16_t nr, int64_t ret)
 	r->ev.hdr.type = DIO_EV_SYSCALL;
 	r->ev.hdr.size = sizeof(r->ev);
 	r->ev.hdr.ts = TS;
+	r->ev.hdr.cpu = 3;
 	r->ev.pid = 10;
 	r->ev.tid = 11;
 	r->ev.nr = nr;
@@ -127,7 +128,23 @@ static void feed(struct fixture *fx, const void *ev)
 	assert_int_equal(dio_sink.event(fx->state, ev), 0);
 }
 
+/* one record through a fresh sink must give exactly the line want; name says which case */
+static void one_line(struct fixture *fx, const void *ev, const char *name, const char *want)
+{
+	char *got;
+
+	start(fx, fx->path);
+	feed(fx, ev);
+	finish(fx);
+	got = slurp(fx->path);
+	if (strcmp(got, want))
+		fail_msg("case '%s':\n got  %s want %s", name, got, want);
+	free(got);
+}
+
+/* a finding's head; a record's (RHEAD) says which CPU produced it too */
 #define HEAD "\"ts_ns\":1704164645000000000,\"rel_ns\":0,\"pid\":10,\"tid\":11"
+#define RHEAD HEAD ",\"cpu\":3"
 
 /* ---- tests ---------------------------------------------------------------- */
 
@@ -162,7 +179,7 @@ static void openat_has_every_field(void **st)
 	feed(fx, &r);
 	finish(fx);
 	assert_file(fx->path,
-		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"openat\","
+		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"openat\","
 		    "\"nr\":257,\"args\":[4294967196,2147287040,577,420],"
 		    "\"decoded\":[\"AT_FDCWD\",null,\"O_WRONLY|O_CREAT|O_TRUNC\",\"0644\"],"
 		    "\"ret\":3,\"duration_ns\":1500,\"fd\":3,\"file_tag\":\"254:0|1234|77\","
@@ -184,10 +201,45 @@ static void failure_has_errno_name_and_offset_and_cut_strings(void **st)
 	feed(fx, &r);
 	finish(fx);
 	assert_file(fx->path,
-		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"read\","
 		    "\"nr\":0,\"args\":[7,0,0],\"decoded\":[null,null,null],"
 		    "\"ret\":-9,\"errno\":\"EBADF\",\"duration_ns\":1500,\"fd\":-1,"
 		    "\"offset\":4096,\"strings\":[\"x\"],\"strings_truncated\":true}\n");
+}
+
+/* an unreadable string is null in its own place: the other one is kept */
+static void unreadable_string_keeps_its_place(void **st)
+{
+	static const struct {
+		const char *name;
+		uint8_t flags;
+		const char *s0, *s1;	/* NULL: unreadable, no bytes */
+		const char *want;
+	} cases[] = {
+		{ "first unreadable", DIO_SF_STR0_FAULT, NULL, "b", "[null,\"b\"]" },
+		{ "second unreadable", DIO_SF_STR1_FAULT, "a", NULL, "[\"a\",null]" },
+		{ "both unreadable", DIO_SF_STR0_FAULT | DIO_SF_STR1_FAULT, NULL, NULL,
+		  "[null,null]" },
+		{ "second cut", DIO_SF_STR1_TRUNC, "a", "b", "[\"a\",\"b\"],\"strings_truncated\":true" },
+	};
+	struct fixture *fx = *st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sc_rec r;
+		char want[512];
+
+		sc_init(&r, 82, 0);	/* rename */
+		r.ev.flags = cases[i].flags;
+		if (cases[i].s0)
+			sc_str(&r, 0, cases[i].s0, strlen(cases[i].s0) + 1);
+		if (cases[i].s1)
+			sc_str(&r, 1, cases[i].s1, strlen(cases[i].s1) + 1);
+		snprintf(want, sizeof(want),
+			 "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"other\","
+			 "\"nr\":82,\"args\":[0,0],\"decoded\":[null,null],\"ret\":0,"
+			 "\"duration_ns\":1500,\"fd\":-1,\"strings\":%s}\n", cases[i].want);
+		one_line(fx, &r, cases[i].name, want);
+	}
 }
 
 /* captured bytes go through the escaping as they are, NUL included */
@@ -223,22 +275,13 @@ static void data_bytes_are_escaped(void **st)
 		r.ev.flags = DIO_SF_FILE;
 		r.ev.tag.ino = 5;
 		sc_data(&r, 0x0123456789abcdefULL, cases[i].in, cases[i].n);
-		start(fx, fx->path);
-		feed(fx, &r);
-		finish(fx);
 		snprintf(want, sizeof(want),
-			 "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"other\","
+			 "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"other\","
 			 "\"nr\":1,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":%zu,"
 			 "\"duration_ns\":1500,\"fd\":-1,\"file_tag\":\"0:0|5|0\","
 			 "\"file_type\":\"-\",\"hash\":\"0123456789abcdef\",\"hashed_len\":4096,"
 			 "\"data\":\"%s\"}\n", cases[i].n, cases[i].want);
-		{
-			char *got = slurp(fx->path);
-
-			if (strcmp(got, want))
-				fail_msg("case '%s':\n got  %s want %s", cases[i].name, got, want);
-			free(got);
-		}
+		one_line(fx, &r, cases[i].name, want);
 	}
 }
 
@@ -249,12 +292,12 @@ static void other_records_and_a_finding(void **st)
 		struct dio_ev_path ev;
 		char path[8];
 	} p = { .ev = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(struct dio_ev_path) + 7,
-				 .ts = TS },
+				 .cpu = 1, .ts = TS },
 			.tag = { .ino = 9, .dev = (8 << 20) | 1, .gen = 2 }, .len = 7,
 			.flags = DIO_PF_DELETED, .ftype = 4, .pid = 10 },
 		.path = "/d\nir" };
 	struct dio_ev_iouring u = {
-		.hdr = { .type = DIO_EV_IOURING, .size = sizeof(u), .ts = TS + 5 },
+		.hdr = { .type = DIO_EV_IOURING, .size = sizeof(u), .cpu = 7, .ts = TS + 5 },
 		.pid = 10, .tid = 11, .duration = 99, .res = -11, .offset = 8192,
 		.user_data = 42, .comm = "app", .len = 4096, .fd = 2, .opcode = 22,
 		.flags = DIO_IF_FIXED,
@@ -264,8 +307,13 @@ static void other_records_and_a_finding(void **st)
 		.pid = 10, .tid = 11, .other_pid = 12, .other_tid = 12,
 		.kind = DIO_PROC_FORK, .comm = "app",
 	};
+	/* a thread other than the leader called execve: it goes on as the leader */
+	struct dio_ev_proc e = {
+		.hdr = { .type = DIO_EV_PROC, .size = sizeof(e), .ts = TS + 6 },
+		.pid = 10, .tid = 10, .other_tid = 11, .kind = DIO_PROC_EXEC, .comm = "new",
+	};
 	struct dio_ev_proc x = {
-		.hdr = { .type = DIO_EV_PROC, .size = sizeof(x), .ts = TS + 7 },
+		.hdr = { .type = DIO_EV_PROC, .size = sizeof(x), .cpu = 2, .ts = TS + 7 },
 		.pid = 10, .tid = 11, .exit_code = 3 << 8, .kind = DIO_PROC_EXIT,
 		.flags = DIO_PROCF_GROUP_DEAD, .comm = "app",
 	};
@@ -281,22 +329,25 @@ static void other_records_and_a_finding(void **st)
 	feed(fx, &p);
 	feed(fx, &u);
 	feed(fx, &f);
+	feed(fx, &e);
 	feed(fx, &x);
 	assert_int_equal(dio_sink.finding(fx->state, &fi), 0);
 	finish(fx);
 	assert_file(fx->path,
 		    "{\"type\":\"path\",\"ts_ns\":1704164645000000000,\"rel_ns\":0,\"pid\":10,"
-		    "\"tid\":10,\"file_tag\":\"8:1|9|2\",\"file_type\":\"dir\",\"path\":\"/d\\nir\","
+		    "\"tid\":10,\"cpu\":1,\"file_tag\":\"8:1|9|2\",\"file_type\":\"dir\",\"path\":\"/d\\nir\","
 		    "\"truncated\":false,\"deleted\":true,\"renamed\":false}\n"
 		    "{\"type\":\"io_uring\",\"ts_ns\":1704164645000000005,\"rel_ns\":5,\"pid\":10,"
-		    "\"tid\":11,\"comm\":\"app\",\"op\":\"READ\",\"opcode\":22,\"fd\":2,"
+		    "\"tid\":11,\"cpu\":7,\"comm\":\"app\",\"op\":\"READ\",\"opcode\":22,\"fd\":2,"
 		    "\"fixed\":true,\"sqpoll\":false,\"offset\":8192,\"len\":4096,"
 		    "\"user_data\":42,\"ret\":-11,\"errno\":\"EAGAIN\",\"duration_ns\":99}\n"
 		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000006,\"rel_ns\":6,\"pid\":10,"
-		    "\"tid\":11,\"comm\":\"app\",\"kind\":\"fork\",\"child_pid\":12,"
+		    "\"tid\":11,\"cpu\":0,\"comm\":\"app\",\"kind\":\"fork\",\"child_pid\":12,"
 		    "\"child_tid\":12,\"thread\":false}\n"
+		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000006,\"rel_ns\":6,\"pid\":10,"
+		    "\"tid\":10,\"cpu\":0,\"comm\":\"new\",\"kind\":\"exec\",\"old_tid\":11}\n"
 		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000007,\"rel_ns\":7,\"pid\":10,"
-		    "\"tid\":11,\"comm\":\"app\",\"kind\":\"exit\",\"exit_code\":768,"
+		    "\"tid\":11,\"cpu\":2,\"comm\":\"app\",\"kind\":\"exit\",\"exit_code\":768,"
 		    "\"group_dead\":true,\"exit_status\":3}\n"
 		    "{\"type\":\"finding\"," HEAD ",\"severity\":\"warning\","
 		    "\"code\":\"fsync.missing\",\"analyzer\":\"fsync\",\"title\":\"never synced\","
@@ -327,10 +378,10 @@ static void gz_file_is_gzip_and_reads_back(void **st)
 	assert_int_equal(magic[0], 0x1f);
 	assert_int_equal(magic[1], 0x8b);
 	assert_file(gzpath,
-		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"read\","
 		    "\"nr\":0,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":5,"
 		    "\"duration_ns\":1500,\"fd\":-1}\n"
-		    "{\"type\":\"syscall\"," HEAD ",\"comm\":\"app\",\"syscall\":\"read\","
+		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"read\","
 		    "\"nr\":0,\"args\":[0,0,0],\"decoded\":[null,null,null],\"ret\":5,"
 		    "\"duration_ns\":1500,\"fd\":-1}\n");
 	unlink(gzpath);
@@ -413,6 +464,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, sink_setup, sink_teardown)
 		T(openat_has_every_field),
 		T(failure_has_errno_name_and_offset_and_cut_strings),
+		T(unreadable_string_keeps_its_place),
 		T(data_bytes_are_escaped),
 		T(other_records_and_a_finding),
 		T(gz_file_is_gzip_and_reads_back),
