@@ -277,8 +277,8 @@ static int report_damage(const char *path, const struct tf_reader *r)
 struct filter {
 	const struct options *o;
 	struct session *s;
-	uint64_t t0;		/* the first record's time */
-	int started;
+	uint64_t t0;		/* origin of --since/--until: the trace's first record */
+	uint64_t lo, hi;	/* --since and --until as CLOCK_MONOTONIC ns */
 	int active;		/* any filter given */
 };
 
@@ -313,6 +313,13 @@ static int path_kept(const struct options *o, const char *p)
 	return ok;
 }
 
+static void set_window(struct filter *f, uint64_t t0)
+{
+	f->t0 = t0;
+	f->lo = f->o->since >= 0 ? t0 + (uint64_t)(f->o->since * 1e9) : 0;
+	f->hi = f->o->until >= 0 ? t0 + (uint64_t)(f->o->until * 1e9) : UINT64_MAX;
+}
+
 static int keep(void *ud, const struct dio_ev_hdr *h)
 {
 	struct filter *f = ud;
@@ -320,16 +327,12 @@ static int keep(void *ud, const struct dio_ev_hdr *h)
 	uint32_t pid, tid;
 	const char *comm, *path = NULL;
 
-	if (!f->started) {
-		f->started = 1;
-		f->t0 = h->ts;
-	}
 	/* path records name files for what follows: always through */
 	if (!f->active || h->type == DIO_EV_PATH)
 		return 1;
-	if (o->since >= 0 && h->ts < f->t0 + (uint64_t)(o->since * 1e9))
-		return 0;
-	if (o->until >= 0 && h->ts > f->t0 + (uint64_t)(o->until * 1e9))
+	if (!f->t0 && (o->since >= 0 || o->until >= 0))
+		set_window(f, h->ts);	/* no intact block header said when the trace began */
+	if (h->ts < f->lo || h->ts > f->hi)
 		return 0;
 	switch (h->type) {
 	case DIO_EV_SYSCALL: {
@@ -416,6 +419,12 @@ static int replay_cmd(int argc, char **argv, int analyze)
 		session__set_realtime_off(s, strtoll(v, NULL, 10));
 	f.o = &o;
 	f.s = s;
+	f.hi = UINT64_MAX;
+	if ((o.since >= 0 || o.until >= 0) && tf_reader__first_ts(r)) {
+		/* skip the blocks outside through the index, filter inside them */
+		set_window(&f, tf_reader__first_ts(r));
+		tf_reader__set_window(r, f.lo, f.hi);
+	}
 	f.active = o.npids || o.ntids || o.comm[0] || o.nprefix || o.nexclude || o.syscalls ||
 		   o.since >= 0 || o.until >= 0;
 	code = session__replay(s, r, keep, &f);

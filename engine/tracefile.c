@@ -26,6 +26,7 @@ struct tf_buf {
 	uint8_t *raw;
 	size_t len;
 	uint32_t nrec;
+	uint32_t flags;		/* TF_BF_* */
 	uint64_t first_ts, last_ts;
 };
 
@@ -63,16 +64,20 @@ static uint32_t hdr_crc(const struct tf_block_hdr *h)
 	return crc32(0, (const Bytef *)h, offsetof(struct tf_block_hdr, hdr_crc));
 }
 
-/* Compress and write one block at w->off; only one thread at a time. 0 or -errno. */
-static int write_block(struct tf_writer *w, uint64_t off, uint32_t kind, const void *raw,
-		       size_t len, uint32_t nrec, uint64_t first_ts, uint64_t last_ts,
-		       uint64_t *written)
+/* Compress and write one block; only one thread at a time. e: records-block
+ * details (NULL for others). 0 or -errno. */
+static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
+		       const struct tf_index_ent *e, uint64_t *written)
 {
-	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len,
-				  .nrec = nrec, .first_ts = first_ts, .last_ts = last_ts };
+	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len };
 	uLongf clen = w->comp_cap;
 
-	(void)off;
+	if (e) {
+		h.nrec = e->nrec;
+		h.first_ts = e->first_ts;
+		h.last_ts = e->last_ts;
+		h.flags = e->flags;
+	}
 	if (compress2(w->comp, &clen, raw, len, w->level) != Z_OK)
 		return -ENOMEM;
 	h.comp_len = clen;
@@ -118,12 +123,12 @@ static void *writer_main(void *arg)
 			break;
 		b = &w->bufs[w->wr];
 		e = (struct tf_index_ent){ .offset = w->off, .first_ts = b->first_ts,
-					   .last_ts = b->last_ts, .nrec = b->nrec };
+					   .last_ts = b->last_ts, .nrec = b->nrec,
+					   .flags = b->flags | TF_BF_VALID };
 		err = w->err;
 		pthread_mutex_unlock(&w->lock);
 		if (!err) {
-			err = write_block(w, e.offset, TF_BLK_RECORDS, b->raw, b->len, b->nrec,
-					  b->first_ts, b->last_ts, &n);
+			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, &e, &n);
 			if (!err)
 				err = add_index(w, &e);
 		}
@@ -133,6 +138,7 @@ static void *writer_main(void *arg)
 		w->off += n;
 		b->len = 0;
 		b->nrec = 0;
+		b->flags = 0;
 		w->wr = (w->wr + 1) % NBUF;
 		w->npend--;
 		pthread_cond_broadcast(&w->cond);
@@ -185,7 +191,7 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 		goto fail_errno;
 	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
 		goto fail_errno;
-	err = -write_block(w, sizeof(fh), TF_BLK_META, meta ? meta : "", mlen, 0, 0, 0, &n);
+	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, NULL, &n);
 	if (err)
 		goto fail;
 	w->off = sizeof(fh) + n;
@@ -269,6 +275,8 @@ int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 		b->first_ts = h->ts;
 	if (b->nrec == 1 || h->ts > b->last_ts)
 		b->last_ts = h->ts;
+	if (h->type == DIO_EV_PATH || h->type == DIO_EV_PROC)
+		b->flags |= TF_BF_STATE;
 	if (b->len >= BLOCK_TARGET)
 		return hand_off(w, !(w->flags & TF_W_DROP));
 	return 0;
@@ -304,8 +312,7 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
 	if (!err && final_meta && *final_meta) {
-		err = write_block(w, w->off, TF_BLK_META, final_meta, strlen(final_meta), 0, 0, 0,
-				  &n);
+		err = write_block(w, TF_BLK_META, final_meta, strlen(final_meta), NULL, &n);
 		w->off += n;
 	}
 	if (!err) {
@@ -313,8 +320,9 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 		if (w->nindex * sizeof(*w->index) > TF_BLOCK_RAW_MAX)
 			t.index_offset = 0;	/* too many blocks to index: readers scan */
 		else
-			err = write_block(w, w->off, TF_BLK_INDEX, w->index,
-					  w->nindex * sizeof(*w->index), w->nindex, 0, 0, &n);
+			err = write_block(w, TF_BLK_INDEX, w->index,
+					  w->nindex * sizeof(*w->index),
+					  &(struct tf_index_ent){ .nrec = w->nindex }, &n);
 	}
 	if (!err && fwrite(&t, sizeof(t), 1, w->f) != 1)
 		err = errno ? -errno : -EIO;
@@ -336,7 +344,26 @@ struct tf_reader {
 	char *meta;
 	struct tf_stats st;
 	int done;
+	/* the index, when the file ends with a valid one */
+	struct tf_index_ent *idx;
+	size_t nidx, icur;
+	/* tf_reader__set_window */
+	int window;
+	uint64_t lo, hi;
+	int state_only;		/* the current block is outside: path and process records only */
 };
+
+static int outside(const struct tf_reader *r, uint64_t first_ts, uint64_t last_ts)
+{
+	return r->window && (last_ts < r->lo || first_ts > r->hi);
+}
+
+/* an outside block that holds nothing a later block needs */
+static int skippable(const struct tf_reader *r, uint64_t first_ts, uint64_t last_ts,
+		     uint32_t flags)
+{
+	return outside(r, first_ts, last_ts) && (flags & TF_BF_VALID) && !(flags & TF_BF_STATE);
+}
 
 /* A plausible block header at off: magic, own CRC, kind and sizes in range. */
 static int header_ok(const struct tf_reader *r, size_t off)
@@ -389,6 +416,12 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 			return 0;
 		}
 		r->pos += sizeof(h) + h.comp_len;
+		if (h.kind == TF_BLK_RECORDS && skippable(r, h.first_ts, h.last_ts, h.flags)) {
+			r->st.window_blocks++;
+			r->st.window_records += h.nrec;
+			continue;
+		}
+		r->state_only = h.kind == TF_BLK_RECORDS && outside(r, h.first_ts, h.last_ts);
 		len = h.raw_len;
 		if (crc32(0, r->map + r->pos - h.comp_len, h.comp_len) != h.crc ||
 		    uncompress(r->raw, &len, r->map + r->pos - h.comp_len, h.comp_len) != Z_OK ||
@@ -402,6 +435,115 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 		r->rpos = 0;
 		*kind = h.kind;
 		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The index, if the file ends with a trailer that points at an intact index
+ * block whose entries point, in order, at record blocks before it. Anything
+ * less and the reader walks the block headers instead.
+ */
+static void load_index(struct tf_reader *r)
+{
+	struct tf_trailer t;
+	struct tf_block_hdr h;
+	const uint8_t *pay;
+	uLongf len;
+
+	if (r->size < r->pos + sizeof(h) + sizeof(t))
+		return;
+	memcpy(&t, r->map + r->size - sizeof(t), sizeof(t));
+	if (memcmp(t.magic, TF_TRAILER_MAGIC, sizeof(t.magic)) || t.index_offset < r->pos ||
+	    t.index_offset > r->size - sizeof(t) - sizeof(h) || !header_ok(r, t.index_offset))
+		return;
+	memcpy(&h, r->map + t.index_offset, sizeof(h));
+	pay = r->map + t.index_offset + sizeof(h);
+	if (h.kind != TF_BLK_INDEX || h.raw_len % sizeof(*r->idx) ||
+	    t.index_offset + sizeof(h) + h.comp_len != r->size - sizeof(t) ||
+	    crc32(0, pay, h.comp_len) != h.crc)
+		return;
+	len = h.raw_len;
+	r->idx = malloc(len ? len : 1);
+	if (!r->idx || uncompress((Bytef *)r->idx, &len, pay, h.comp_len) != Z_OK ||
+	    len != h.raw_len)
+		goto bad;
+	r->nidx = len / sizeof(*r->idx);
+	for (size_t i = 0; i < r->nidx; i++)
+		if (r->idx[i].offset < r->pos || r->idx[i].offset >= t.index_offset ||
+		    (i && r->idx[i].offset <= r->idx[i - 1].offset))
+			goto bad;
+	return;
+bad:
+	free(r->idx);
+	r->idx = NULL;
+	r->nidx = 0;
+}
+
+/*
+ * With a window and an index: when the next block is one the index knows,
+ * move past the index's run of skippable blocks without touching them.
+ */
+static void seek_index(struct tf_reader *r)
+{
+	size_t j;
+
+	while (r->icur < r->nidx && r->idx[r->icur].offset < r->pos)
+		r->icur++;
+	if (r->icur >= r->nidx || r->idx[r->icur].offset != r->pos)
+		return;
+	for (j = r->icur; j < r->nidx; j++) {
+		const struct tf_index_ent *e = &r->idx[j];
+
+		if (!skippable(r, e->first_ts, e->last_ts, e->flags))
+			break;
+		r->st.window_blocks++;
+		r->st.window_records += e->nrec;
+	}
+	if (j == r->icur)
+		return;
+	if (j < r->nidx) {
+		r->pos = r->idx[j].offset;
+	} else {
+		/* past the last record block: on to the final metadata and the index */
+		size_t off = r->idx[j - 1].offset;
+
+		if (header_ok(r, off)) {
+			const struct tf_block_hdr *h = (const void *)(r->map + off);
+
+			r->pos = off + sizeof(*h) + h->comp_len;
+		} else {
+			/* damage where the index points: let the header walk judge it */
+			r->st.window_blocks--;
+			r->st.window_records -= r->idx[j - 1].nrec;
+			r->pos = off;
+		}
+	}
+	r->icur = j;
+}
+
+void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi)
+{
+	r->window = 1;
+	r->lo = lo;
+	r->hi = hi;
+}
+
+uint64_t tf_reader__first_ts(const struct tf_reader *r)
+{
+	size_t off = r->pos;
+
+	if (r->nidx)
+		return r->idx[0].first_ts;
+	/* the first intact record block's header, without reading anything else */
+	while (off < r->size && header_ok(r, off)) {
+		const struct tf_block_hdr *h = (const void *)(r->map + off);
+
+		if (h->kind == TF_BLK_RECORDS)
+			return h->first_ts;
+		if (r->size - off - sizeof(*h) < h->comp_len)
+			break;
+		off += sizeof(*h) + h->comp_len;
 	}
 	return 0;
 }
@@ -479,6 +621,7 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	load_index(r);
 	return r;
 fail:
 	if (fd >= 0)
@@ -529,6 +672,11 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 				r->rpos = r->raw_len;
 				continue;
 			}
+			if (r->state_only && h.type != DIO_EV_PATH && h.type != DIO_EV_PROC) {
+				r->st.window_records++;
+				r->rpos += h.size;
+				continue;
+			}
 			/* records follow each other unpadded; their structs want 8-byte alignment */
 			memcpy(r->rec, r->raw + r->rpos, h.size);
 			*rec = r->rec;
@@ -537,6 +685,8 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 			r->st.records++;
 			return 1;
 		}
+		if (r->window && r->nidx)
+			seek_index(r);
 		if (r->done || load_block(r, &kind) != 1) {
 			r->done = 1;
 			if (!r->st.indexed)
@@ -588,5 +738,6 @@ void tf_reader__close(struct tf_reader *r)
 	free(r->raw);
 	free(r->rec);
 	free(r->meta);
+	free(r->idx);
 	free(r);
 }

@@ -20,6 +20,12 @@
 #define TF_BLK_RECORDS	2	/* records, each starting with struct dio_ev_hdr */
 #define TF_BLK_INDEX	3	/* struct tf_index_ent[] of the record blocks */
 
+/* Block flags. A reader seeking by time skips a record block outside the
+ * window without inflating it only when TF_BF_VALID is set and TF_BF_STATE
+ * is not: path and process records name files and threads for later blocks. */
+#define TF_BF_STATE	0x1u		/* holds path or process records */
+#define TF_BF_VALID	0x80000000u	/* the writer set the flags (0 in older files) */
+
 #define TF_BLOCK_RAW_MAX (4u << 20)	/* largest uncompressed block either side accepts */
 
 struct tf_file_hdr {
@@ -38,7 +44,7 @@ struct tf_block_hdr {
 	uint32_t crc;		/* crc32 of the compressed payload */
 	uint64_t first_ts;	/* smallest and largest hdr.ts of its records */
 	uint64_t last_ts;
-	uint32_t pad;
+	uint32_t flags;		/* TF_BF_* */
 	uint32_t hdr_crc;	/* crc32 of this header up to this field */
 };
 _Static_assert(sizeof(struct tf_block_hdr) == 48, "tf_block_hdr layout");
@@ -48,7 +54,7 @@ struct tf_index_ent {
 	uint64_t first_ts;
 	uint64_t last_ts;
 	uint32_t nrec;
-	uint32_t pad;
+	uint32_t flags;		/* TF_BF_*, as in the block's header */
 };
 _Static_assert(sizeof(struct tf_index_ent) == 32, "tf_index_ent layout");
 
@@ -96,6 +102,8 @@ struct tf_stats {
 	uint64_t bad_blocks;	/* blocks skipped: bad CRC, bad header, inflate failure */
 	uint64_t bad_records;	/* records skipped inside intact blocks (bad size) */
 	uint64_t skipped_bytes;	/* bytes of the file not part of an intact block */
+	uint64_t window_blocks;	/* record blocks skipped unread: outside the time window */
+	uint64_t window_records;	/* records skipped for the same reason */
 	int truncated;		/* the file ends inside a block or has no index */
 	int indexed;		/* the index at the end was found and valid */
 };
@@ -119,6 +127,20 @@ int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, s
  * blocks are skipped and counted, never returned.
  */
 int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size);
+/*
+ * Only records with lo <= ts <= hi are wanted (CLOCK_MONOTONIC ns): record
+ * blocks entirely outside are skipped through the index (or their headers
+ * when there is none) without being inflated, except that blocks holding path
+ * or process records still hand out those. Records of a block that overlaps
+ * the window are all handed out: the caller filters them. Call before the
+ * first tf_reader__next.
+ */
+void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi);
+/*
+ * Smallest timestamp of the first record block (from the index, else its
+ * header), the origin of --since/--until; 0 when there is no record block.
+ */
+uint64_t tf_reader__first_ts(const struct tf_reader *r);
 void tf_reader__stats(const struct tf_reader *r, struct tf_stats *out);
 void tf_reader__close(struct tf_reader *r);
 

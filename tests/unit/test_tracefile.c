@@ -355,6 +355,85 @@ static void test_garbage_after_the_header_yields_nothing_and_ends(void **state)
 	assert_int_equal(st.skipped_bytes, 4096);
 }
 
+/* a trace whose only path records are records 5, 20005 and 40005 */
+static size_t make_sparse_rec(uint32_t i, uint8_t *buf)
+{
+	size_t n = make_rec(i % 20000 == 5 ? 3 : 1, buf);
+
+	((struct dio_ev_hdr *)buf)->ts = 1000 + i;
+	return n;
+}
+
+/* read with a window of [lo, hi] (record numbers); the records seen into seen[] */
+static void read_window(uint32_t lo, uint32_t hi, uint8_t *seen, struct tf_stats *st)
+{
+	char err[256] = "";
+	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
+	const void *rec;
+	size_t size;
+	int ret;
+
+	assert_non_null(r);
+	assert_int_equal(tf_reader__first_ts(r), 1000);
+	tf_reader__set_window(r, 1000 + lo, 1000 + hi);
+	memset(seen, 0, NREC);
+	while ((ret = tf_reader__next(r, &rec, &size)) == 1) {
+		uint32_t i = ((const struct dio_ev_hdr *)rec)->ts - 1000;
+
+		assert_true(i < NREC);
+		seen[i] = 1;
+	}
+	assert_int_equal(ret, 0);
+	tf_reader__stats(r, st);
+	tf_reader__close(r);
+}
+
+static void check_window(const uint8_t *seen, const struct tf_stats *st)
+{
+	uint32_t n = 0;
+
+	/* every record inside, and the path records before and after it */
+	for (uint32_t i = 30000; i <= 35000; i++)
+		assert_true(seen[i]);
+	assert_true(seen[5] && seen[20005] && seen[40005]);
+	/* the blocks before 20005's and after 40005's were skipped unread */
+	assert_false(seen[0] || seen[NREC - 1] || seen[15000] || seen[45000]);
+	for (uint32_t i = 0; i < NREC; i++)
+		n += seen[i];
+	assert_int_equal(st->records, n);
+	assert_int_equal(st->records + st->window_records, NREC);
+	assert_true(st->window_blocks >= 3);
+	assert_int_equal(st->bad_blocks, 0);
+}
+
+static void test_window_skips_blocks_but_keeps_their_path_records(void **state)
+{
+	static uint8_t seen[NREC];
+	struct tf_stats st;
+	uint8_t buf[256];
+	struct tf_writer *w = tf_writer__open(path, 1, "", 0);
+
+	(void)state;
+	assert_non_null(w);
+	for (uint32_t i = 0; i < NREC; i++)
+		assert_int_equal(tf_writer__add(w, buf, make_sparse_rec(i, buf)), 0);
+	assert_int_equal(tf_writer__close(w, "events=60000\n"), 0);
+	/* through the index */
+	read_window(30000, 35000, seen, &st);
+	check_window(seen, &st);
+	assert_int_equal(st.indexed, 1);
+	assert_int_equal(st.truncated, 0);
+	/* a window past the end: only path records, and the end is still reached */
+	read_window(NREC + 10, NREC + 20, seen, &st);
+	assert_int_equal(st.records, 3);
+	assert_int_equal(st.indexed, 1);
+	/* without the index (trailer cut off): the block headers say the same */
+	assert_int_equal(truncate(path, file_size() - 5), 0);
+	read_window(30000, 35000, seen, &st);
+	check_window(seen, &st);
+	assert_int_equal(st.indexed, 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -384,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_flipped_bits_cost_only_the_blocks_they_hit),
 		cmocka_unit_test(test_bad_files_give_one_line_errors),
 		cmocka_unit_test(test_garbage_after_the_header_yields_nothing_and_ends),
+		cmocka_unit_test(test_window_skips_blocks_but_keeps_their_path_records),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

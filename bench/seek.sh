@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Seeking by time in a trace file: records bench/callcost (lseek + read on
+# tmpfs, millions of calls in a few seconds) with dio record, then times
+# dio dump over the whole trace and over short windows at its start, middle
+# and end. Blocks outside a window are skipped through the index without being
+# inflated, so a window costs what it holds, not what the file holds.
+#
+# usage: sudo bench/seek.sh [DIO]
+set -euo pipefail
+
+dio=${1:-./dio}
+here=$(cd "$(dirname "$0")" && pwd)
+prog=$here/callcost
+
+[ "$(id -u)" -eq 0 ] || { echo "seek.sh: run as root (dio record needs BPF)" >&2; exit 1; }
+[ -x "$dio" ] || { echo "seek.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
+[ -x "$prog" ] || { echo "seek.sh: $prog not found: run make first" >&2; exit 1; }
+
+tmp=$(mktemp -d /dev/shm/dio-seek.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+"$dio" record -q --no-summary -o "$tmp/t.dio" -- taskset -c 0 "$prog" "$tmp/file" 20 100000 \
+	> /dev/null 2>&1
+span=$("$dio" info "$tmp/t.dio" | awk '/^time span:/ { print $3 }')
+size=$(stat -c %s "$tmp/t.dio")
+
+printf 'trace: %s records, %.1f MB, %.2f s\n\n' \
+	"$("$dio" info "$tmp/t.dio" | awk '/^records:/ { print $2 }')" \
+	"$(echo "$size / 1000000" | bc -l)" "$span"
+printf '%-28s %12s %10s %10s\n' "dio dump" records seconds "max RSS MB"
+window() {
+	local label=$1 t rss lines
+	shift
+	/usr/bin/time -f '%e %M' -o "$tmp/time" "$dio" dump "$tmp/t.dio" "$@" -o "$tmp/out"
+	read -r t rss < "$tmp/time"
+	lines=$(wc -l < "$tmp/out")
+	printf '%-28s %12s %10s %10.1f\n' "$label" "$lines" "$t" "$(echo "$rss / 1024" | bc -l)"
+}
+w=$(echo "$span / 20" | bc -l)
+window "whole trace"
+window "first 5 %" --until "$w"
+window "5 % in the middle" --since "$(echo "$span / 2" | bc -l)" \
+	--until "$(echo "$span / 2 + $w" | bc -l)"
+window "last 5 %" --since "$(echo "$span - $w" | bc -l)"
+printf '\nreproduce: sudo %s %s\n' "$0" "$dio"
