@@ -447,11 +447,67 @@ int cmd_analyze(int argc, char **argv)
 	return replay_cmd(argc, argv, 1);
 }
 
+/* dio info's records per process: open addressing on pid, bounded */
+#define PROC_SLOTS	65536	/* processes counted one by one; the rest go to "others" */
+#define PROC_SHOWN	20
+
+struct proc_count {
+	uint32_t pid;		/* 0: free slot */
+	char comm[DIO_COMM_LEN];
+	uint64_t n;
+};
+
+static void count_proc(struct proc_count *t, uint64_t *others, uint32_t pid, const char *comm)
+{
+	uint32_t i = (pid * 2654435761u) % PROC_SLOTS;
+
+	for (uint32_t probes = 0; probes < PROC_SLOTS / 2; probes++, i = (i + 1) % PROC_SLOTS) {
+		if (t[i].pid == pid || !t[i].pid) {
+			t[i].pid = pid;
+			/* the process's name as of its last record: after exec, the new one */
+			memcpy(t[i].comm, comm, DIO_COMM_LEN);
+			t[i].comm[DIO_COMM_LEN - 1] = 0;
+			t[i].n++;
+			return;
+		}
+	}
+	(*others)++;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct proc_count *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static void print_procs(struct proc_count *t, uint64_t others)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < PROC_SLOTS; i++)
+		if (t[i].pid)
+			t[n++] = t[i];
+	qsort(t, n, sizeof(*t), by_count);
+	printf("processes: %zu\n", n);
+	for (size_t i = 0; i < n && i < PROC_SHOWN; i++)
+		printf("  %-8u %-16s %llu\n", t[i].pid, t[i].comm, (unsigned long long)t[i].n);
+	if (n > PROC_SHOWN)
+		printf("  ... %zu more processes\n", n - PROC_SHOWN);
+	if (others)
+		printf("  %llu records of processes past the first %d\n", (unsigned long long)others,
+		       PROC_SLOTS / 2);
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct tf_reader *r;
 	struct tf_stats st;
 	uint64_t per_type[DIO_EV_MAX] = { 0 }, per_nr[DIO_NR_MAX] = { 0 }, first = 0, last = 0;
+	uint64_t others = 0;
+	struct proc_count *procs;
 	const void *rec;
 	size_t size;
 	long long fsize;
@@ -469,6 +525,12 @@ int cmd_info(int argc, char **argv)
 	r = open_trace(argv[1]);
 	if (!r)
 		return 1;
+	procs = calloc(PROC_SLOTS, sizeof(*procs));
+	if (!procs) {
+		die_msg("dio info: out of memory");
+		tf_reader__close(r);
+		return 1;
+	}
 	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
 		const struct dio_ev_hdr *h = rec;
 
@@ -479,6 +541,15 @@ int cmd_info(int argc, char **argv)
 
 			if (nr < DIO_NR_MAX)
 				per_nr[nr]++;
+		}
+		if (h->type == DIO_EV_SYSCALL && size >= sizeof(struct dio_ev_syscall)) {
+			const struct dio_ev_syscall *sc = rec;
+
+			count_proc(procs, &others, sc->pid, sc->comm);
+		} else if (h->type == DIO_EV_IOURING && size >= sizeof(struct dio_ev_iouring)) {
+			const struct dio_ev_iouring *u = rec;
+
+			count_proc(procs, &others, u->pid, u->comm);
 		}
 		if (!first || h->ts < first)
 			first = h->ts;
@@ -501,6 +572,7 @@ int cmd_info(int argc, char **argv)
 	printf("blocks: %llu intact, %llu damaged; %s\n", (unsigned long long)st.blocks,
 	       (unsigned long long)st.bad_blocks,
 	       st.truncated ? "cut short (no index at the end)" : "complete");
+	printf("syscalls:\n");
 	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const struct dio_syscall *sc;
 
@@ -509,6 +581,8 @@ int cmd_info(int argc, char **argv)
 		sc = syscall_by_nr(nr);
 		printf("  %-18s %llu\n", sc ? sc->name : "?", (unsigned long long)per_nr[nr]);
 	}
+	print_procs(procs, others);
+	free(procs);
 	if (e < 0) {
 		die_msg("reading %s failed: %s", argv[1], strerror(-e));
 		code = 1;

@@ -51,6 +51,11 @@ for k in "kernel=$(uname -r)" "host=$(uname -n)" "mode=detailed" "blocks: 1 inta
 	"lost_ringbuf=0" "dropped_records=0"; do
 	grep -qxF "$k" "$TMP/info" || { echo "FAIL: dio info lacks '$k'"; fail=1; }
 done
+# per process: the workload with as many records as the dump has call lines for it
+pid=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* basic\] .*/\1/p' "$TMP/dump" | head -1)
+n=$(calls "$pid" "$TMP/dump" | wc -l)
+grep -qE "^  $pid +basic +$n\$" "$TMP/info" ||
+	{ echo "FAIL: dio info does not count $n records for process $pid (basic):"; sed -n '/^processes:/,$p' "$TMP/info"; fail=1; }
 nwrites=$(grep -cE '\] (write|pwrite64)\(' "$TMP/dump")
 grep -qE "^  (write|pwrite64) +[0-9]+$" "$TMP/info" ||
 	{ echo "FAIL: dio info has no per-syscall counts ($nwrites writes in the dump)"; fail=1; }
