@@ -68,15 +68,28 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-void cli_usage(FILE *f)
+void cli_usage(FILE *f, const char *cmd)
 {
-	fprintf(f,
+	int record = !strcmp(cmd, "record");
+
+	if (record)
+		fputs(
+"usage: dio record -o FILE [OPTIONS] [--] COMMAND [ARGS...]\n"
+"       dio record -o FILE [OPTIONS] -p PID[,PID...] | -a\n"
+"\n"
+"Record what dio trace would show into the trace file FILE: calls, paths,\n"
+"process and thread events, losses and the session's metadata. Read it later,\n"
+"on any machine and without root, with dio dump, dio analyze and dio info.\n"
+"\n", f);
+	else
+		fputs(
 "usage: dio trace [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       dio trace [OPTIONS] -p PID[,PID...] | -a\n"
 "\n"
 "Trace the storage system calls of COMMAND (or of running processes, or of the\n"
 "whole system), with paths, offsets, file tags and thread names.\n"
-"\n"
+"\n", f);
+	fprintf(f,
 "What to trace:\n"
 "  -p, --pid PID[,PID]       attach to running processes and their new children\n"
 "  -a, --all                 trace every process (dio never traces itself)\n"
@@ -107,7 +120,7 @@ void cli_usage(FILE *f)
 "                            syscall ones (auto: per-syscall up to %d calls)\n"
 "  -d, --duration SECONDS    stop after this long\n"
 "Output:\n"
-"  -o, --output FILE         console output to FILE (default: standard error)\n"
+"%s"
 "  -t, -tt, -ttt             time of day, with microseconds, or epoch seconds\n"
 "  -T                        time spent in each call\n"
 "  -q, --quiet               no per-call lines; findings and summary only\n"
@@ -122,14 +135,24 @@ void cli_usage(FILE *f)
 "Options given here override the config file; --path, --exclude-path, --analyzer\n"
 "and --sink given here replace the file's lists.\n"
 "\n"
-"Examples:\n"
+"Examples:\n",
+		DIO_MAX_PREFIX, ATTACH_AUTO_MAX,
+		record ? "  -o, --output FILE         the trace file to write (required)\n"
+		       : "  -o, --output FILE         console output to FILE (default: standard error)\n");
+	if (record)
+		fputs(
+"  sudo dio record -o run.dio -- ./server\n"
+"  sudo dio record -o db.dio -p 1234 --path /var/lib/db -d 60\n"
+"  sudo dio record -o long.dio --max-size 1G --rotate 8 -a --comm rocksdb\n"
+"  dio dump run.dio --since 2 --until 3; dio analyze run.dio --analyzer all\n", f);
+	else
+		fputs(
 "  sudo dio trace -- dd if=/dev/zero of=/tmp/x bs=4k count=100\n"
 "  sudo dio trace -p 1234,1240 --path /var/lib/redis --only-files\n"
 "  sudo dio trace -a --comm postgres -d 30\n"
-"  sudo dio trace -e trace=%%data,fsync -T -tt -o trace.txt -- ./server\n"
+"  sudo dio trace -e trace=%data,fsync -T -tt -o trace.txt -- ./server\n"
 "  sudo dio trace --hash kernel --capture-data 32 -e trace=write -- ./app\n"
-"  sudo dio trace -C ./dio.conf --analyzer summary:top=5 -- make\n",
-		DIO_MAX_PREFIX, ATTACH_AUTO_MAX);
+"  sudo dio trace -C ./dio.conf --analyzer summary:top=5 -- make\n", f);
 }
 
 /*
@@ -351,7 +374,7 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 
 	prescan(argc, argv, &file, &help);
 	if (help) {
-		cli_usage(stdout);
+		cli_usage(stdout, argv[0]);
 		return 1;
 	}
 	e = load_config(file, o, err, errlen);
@@ -368,7 +391,7 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, longopts, "trace", err, errlen);
+			e = bad_option(c, argv, before, longopts, argv[0], err, errlen);
 		else
 			e = apply(c, optarg, o, &st, err, errlen);
 		if (e)

@@ -27,6 +27,6 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code);
  */
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen);
-void cli_usage(FILE *f);
+void cli_usage(FILE *f, const char *cmd);
 
 #endif
