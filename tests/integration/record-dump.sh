@@ -3,8 +3,9 @@
 # dio record, dump, analyze, info: a recorded run of the basic workload dumps
 # to exactly the lines the workload knows it caused (every field, as the live
 # trace test checks them); analyze prints what the recording printed inline;
-# a file cut short still dumps every record before the cut and says so; bad
-# files give one-line errors and a non-zero exit.
+# a file cut short still dumps every record before the cut and says so;
+# reading needs no privilege; bad
+# files (also one the user may not read) give one-line errors and a non-zero exit.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -169,6 +170,26 @@ bad "$TMP" "is a directory, not a trace file"
 printf 'this is not a trace file at all' > "$TMP/text.dio"
 bad "$TMP/text.dio" "not a dio trace file (wrong magic)"
 bad "$TMP/none.dio" "No such file or directory"
+# no privilege needed to read a trace (root without any capability here, so the
+# build tree stays reachable); a trace the user may not read is a one-line error
+nocap="setpriv --bounding-set=-all --inh-caps=-all"
+$nocap "$DIO" analyze "$TMP/t.dio" > "$TMP/an.nocap" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && cmp -s "$TMP/an" "$TMP/an.nocap" ||
+	{ echo "FAIL: dio analyze without capabilities: exit $rc, output differs:"; diff "$TMP/an" "$TMP/an.nocap" | head; fail=1; }
+cp "$TMP/t.dio" "$TMP/locked.dio"
+chmod 000 "$TMP/locked.dio"
+for cmd in dump analyze info; do
+	$nocap "$DIO" $cmd "$TMP/locked.dio" > "$TMP/bad.out" 2> "$TMP/bad.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] || [ "$(wc -l < "$TMP/bad.err")" -ne 1 ] ||
+	   ! grep -qF "$TMP/locked.dio: Permission denied" "$TMP/bad.err"; then
+		echo "FAIL: dio $cmd of an unreadable file: exit $rc, wanted one line 'Permission denied':"
+		cat "$TMP/bad.err"
+		fail=1
+	fi
+done
+
 "$DIO" record -- true > "$TMP/bad.out" 2> "$TMP/bad.err"
 rc=$?
 if [ "$rc" -ne 2 ] || ! grep -q "name the trace file with -o FILE" "$TMP/bad.err"; then
