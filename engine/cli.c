@@ -30,7 +30,7 @@ enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
+	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 };
 
 static const struct option longopts[] = {
@@ -52,6 +52,7 @@ static const struct option longopts[] = {
 	{ "wakeup-at", required_argument, NULL, OPT_WAKEUP },
 	{ "tag-table", required_argument, NULL, OPT_TAGS },
 	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
@@ -115,6 +116,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --level N             dio record: zlib level, 0 to 9 (default 1)\n"
 "      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
 "      --rotate N            dio record: with --max-size, keep N files only\n"
+"      --print               dio record: also print the calls (on stderr, or\n"
+"                            --sink console:output=FILE), as dio trace does\n"
 "      --no-iouring          no per-request io_uring events\n"
 "      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
 "                            syscall ones (auto: per-syscall up to %d calls)\n"
@@ -198,6 +201,7 @@ struct seen {
 	char *pids, *tids;	/* every -p / --tid value, joined with commas */
 	int path, exclude, analyzer, sink;
 	int tcount;
+	const char *cmd;	/* argv[0]: trace, record, dump or analyze */
 };
 
 /*
@@ -323,6 +327,14 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return options_set(o, "level", v, err, errlen);
 	case OPT_MAX_SIZE:
 		return options_set(o, "max-size", v, err, errlen);
+	case OPT_PRINT:
+		if (strcmp(st->cmd, "record")) {
+			snprintf(err, errlen, "--print is an option of dio record (dio %s prints anyway)",
+				 st->cmd);
+			return -EINVAL;
+		}
+		o->print = 1;
+		return 0;
 	case OPT_ROTATE:
 		return options_set(o, "rotate", v, err, errlen);
 	case OPT_NO_IOURING:
@@ -369,7 +381,7 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	const char *file = NULL;
-	struct seen st = { 0 };
+	struct seen st = { .cmd = argv[0] };
 	int c, e, help = 0;
 
 	prescan(argc, argv, &file, &help);
@@ -479,7 +491,7 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 		     size_t errlen)
 {
 	const char *file = NULL;
-	struct seen st = { 0 };
+	struct seen st = { .cmd = argv[0] };
 	int c, e, help = 0, json = 0;
 
 	prescan(argc, argv, &file, &help);

@@ -77,6 +77,7 @@ struct options {
 	double duration;		/* -d SECONDS, 0: until CMD exits / SIGINT */
 	uint32_t zlevel;		/* dio record --level: zlib level, default 1 */
 	uint64_t max_size;		/* dio record --max-size: start a new file past this, 0: never */
+	int print;			/* dio record --print: also show the calls as dio trace does */
 	uint32_t rotate;		/* dio record --rotate N: keep N files, 0: keep all */
 	double since, until;		/* dio dump/analyze --since/--until: s after the first record; <0: unset */
 	/* console sink shortcuts (strace compatible) */

@@ -171,10 +171,11 @@ int cmd_record(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	/* -o names the trace file here; the console only shows the summary */
+	/* -o names the trace file here; the console shows the summary (and with
+	 * --print the calls) */
 	path = o.output;
 	o.output = NULL;
-	o.quiet = 1;
+	o.quiet = o.quiet || !o.print;
 	if (probe__check_machine(err, sizeof(err))) {
 		die_msg("%s", err);
 		goto out;

@@ -25,6 +25,16 @@ rc=$?
 [ -s "$TMP/dump.err" ] && { echo "FAIL: dio dump of an intact file complained:"; cat "$TMP/dump.err"; fail=1; }
 expect_lines "$TMP/expect" "$TMP/dump" "dio dump output" || fail=1
 
+# round trip: what dio record --print showed live is what dio dump prints from the file
+run_dio record -o "$TMP/p.dio" --print --no-summary --sink console:output="$TMP/live" \
+	-- "$WL/basic" "$MNT/wd" 9> /dev/null > /dev/null 2>&1
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record --print exited with $RC"; fail=1; }
+"$DIO" dump "$TMP/p.dio" > "$TMP/p.dump"
+grep -qE "$(printf '%s' '^\[[0-9]+/[0-9]+ [^]]*\] [a-z0-9_]+\(')" "$TMP/live" ||
+	{ echo "FAIL: dio record --print printed no call"; fail=1; }
+cmp -s "$TMP/live" "$TMP/p.dump" ||
+	{ echo "FAIL: dio dump differs from what dio record --print showed (-live +dump):"; diff "$TMP/live" "$TMP/p.dump" | head; fail=1; }
+
 # dio analyze: the findings and summary the recording run printed, byte for byte
 "$DIO" analyze "$TMP/t.dio" > "$TMP/an" 2>&1
 rc=$?

@@ -474,11 +474,12 @@ static void help_names_every_option_and_has_examples(void **state)
 	static const char *const trace[] = { "usage: dio trace", "dio trace -- ",
 					     "-p 1234,1240", "console output to FILE" };
 	static const char *const record[] = { "usage: dio record -o FILE", "dio record -o run.dio",
-					      "the trace file to write", "dio dump run.dio" };
+					      "the trace file to write", "dio dump run.dio",
+					      "--print" };
 
 	(void)state;
 	assert_int_equal(check_help("trace", trace, 4), 0);
-	assert_int_equal(check_help("record", record, 4), 0);
+	assert_int_equal(check_help("record", record, 5), 0);
 }
 
 int main(void)
