@@ -84,3 +84,10 @@ TESTS += tests/unit/test_json
 tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h sinks/json/json.c
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)
+
+# what the built-in analyzers share
+check_PROGRAMS += tests/unit/test_table
+TESTS += tests/unit/test_table
+tests_unit_test_table_SOURCES = tests/unit/test_table.c
+tests_unit_test_table_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_table_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include "analyzers/common/calls.h"
+
+static const struct {
+	const char *name;
+	uint8_t kind, flags;
+} names[] = {
+	{ "read", CALL_READ, 0 }, { "readv", CALL_READ, 0 },
+	{ "pread64", CALL_READ, CALL_POSITIONAL }, { "preadv", CALL_READ, CALL_POSITIONAL },
+	{ "preadv2", CALL_READ, CALL_POSITIONAL },
+	{ "write", CALL_WRITE, 0 }, { "writev", CALL_WRITE, 0 },
+	{ "pwrite64", CALL_WRITE, CALL_POSITIONAL }, { "pwritev", CALL_WRITE, CALL_POSITIONAL },
+	{ "pwritev2", CALL_WRITE, CALL_POSITIONAL },
+	{ "open", CALL_OPEN, 0 }, { "openat", CALL_OPEN, 0 }, { "openat2", CALL_OPEN, 0 },
+	{ "creat", CALL_OPEN, 0 },
+	{ "close", CALL_CLOSE, 0 },
+	{ "lseek", CALL_SEEK, 0 },
+	{ "fsync", CALL_SYNC, 0 }, { "fdatasync", CALL_SYNC, 0 },
+	{ "sync_file_range", CALL_SYNC, 0 },
+	{ "stat", CALL_STAT, 0 }, { "lstat", CALL_STAT, 0 }, { "fstat", CALL_STAT, 0 },
+	{ "newfstatat", CALL_STAT, 0 }, { "statx", CALL_STAT, 0 }, { "access", CALL_STAT, 0 },
+	{ "faccessat", CALL_STAT, 0 }, { "faccessat2", CALL_STAT, 0 },
+	{ "unlink", CALL_UNLINK, 0 }, { "unlinkat", CALL_UNLINK, 0 },
+	{ "rename", CALL_RENAME, 0 }, { "renameat", CALL_RENAME, 0 },
+	{ "renameat2", CALL_RENAME, 0 },
+	{ "truncate", CALL_TRUNCATE, 0 }, { "ftruncate", CALL_TRUNCATE, 0 },
+};
+
+void call_kinds_init(struct call_kinds *k, const struct dio_host *host)
+{
+	memset(k, 0, sizeof(*k));
+	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+		const char *n = host->syscall_name(nr);
+
+		for (size_t i = 0; n && i < sizeof(names) / sizeof(names[0]); i++) {
+			if (!strcmp(n, names[i].name)) {
+				k->kind[nr] = names[i].kind;
+				k->flags[nr] = names[i].flags;
+				break;
+			}
+		}
+	}
+}
+
+void excerpt_reset(struct excerpt *x)
+{
+	x->len = 0;
+	x->lines = 0;
+	x->more = 0;
+	x->text[0] = 0;
+}
+
+/* room kept for the "... N more" line */
+#define MORE_ROOM	40
+
+void excerpt_add(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
+		 const struct dio_ev_hdr *ev, uint32_t max_lines)
+{
+	size_t room = sizeof(x->text) - MORE_ROOM - x->len;
+	int n;
+
+	if (x->lines >= max_lines || room < 2) {
+		x->more++;
+		return;
+	}
+	n = host->format_event(ctx, ev, DIO_FMT_TIME_TT | DIO_FMT_TID | DIO_FMT_DURATION,
+			       x->text + x->len, room - 1);
+	if (n < 0 || (size_t)n >= room - 1) {
+		/* would not fit whole: leave it out rather than cut a line */
+		x->text[x->len] = 0;
+		x->more++;
+		return;
+	}
+	x->len += (uint32_t)n;
+	x->text[x->len++] = '\n';
+	x->text[x->len] = 0;
+	x->lines++;
+}
+
+const char *excerpt_text(struct excerpt *x)
+{
+	size_t len = x->len;
+
+	if (x->more)
+		snprintf(x->text + len, sizeof(x->text) - len, "... %" PRIu64 " more\n", x->more);
+	else
+		x->text[len] = 0;
+	return x->text;
+}

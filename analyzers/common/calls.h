@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What analyzers need to know about system calls and records: the kind of
+ * each call (looked up by name through the host, so numbers stay the host's
+ * business), which argument holds its fd, and evidence excerpts: a few calls
+ * formatted as the console prints them, with their time of day.
+ */
+#ifndef DIO_ANALYZER_CALLS_H
+#define DIO_ANALYZER_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dio/plugin.h>
+
+#define CALLS_NR_MAX	512	/* system call numbers with a kind; the host's limit too */
+
+enum call_kind {
+	CALL_OTHER = 0,
+	CALL_READ,	/* read, readv, pread64, preadv, preadv2 */
+	CALL_WRITE,	/* write, writev, pwrite64, pwritev, pwritev2 */
+	CALL_OPEN,	/* open, openat, openat2, creat: the result is an fd */
+	CALL_CLOSE,
+	CALL_SEEK,	/* lseek */
+	CALL_SYNC,	/* fsync, fdatasync, sync_file_range */
+	CALL_STAT,	/* stat, lstat, fstat, newfstatat, statx, access, faccessat(2) */
+	CALL_UNLINK,	/* unlink, unlinkat */
+	CALL_RENAME,	/* rename, renameat, renameat2 */
+	CALL_TRUNCATE,	/* truncate, ftruncate */
+	CALL_KINDS
+};
+
+/* call_kinds.flags[nr] */
+#define CALL_POSITIONAL	0x1	/* p-variant: reads or writes at an offset argument, the fd's offset stays */
+
+struct call_kinds {
+	uint8_t kind[CALLS_NR_MAX];
+	uint8_t flags[CALLS_NR_MAX];
+};
+
+/* Fill k from the host's system call names. */
+void call_kinds_init(struct call_kinds *k, const struct dio_host *host);
+
+static inline enum call_kind call_kind(const struct call_kinds *k, uint32_t nr)
+{
+	return nr < CALLS_NR_MAX ? (enum call_kind)k->kind[nr] : CALL_OTHER;
+}
+
+/* -errno as system calls return it */
+static inline int call_failed(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+/*
+ * Up to max_lines calls, one per line, "HH:MM:SS.micro [pid/tid comm] call(...) = ret <dur>",
+ * then "... N more" once lines were left out. Fixed size: one per candidate finding.
+ */
+#define EXCERPT_SIZE	2048
+
+struct excerpt {
+	char text[EXCERPT_SIZE];
+	uint32_t len;		/* bytes in text */
+	uint32_t lines;
+	uint64_t more;		/* calls not added: over max_lines or no room */
+};
+
+void excerpt_reset(struct excerpt *x);
+void excerpt_add(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
+		 const struct dio_ev_hdr *ev, uint32_t max_lines);
+/* The text, with the "... N more" line when calls were left out; NUL-terminated in x. */
+const char *excerpt_text(struct excerpt *x);
+
+#endif
