@@ -9,14 +9,17 @@ tests_workloads_demo_LDADD = -lpthread
 
 WORKLOAD_TRUTH = tests/workloads/truth.c tests/workloads/truth.h
 check_PROGRAMS += tests/workloads/basic tests/workloads/threads tests/workloads/reuse \
-	tests/workloads/uring tests/workloads/filters
+	tests/workloads/uring tests/workloads/filters tests/workloads/edges
 tests_workloads_basic_SOURCES = tests/workloads/basic.c $(WORKLOAD_TRUTH)
 tests_workloads_basic_LDADD = -lpthread
 tests_workloads_threads_SOURCES = tests/workloads/threads.c $(WORKLOAD_TRUTH)
 tests_workloads_threads_LDADD = -lpthread
 tests_workloads_reuse_SOURCES = tests/workloads/reuse.c $(WORKLOAD_TRUTH)
 tests_workloads_reuse_LDADD = -lpthread
-tests_workloads_uring_SOURCES = tests/workloads/uring.c $(WORKLOAD_TRUTH)
+WORKLOAD_RING = tests/workloads/ring.c tests/workloads/ring.h
+tests_workloads_uring_SOURCES = tests/workloads/uring.c $(WORKLOAD_RING) $(WORKLOAD_TRUTH)
 tests_workloads_uring_LDADD = -luring -laio -lpthread
 tests_workloads_filters_SOURCES = tests/workloads/filters.c $(WORKLOAD_TRUTH)
 tests_workloads_filters_LDADD = -lpthread
+tests_workloads_edges_SOURCES = tests/workloads/edges.c $(WORKLOAD_RING) $(WORKLOAD_TRUTH)
+tests_workloads_edges_LDADD = -luring -lpthread

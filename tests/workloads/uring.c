@@ -17,30 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "ring.h"
 #include "truth.h"
 
 /* one request through the ring, waited for; returns its result */
 static int ring_rw(struct io_uring *ring, int write, int fd, void *buf)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-	struct io_uring_cqe *cqe;
-	int e, res;
+	struct io_uring_sqe *sqe = ring_sqe(ring);
 
-	if (!sqe)
-		die_err("io_uring_get_sqe", EBUSY);
 	if (write)
 		io_uring_prep_write(sqe, fd, buf, 4096, 0);
 	else
 		io_uring_prep_read(sqe, fd, buf, 4096, 0);
-	e = io_uring_submit(ring);
-	if (e != 1)
-		die_err("io_uring_submit", e < 0 ? -e : EIO);
-	e = io_uring_wait_cqe(ring, &cqe);
-	if (e < 0)
-		die_err("io_uring_wait_cqe", -e);
-	res = cqe->res;
-	io_uring_cqe_seen(ring, cqe);
-	return res;
+	return ring_wait(ring);
 }
 
 int main(int argc, char **argv)
