@@ -134,8 +134,9 @@ static void test_each_visits_every_entry_once(void **state)
 		table_del(&t, &k);
 	table_each(&t, count, NULL);
 	assert_int_equal(count_each, 25);
-	assert_int_equal(table_init(&t, 0, 4, 100), -22);
 	table_free(&t);
+	assert_int_equal(table_init(&t, 0, 4, 100), -22);
+	assert_int_equal(table_bytes(&t), 0);
 }
 
 int main(void)
