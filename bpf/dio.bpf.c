@@ -40,6 +40,7 @@ const volatile __u64 wakeup_bytes = 0;
 const volatile __u8 hash_mode = 0;		/* 0 off, 1 user (bytes sent), 2 kernel (hash sent) */
 const volatile __u32 hash_bytes = 4096;		/* <= DIO_PATH_MAX */
 const volatile __u32 capture_bytes = 0;		/* <= DIO_PATH_MAX */
+const volatile __u64 runq_min_ns = 10000;	/* run-queue waits shorter than this are not sent */
 const volatile char comm_filter[DIO_COMM_LEN] = {};
 const volatile char prefix[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
 const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};
@@ -102,7 +103,10 @@ struct inflight {
 	__u8 last_match;		/* path filter verdict of last_tag */
 	__u8 last_valid;
 	__u8 traced;			/* the task's process is in the traced set */
-	__u8 pad[4];
+	__u8 selected;			/* its last call passed --tid, --comm, --cgroup */
+	__u8 runq_preempted;		/* runq_ts is a preemption, not a wakeup */
+	__u8 pad[2];
+	__u64 runq_ts;			/* runnable since, 0: running or asleep */
 	/*
 	 * The last file this task used and its dentry's parent and name hash:
 	 * while they stay the same, its path is known to have been sent and the
@@ -137,6 +141,17 @@ struct {
 	__type(key, struct dio_file_tag);
 	__type(value, struct tagseen);
 } tagseen SEC(".maps");
+
+/*
+ * Devices (file systems' s_dev) that traced processes have files on: requests
+ * kernel threads (writeback, journal) send to them are recorded too.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u8);
+} blkdevs SEC(".maps");
 
 /* File mappings, so that munmap of a file (and not of malloc's memory) is traced. */
 struct mapkey {
@@ -522,6 +537,11 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
 	/* filtered-out files need no path in user space */
 	if (!nv.match)
 		return 0;
+	if (ftype == DIO_FT_REG || ftype == DIO_FT_DIR) {
+		__u8 one = 1;
+
+		bpf_map_update_elem(&blkdevs, &tag->dev, &one, BPF_NOEXIST);
+	}
 	rec->hdr.type = DIO_EV_PATH;
 	rec->hdr.size = sizeof(*rec) + len + 1;
 	rec->hdr.cpu = bpf_get_smp_processor_id();
@@ -631,7 +651,8 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 		}
 		st->traced = 1;
 	}
-	if (!task_selected(task))
+	st->selected = task_selected(task);
+	if (!st->selected)
 		return 0;
 	st->nr = nr;
 	st->ts = bpf_ktime_get_ns();
@@ -1143,5 +1164,286 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cq
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
 	bpf_ringbuf_submit(e, rb_flags());
 	bpf_map_delete_elem(&uring, &key);
+	return 0;
+}
+
+/* ---- block requests ----------------------------------------------------- */
+
+/*
+ * A request between its insert (or issue) and its completion, by the address
+ * of its struct request: the request itself joins the two ends.
+ */
+struct blk_pending {
+	__u64 insert_ts;	/* 0: not seen at insert */
+	__u64 issue_ts;		/* 0: not issued yet */
+	__u64 sys_ts;
+	__u32 pid;
+	__u32 tid;
+	__u32 bytes;
+	__u16 nr;
+	__u8 flags;		/* DIO_BF_* */
+	__u8 wanted;		/* submitter traced, or a kernel thread */
+	char comm[DIO_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct blk_pending);
+} blk SEC(".maps");
+
+#define PF_KTHREAD	0x00200000
+
+/* the traced verdict a task's last system call left in its storage */
+static __always_inline struct inflight *traced_storage(struct task_struct *t)
+{
+	struct inflight *st = bpf_task_storage_get(&inflight, t, 0, 0);
+
+	return st && st->traced && st->selected ? st : NULL;
+}
+
+/* the request's partition (what a file system's s_dev names), else its disk */
+static __always_inline __u32 blk_dev(struct request *rq)
+{
+	struct block_device *part = rq->part;
+	struct gendisk *disk = rq->q->disk;
+
+	if (part)
+		return part->bd_dev;
+	return disk ? (__u32)disk->major << 20 | (__u32)disk->first_minor : 0;
+}
+
+/*
+ * Who submits: the current task. Wanted when it is traced, or when it is a
+ * kernel thread writing for the file systems traced processes use (or any,
+ * with -a): writeback and journal I/O is done by kernel threads.
+ */
+static __always_inline void blk_submitter(struct blk_pending *p, struct request *rq)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct inflight *st = traced_storage(t);
+
+	p->pid = t->tgid;
+	p->tid = t->pid;
+	BPF_CORE_READ_STR_INTO(&p->comm, t, comm);
+	if (st) {
+		p->wanted = 1;
+		if (st->active) {
+			p->flags |= DIO_BF_SYSCALL;
+			p->nr = st->nr;
+			p->sys_ts = st->ts;
+		}
+	} else if (t->flags & PF_KTHREAD) {
+		__u32 dev = blk_dev(rq);
+
+		p->wanted = trace_all || bpf_map_lookup_elem(&blkdevs, &dev);
+		p->flags |= DIO_BF_KTHREAD;
+	} else {
+		p->wanted = trace_all && proc_traced(p->pid);
+	}
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(dio_blk_insert, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct blk_pending p = {};
+
+	p.insert_ts = bpf_ktime_get_ns();
+	p.flags = DIO_BF_QUEUED;
+	blk_submitter(&p, rq);
+	/* kept even when not wanted: the issue, often by a kworker, must not adopt it */
+	if (bpf_map_update_elem(&blk, &key, &p, BPF_ANY))
+		count(DIO_LOST_OTHER);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(dio_blk_issue, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct blk_pending *p = bpf_map_lookup_elem(&blk, &key), n = {};
+
+	if (!p) {
+		/* issued without passing the scheduler: the issuer is the submitter */
+		blk_submitter(&n, rq);
+		if (!n.wanted)
+			return 0;
+		p = &n;
+	} else if (!p->wanted) {
+		bpf_map_delete_elem(&blk, &key);
+		return 0;
+	}
+	p->issue_ts = bpf_ktime_get_ns();
+	p->bytes = rq->__data_len;
+	if (p == &n && bpf_map_update_elem(&blk, &key, &n, BPF_ANY))
+		count(DIO_LOST_OTHER);
+	return 0;
+}
+
+/* blk_status_t to -errno, as blk_status_to_errno() */
+static __always_inline __s32 blk_errno(__u8 st)
+{
+	switch (st) {
+	case 0: return 0;
+	case 1: return -95;	/* BLK_STS_NOTSUPP: EOPNOTSUPP */
+	case 2: return -110;	/* TIMEOUT: ETIMEDOUT */
+	case 3: return -28;	/* NOSPC: ENOSPC */
+	case 4: return -67;	/* TRANSPORT: ENOLINK */
+	case 5: return -121;	/* TARGET: EREMOTEIO */
+	case 6: return -52;	/* RESV_CONFLICT: EBADE */
+	case 7: return -61;	/* MEDIUM: ENODATA */
+	case 8: return -84;	/* PROTECTION: EILSEQ */
+	case 9: return -12;	/* RESOURCE: ENOMEM */
+	case 12: return -11;	/* AGAIN: EAGAIN */
+	default: return -5;	/* EIO */
+	}
+}
+
+/* rwbs as blk_fill_rwbs() writes it */
+static __always_inline void fill_rwbs(char *r, __u32 opf)
+{
+	__u32 op = opf & 0xff;
+	int i = 0;
+
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
+		r[i++] = 'F';
+	if (op == bpf_core_enum_value(enum req_op, REQ_OP_WRITE)) {
+		r[i++] = 'W';
+	} else if (op == bpf_core_enum_value(enum req_op, REQ_OP_DISCARD)) {
+		r[i++] = 'D';
+	} else if (op == bpf_core_enum_value(enum req_op, REQ_OP_SECURE_ERASE)) {
+		r[i++] = 'D';
+		r[i++] = 'E';
+	} else if (op == bpf_core_enum_value(enum req_op, REQ_OP_FLUSH)) {
+		r[i++] = 'F';
+	} else if (op == bpf_core_enum_value(enum req_op, REQ_OP_READ)) {
+		r[i++] = 'R';
+	} else {
+		r[i++] = 'N';
+	}
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)))
+		r[i++] = 'F';
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_RAHEAD)))
+		r[i++] = 'A';
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_SYNC)))
+		r[i++] = 'S';
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_META)))
+		r[i] = 'M';
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct blk_pending *p = bpf_map_lookup_elem(&blk, &key);
+	struct dio_ev_block *e;
+
+	if (!p || !p->issue_ts)
+		return 0;
+	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	if (!e) {
+		count(DIO_LOST_RINGBUF);
+		bpf_map_delete_elem(&blk, &key);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->hdr.type = DIO_EV_BLOCK;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr.ts = p->issue_ts;
+	e->pid = p->pid;
+	e->tid = p->tid;
+	e->duration = now - p->issue_ts;
+	if (p->insert_ts && p->issue_ts >= p->insert_ts)
+		e->queue_ns = p->issue_ts - p->insert_ts;
+	e->sector = rq->__sector;
+	e->sys_ts = p->sys_ts;
+	__builtin_memcpy(e->comm, p->comm, sizeof(e->comm));
+	e->dev = blk_dev(rq);
+	e->bytes = p->bytes;
+	e->error = blk_errno(error);
+	e->nr = p->nr;
+	e->flags = p->flags;
+	fill_rwbs(e->rwbs, rq->cmd_flags);
+	bpf_ringbuf_submit(e, rb_flags());
+	bpf_map_delete_elem(&blk, &key);
+	return 0;
+}
+
+/* ---- run-queue delay ---------------------------------------------------- */
+
+static __always_inline void runnable(struct task_struct *p, __u8 preempted)
+{
+	struct inflight *st = traced_storage(p);
+
+	if (st) {
+		st->runq_ts = bpf_ktime_get_ns();
+		st->runq_preempted = preempted;
+	}
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(dio_wakeup, struct task_struct *p)
+{
+	runnable(p, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(dio_wakeup_new, struct task_struct *p)
+{
+	runnable(p, 0);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	struct inflight *st;
+	struct dio_ev_runq *e;
+	__u64 now, delay;
+
+	/* preempted while runnable: it waits in the run queue from now */
+	if (prev_state == 0)
+		runnable(prev, 1);
+	st = traced_storage(next);
+	if (!st || !st->runq_ts)
+		return 0;
+	now = bpf_ktime_get_ns();
+	delay = now - st->runq_ts;
+	if (delay < runq_min_ns) {
+		st->runq_ts = 0;
+		return 0;
+	}
+	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	if (!e) {
+		count(DIO_LOST_RINGBUF);
+		st->runq_ts = 0;
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->hdr.type = DIO_EV_RUNQ;
+	e->hdr.size = sizeof(*e);
+	e->hdr.cpu = bpf_get_smp_processor_id();
+	e->hdr.ts = st->runq_ts;
+	e->pid = next->tgid;
+	e->tid = next->pid;
+	e->delay = delay;
+	BPF_CORE_READ_STR_INTO(&e->comm, next, comm);
+	e->prev_pid = prev->tgid;
+	e->prev_tid = prev->pid;
+	BPF_CORE_READ_STR_INTO(&e->prev_comm, prev, comm);
+	if (st->runq_preempted)
+		e->flags |= DIO_RF_PREEMPTED;
+	if (st->active) {
+		e->flags |= DIO_RF_SYSCALL;
+		e->nr = st->nr;
+		e->sys_ts = st->ts;
+	}
+	st->runq_ts = 0;
+	bpf_ringbuf_submit(e, rb_flags());
 	return 0;
 }

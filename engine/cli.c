@@ -30,7 +30,7 @@ enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
+	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 };
 
 static const struct option longopts[] = {
@@ -53,6 +53,9 @@ static const struct option longopts[] = {
 	{ "tag-table", required_argument, NULL, OPT_TAGS },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "print", no_argument, NULL, OPT_PRINT },
+	{ "no-block", no_argument, NULL, OPT_NO_BLOCK },
+	{ "no-runq", no_argument, NULL, OPT_NO_RUNQ },
+	{ "runq-min", required_argument, NULL, OPT_RUNQ_MIN },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
@@ -119,6 +122,9 @@ void cli_usage(FILE *f, const char *cmd)
 "      --print               dio record: also print the calls (on stderr, or\n"
 "                            --sink console:output=FILE), as dio trace does\n"
 "      --no-iouring          no per-request io_uring events\n"
+"      --no-block            no block request events (issue to completion)\n"
+"      --no-runq             no run-queue delay events of traced threads\n"
+"      --runq-min USEC       shortest run-queue wait sent (default 10)\n"
 "      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
 "                            syscall ones (auto: per-syscall up to %d calls)\n"
 "  -d, --duration SECONDS    stop after this long\n"
@@ -340,6 +346,14 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	case OPT_NO_IOURING:
 		o->iouring = 0;
 		return 0;
+	case OPT_NO_BLOCK:
+		o->block = 0;
+		return 0;
+	case OPT_NO_RUNQ:
+		o->runq = 0;
+		return 0;
+	case OPT_RUNQ_MIN:
+		return options_set(o, "runq-min", v, err, errlen);
 	case OPT_ATTACH:
 		return options_set(o, "attach", v, err, errlen);
 	case 'd':

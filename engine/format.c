@@ -627,6 +627,71 @@ static int format_proc(const struct fmt_ctx *fc, const struct dio_ev_proc *p, st
 	return 0;
 }
 
+static void put_secs(struct out *o, const char *key, uint64_t ns)
+{
+	put(o, " %s=%llu.%06llu", key, (unsigned long long)(ns / 1000000000),
+	    (unsigned long long)(ns % 1000000000 / 1000));
+}
+
+static void put_sys(struct out *o, uint16_t nr)
+{
+	const struct dio_syscall *sc = syscall_by_nr(nr);
+
+	if (sc)
+		put(o, " sys=%s", sc->name);
+	else
+		put(o, " sys=syscall_%u", nr);
+}
+
+/*
+ * Records that are not calls are marked as strace marks signals, so nothing
+ * that looks for calls mistakes them for one:
+ * --- block WS 8:16 sector=2048 bytes=4096 latency=0.000231 queue=0.000012 sys=pwrite64 ---
+ */
+static int format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b, struct out *o)
+{
+	put_prefix(fc, o, b->hdr.ts, b->pid, b->tid, b->comm);
+	put_str(o, "--- block ");
+	put_mem(o, b->rwbs, strnlen(b->rwbs, sizeof(b->rwbs)));
+	put(o, " %u:%u sector=%llu bytes=%u", b->dev >> 20, b->dev & 0xfffff,
+	    (unsigned long long)b->sector, b->bytes);
+	/* the latency is what the record is for: always shown */
+	put_secs(o, "latency", b->duration);
+	if (b->error) {
+		const char *name = xlat_errno(-b->error);
+
+		if (name)
+			put(o, " error=%s", name);
+		else
+			put(o, " error=%d", -b->error);
+	}
+	if (fc->flags & DIO_FMT_DETAILS) {
+		if (b->flags & DIO_BF_QUEUED)
+			put_secs(o, "queue", b->queue_ns);
+		if (b->flags & DIO_BF_SYSCALL)
+			put_sys(o, b->nr);
+		if (b->flags & DIO_BF_KTHREAD)
+			put_str(o, " kthread");
+	}
+	put_str(o, " ---");
+	return 0;
+}
+
+/* --- runq woken cpu=1 wait=0.000153 prev=8123/8123 "hog" sys=read --- */
+static int format_runq(const struct fmt_ctx *fc, const struct dio_ev_runq *r, struct out *o)
+{
+	put_prefix(fc, o, r->hdr.ts, r->pid, r->tid, r->comm);
+	put(o, "--- runq %s cpu=%u", (r->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken",
+	    r->hdr.cpu);
+	put_secs(o, "wait", r->delay);
+	put(o, " prev=%u/%u ", r->prev_pid, r->prev_tid);
+	put_quoted(o, r->prev_comm, strnlen(r->prev_comm, DIO_COMM_LEN), 0);
+	if ((fc->flags & DIO_FMT_DETAILS) && (r->flags & DIO_RF_SYSCALL))
+		put_sys(o, r->nr);
+	put_str(o, " ---");
+	return 0;
+}
+
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len)
 {
 	struct out o = { .buf = buf, .len = len };
@@ -648,6 +713,14 @@ int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *bu
 	case DIO_EV_PROC:
 		e = ev->size < sizeof(struct dio_ev_proc) ? -EINVAL :
 		    format_proc(fc, (const void *)ev, &o);
+		break;
+	case DIO_EV_BLOCK:
+		e = ev->size < sizeof(struct dio_ev_block) ? -EINVAL :
+		    format_block(fc, (const void *)ev, &o);
+		break;
+	case DIO_EV_RUNQ:
+		e = ev->size < sizeof(struct dio_ev_runq) ? -EINVAL :
+		    format_runq(fc, (const void *)ev, &o);
 		break;
 	default:
 		e = -EINVAL;

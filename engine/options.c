@@ -29,6 +29,9 @@ void options_init(struct options *o)
 	o->tag_entries = 65536;
 	o->details = 1;
 	o->iouring = 1;
+	o->block = 1;
+	o->runq = 1;
+	o->runq_min_us = 10;
 	o->attach = ATTACH_AUTO;
 }
 
@@ -300,6 +303,7 @@ static const struct num_opt {
 	{ "level", 0, 0, 9, "0 to 9" },
 	{ "max-size", 1, 64 << 10, 1ULL << 50, "64k or more" },
 	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
+	{ "runq-min", 0, 0, 10000000, "0 to 10000000 microseconds" },
 };
 
 static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
@@ -352,6 +356,8 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->max_size = val;
 	} else if (!strcmp(n->name, "rotate")) {
 		o->rotate = val;
+	} else if (!strcmp(n->name, "runq-min")) {
+		o->runq_min_us = val;
 	} else {
 		o->tag_entries = val;
 	}

@@ -63,6 +63,9 @@ struct options {
 	char *syscalls;			/* --syscalls / -e trace= ; NULL: all */
 	uint8_t sel[DIO_NR_MAX];	/* parsed selection */
 	int iouring;			/* io_uring request events (on unless --no-iouring) */
+	int block;			/* block request events (on unless --no-block) */
+	int runq;			/* run-queue delay events (on unless --no-runq) */
+	uint32_t runq_min_us;		/* --runq-min: shorter run-queue waits are not sent, default 10 */
 	enum attach_mode attach;	/* --attach auto|syscall|raw */
 	char **argv;			/* CMD ARGS... (NULL when none); points into main's argv */
 	/* how */

@@ -220,6 +220,7 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 		ro->hash_mode = 1;
 	ro->hash_bytes = o->hash == HASH_OFF ? 0 : o->hash_bytes;
 	ro->capture_bytes = o->capture_bytes;
+	ro->runq_min_ns = (uint64_t)o->runq_min_us * 1000;
 	ro->n_prefix = o->nprefix;
 	for (int i = 0; i < o->nprefix; i++) {
 		snprintf((char *)ro->prefix[i], DIO_PREFIX_LEN, "%s", o->prefix[i]);
@@ -245,6 +246,16 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	if (!o->iouring || !tracepoint_exists("io_uring", "io_uring_submit_req")) {
 		bpf_program__set_autoload(p->skel->progs.dio_uring_submit, false);
 		bpf_program__set_autoload(p->skel->progs.dio_uring_complete, false);
+	}
+	if (!o->block) {
+		bpf_program__set_autoload(p->skel->progs.dio_blk_insert, false);
+		bpf_program__set_autoload(p->skel->progs.dio_blk_issue, false);
+		bpf_program__set_autoload(p->skel->progs.dio_blk_complete, false);
+	}
+	if (!o->runq) {
+		bpf_program__set_autoload(p->skel->progs.dio_wakeup, false);
+		bpf_program__set_autoload(p->skel->progs.dio_wakeup_new, false);
+		bpf_program__set_autoload(p->skel->progs.dio_switch, false);
 	}
 	return 0;
 }
@@ -417,6 +428,19 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 		e = attach_prog(p, p->skel->progs.dio_uring_submit, err, errlen);
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_uring_complete, err, errlen);
+	/* completion before issue before insert: no request is half seen */
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_blk_complete, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_blk_issue, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_blk_insert, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_switch, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_wakeup, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_wakeup_new, err, errlen);
 	if (!e)
 		e = attach_syscalls(p, o, err, errlen);
 	if (e)

@@ -364,6 +364,19 @@ static int keep(void *ud, const struct dio_ev_hdr *h)
 		pid = e->pid, tid = e->tid, comm = e->comm;
 		break;
 	}
+	case DIO_EV_BLOCK: {
+		const struct dio_ev_block *e = (const void *)h;
+
+		/* as live: --path and -e select calls, not requests (--no-block does) */
+		pid = e->pid, tid = e->tid, comm = e->comm;
+		break;
+	}
+	case DIO_EV_RUNQ: {
+		const struct dio_ev_runq *e = (const void *)h;
+
+		pid = e->pid, tid = e->tid, comm = e->comm;
+		break;
+	}
 	default:
 		return 1;
 	}
@@ -563,10 +576,12 @@ int cmd_info(int argc, char **argv)
 	if (f)
 		fclose(f);
 	printf("file: %s (%lld bytes)\n%s", argv[1], fsize, tf_reader__meta(r));
-	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu)\n",
+	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu, block %llu, "
+	       "runq %llu)\n",
 	       (unsigned long long)st.records, (unsigned long long)per_type[DIO_EV_SYSCALL],
 	       (unsigned long long)per_type[DIO_EV_PATH], (unsigned long long)per_type[DIO_EV_IOURING],
-	       (unsigned long long)per_type[DIO_EV_PROC]);
+	       (unsigned long long)per_type[DIO_EV_PROC], (unsigned long long)per_type[DIO_EV_BLOCK],
+	       (unsigned long long)per_type[DIO_EV_RUNQ]);
 	if (st.records)
 		printf("bytes per record: %.1f\n", (double)fsize / st.records);
 	printf("time span: %.6f s\n", st.records ? (last - first) / 1e9 : 0.0);

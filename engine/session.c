@@ -359,6 +359,8 @@ static const size_t min_size[DIO_EV_MAX] = {
 	[DIO_EV_PATH] = sizeof(struct dio_ev_path),
 	[DIO_EV_IOURING] = sizeof(struct dio_ev_iouring),
 	[DIO_EV_PROC] = sizeof(struct dio_ev_proc),
+	[DIO_EV_BLOCK] = sizeof(struct dio_ev_block),
+	[DIO_EV_RUNQ] = sizeof(struct dio_ev_runq),
 };
 
 /*

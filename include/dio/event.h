@@ -19,7 +19,9 @@
 #define DIO_EV_PATH	2	/* struct dio_ev_path: path of a file tag, sent once per tag */
 #define DIO_EV_IOURING	3	/* struct dio_ev_iouring: one io_uring request */
 #define DIO_EV_PROC	4	/* struct dio_ev_proc: fork, exec, exit, thread rename */
-#define DIO_EV_MAX	5
+#define DIO_EV_BLOCK	5	/* struct dio_ev_block: one block request, issue to completion */
+#define DIO_EV_RUNQ	6	/* struct dio_ev_runq: a traced thread waited for a CPU */
+#define DIO_EV_MAX	7
 #define DIO_EV_MASK(t)	(1ULL << (t))
 
 #define DIO_COMM_LEN	16
@@ -155,6 +157,60 @@ struct dio_ev_proc {
 	char comm[DIO_COMM_LEN];
 };
 
+/* dio_ev_block.flags */
+#define DIO_BF_KTHREAD	0x01	/* submitted by a kernel thread (writeback, journal, loop, ...)
+				 * to a file system traced processes use (any, with -a):
+				 * pid/tid/comm are that thread's, not the data's owner's */
+#define DIO_BF_SYSCALL	0x02	/* the submitter was in system call nr, entered at sys_ts */
+#define DIO_BF_QUEUED	0x04	/* it went through the I/O scheduler: queue_ns is insert -> issue */
+
+/*
+ * One block request, from its issue to the driver to its completion. The
+ * request itself (its struct request) joins issue and completion, so merges,
+ * splits and requests to the same sector do not get mixed up.
+ */
+struct dio_ev_block {
+	struct dio_ev_hdr hdr;	/* hdr.ts: issue to the driver */
+	__u32 pid;		/* the task that queued (or else issued) the request */
+	__u32 tid;
+	__u64 duration;		/* issue -> completion, ns */
+	__u64 queue_ns;		/* insert -> issue, ns (DIO_BF_QUEUED) */
+	__u64 sector;		/* first 512-byte sector */
+	__u64 sys_ts;		/* entry time of the submitter's system call (DIO_BF_SYSCALL) */
+	char comm[DIO_COMM_LEN]; /* the submitter's thread name */
+	__u32 dev;		/* major << 20 | minor of the partition (a file system's
+				 * dev, as in file tags), else of the disk */
+	__u32 bytes;		/* at issue */
+	__s32 error;		/* 0, or the completion status as -errno */
+	__u16 nr;		/* the submitter's system call (DIO_BF_SYSCALL) */
+	__u8 flags;		/* DIO_BF_* */
+	__u8 pad;
+	char rwbs[8];		/* as blktrace shows it: [F]R|W|D|DE|F|N then F(UA) A(head) S(ync) M(eta) */
+};
+
+/* dio_ev_runq.flags */
+#define DIO_RF_PREEMPTED 0x01	/* it was preempted while running, not woken up */
+#define DIO_RF_SYSCALL	0x02	/* it was in system call nr, entered at sys_ts */
+
+/*
+ * A traced thread that was runnable and waited at least the run-queue
+ * threshold (dio trace --runq-min) before it got a CPU.
+ */
+struct dio_ev_runq {
+	struct dio_ev_hdr hdr;	/* hdr.ts: when it became runnable */
+	__u32 pid;
+	__u32 tid;
+	__u64 delay;		/* runnable -> running, ns */
+	__u64 sys_ts;		/* DIO_RF_SYSCALL */
+	char comm[DIO_COMM_LEN];
+	__u32 prev_pid;		/* the thread the CPU switched away from to run it */
+	__u32 prev_tid;
+	char prev_comm[DIO_COMM_LEN];
+	__u16 nr;		/* DIO_RF_SYSCALL */
+	__u8 flags;		/* DIO_RF_* */
+	__u8 pad[5];
+};
+
 _Static_assert(sizeof(struct dio_ev_hdr) == 16, "dio_ev_hdr layout");
 _Static_assert(sizeof(struct dio_file_tag) == 16, "dio_file_tag layout");
 _Static_assert(sizeof(struct dio_ev_syscall) == 144, "dio_ev_syscall layout");
@@ -162,5 +218,7 @@ _Static_assert(sizeof(struct dio_ev_content) == 16, "dio_ev_content layout");
 _Static_assert(sizeof(struct dio_ev_path) == 40, "dio_ev_path layout");
 _Static_assert(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout");
 _Static_assert(sizeof(struct dio_ev_proc) == 56, "dio_ev_proc layout");
+_Static_assert(sizeof(struct dio_ev_block) == 96, "dio_ev_block layout");
+_Static_assert(sizeof(struct dio_ev_runq) == 88, "dio_ev_runq layout");
 
 #endif /* DIO_EVENT_H */

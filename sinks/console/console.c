@@ -318,7 +318,8 @@ const struct dio_sink dio_sink = {
 	.name = "console",
 	.description = "strace-like lines on the terminal or in a file, and findings",
 	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
-		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC),
+		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC) |
+		  DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ),
 	.findings = 1,
 	.options = options,
 	.init = console_init,

@@ -116,6 +116,12 @@ static void options_dump(const struct options *o, char *buf, size_t len)
 		fprintf(f, " tags=%u", o->tag_entries);
 	if (!o->iouring)
 		fputs(" no_iouring", f);
+	if (!o->block)
+		fputs(" no_block", f);
+	if (!o->runq)
+		fputs(" no_runq", f);
+	if (o->runq_min_us != d.runq_min_us)
+		fprintf(f, " runq_min_us=%u", o->runq_min_us);
 	if (o->attach != d.attach)
 		fprintf(f, " attach=%s", attach[o->attach]);
 	if (o->duration != d.duration)

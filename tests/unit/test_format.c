@@ -17,7 +17,7 @@
 /* x86_64 numbers, written out: the records carry these whatever the build host */
 enum {
 	NR_read = 0, NR_write = 1, NR_open = 2, NR_close = 3, NR_stat = 4, NR_fstat = 5,
-	NR_mmap = 9, NR_munmap = 11, NR_pread64 = 17, NR_dup = 32, NR_dup2 = 33, NR_getpid = 39,
+	NR_mmap = 9, NR_munmap = 11, NR_pread64 = 17, NR_pwrite64 = 18, NR_dup = 32, NR_dup2 = 33, NR_getpid = 39,
 	NR_fcntl = 72, NR_rename = 82, NR_chown = 92, NR_mknod = 133, NR_sync = 162,
 	NR_setxattr = 188, NR_openat = 257, NR_newfstatat = 262, NR_utimensat = 280,
 	NR_preadv2 = 327, NR_statx = 332,
@@ -566,6 +566,45 @@ static void proc_records(void **state)
 	expect(&p, &full, "[10/12 dd] +++ killed by signal 11 (core dumped) +++");
 }
 
+static void refused(const void *r);
+
+static void block_and_runq_records(void **state)
+{
+	struct dio_ev_block b = { .hdr = { .type = DIO_EV_BLOCK, .size = sizeof(b) }, .pid = 10,
+				  .tid = 12, .duration = 1234000, .queue_ns = 56000,
+				  .sector = 2048, .comm = "db", .dev = (8u << 20) | 16,
+				  .bytes = 65536, .nr = NR_pwrite64, .rwbs = "WS",
+				  .flags = DIO_BF_QUEUED | DIO_BF_SYSCALL };
+	struct dio_ev_runq r = { .hdr = { .type = DIO_EV_RUNQ, .size = sizeof(r), .cpu = 1 },
+				 .pid = 10, .tid = 13, .delay = 2500000, .comm = "client0",
+				 .prev_pid = 20, .prev_tid = 21, .prev_comm = "rocksdb:low0",
+				 .nr = NR_read, .flags = DIO_RF_SYSCALL };
+	struct dio_ev_block shortb = b;
+
+	expect(&b, &full, "[10/12 db] --- block WS 8:16 sector=2048 bytes=65536 latency=0.001234 "
+			  "queue=0.000056 sys=pwrite64 ---");
+	/* the latency always; queue, call and submitter are details */
+	expect(&b, &plain, "--- block WS 8:16 sector=2048 bytes=65536 latency=0.001234 ---");
+	b.flags = DIO_BF_KTHREAD;
+	b.error = -EIO;
+	memcpy(b.rwbs, "FWFSM\0\0\0", 8);
+	memcpy(b.comm, "kworker/u8:6", 13);
+	expect(&b, &full, "[10/12 kworker/u8:6] --- block FWFSM 8:16 sector=2048 bytes=65536 "
+			  "latency=0.001234 error=EIO kthread ---");
+	/* eight letters, no NUL: all eight, nothing more */
+	memcpy(b.rwbs, "ABCDEFGH", 8);
+	b.flags = 0;
+	b.error = -4095;
+	expect(&b, &plain, "--- block ABCDEFGH 8:16 sector=2048 bytes=65536 latency=0.001234 "
+			   "error=4095 ---");
+	expect(&r, &full, "[10/13 client0] --- runq woken cpu=1 wait=0.002500 prev=20/21 "
+			  "\"rocksdb:low0\" sys=read ---");
+	r.flags = DIO_RF_PREEMPTED;
+	expect(&r, &plain, "--- runq preempted cpu=1 wait=0.002500 prev=20/21 \"rocksdb:low0\" ---");
+	shortb.hdr.size--;
+	refused(&shortb);
+}
+
 static void uring_records(void **state)
 {
 	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) },
@@ -764,6 +803,7 @@ int main(void)
 		cmocka_unit_test(hash_and_data_in_details),
 		cmocka_unit_test(path_records),
 		cmocka_unit_test(proc_records),
+		cmocka_unit_test(block_and_runq_records),
 		cmocka_unit_test(uring_records),
 		cmocka_unit_test(malformed_records_are_refused),
 		cmocka_unit_test(small_buffers_are_cut_and_counted),

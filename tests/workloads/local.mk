@@ -9,7 +9,7 @@ tests_workloads_demo_LDADD = -lpthread
 
 WORKLOAD_TRUTH = tests/workloads/truth.c tests/workloads/truth.h
 check_PROGRAMS += tests/workloads/basic tests/workloads/threads tests/workloads/reuse \
-	tests/workloads/uring tests/workloads/filters tests/workloads/edges
+	tests/workloads/uring tests/workloads/filters tests/workloads/edges tests/workloads/blockq
 tests_workloads_basic_SOURCES = tests/workloads/basic.c $(WORKLOAD_TRUTH)
 tests_workloads_basic_LDADD = -lpthread
 tests_workloads_threads_SOURCES = tests/workloads/threads.c $(WORKLOAD_TRUTH)
@@ -23,3 +23,5 @@ tests_workloads_filters_SOURCES = tests/workloads/filters.c $(WORKLOAD_TRUTH)
 tests_workloads_filters_LDADD = -lpthread
 tests_workloads_edges_SOURCES = tests/workloads/edges.c $(WORKLOAD_RING) $(WORKLOAD_TRUTH)
 tests_workloads_edges_LDADD = -luring -lpthread
+tests_workloads_blockq_SOURCES = tests/workloads/blockq.c
+tests_workloads_blockq_LDADD = -lpthread
