@@ -114,9 +114,10 @@ run_dio() {
 	[ "$RC" -ne 124 ] || echo "dio $* did not finish within 30 s"
 }
 
-# calls PID FILE: the call lines (not the +++ process records) of process PID
+# calls PID FILE: the call lines of process PID (not its +++ process records,
+# nor its --- block requests and run-queue waits)
 calls() {
-	grep "^\[$1/[0-9]* [^]]*\] " "$2" | grep -v '^\[[^]]*\] +++ '
+	grep "^\[$1/[0-9]* [^]]*\] " "$2" | grep -v '^\[[^]]*\] \(+++\|---\) '
 }
 
 # foreign OUT PID...: the call lines in OUT of processes that are none of PIDs

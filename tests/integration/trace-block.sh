@@ -40,6 +40,12 @@ cmp -s "$TMP/live" "$TMP/dump" ||
 "$DIO" info "$TMP/t.dio" | grep -qE "^records: .* block ([1-9][0-9]*)," ||
 	{ echo "FAIL: dio info counts no block records"; "$DIO" info "$TMP/t.dio" | grep records; fail=1; }
 
+# dump --pid keeps the workload's requests and drops the kernel threads'
+who=$(head -1 "$TMP/expect2" | cut -d' ' -f2)
+"$DIO" dump "$TMP/t.dio" --pid "${who%/*}" > "$TMP/pid"
+grep -q -- "--- block " "$TMP/pid" && ! grep -- "--- block " "$TMP/pid" | grep -vq "^\[$who blockq\]" ||
+	{ echo "FAIL: dio dump --pid ${who%/*}: not exactly the workload's requests:"; grep -- "--- block " "$TMP/pid" | head; fail=1; }
+
 run_dio trace --no-block -o "$TMP/out" -- "$WL/blockq" direct "$MNT" 9> /dev/null
 grep -q "\] --- block " "$TMP/out" && { echo "FAIL: --no-block still shows requests"; fail=1; }
 
