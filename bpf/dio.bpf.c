@@ -1358,7 +1358,8 @@ int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned 
 	e->duration = now - p->issue_ts;
 	if (p->insert_ts && p->issue_ts >= p->insert_ts)
 		e->queue_ns = p->issue_ts - p->insert_ts;
-	e->sector = rq->__sector;
+	/* a flush has no position: -1 in the request, 0 as blktrace shows it */
+	e->sector = rq->__sector == (sector_t)-1 ? 0 : rq->__sector;
 	e->sys_ts = p->sys_ts;
 	__builtin_memcpy(e->comm, p->comm, sizeof(e->comm));
 	e->dev = blk_dev(rq);

@@ -8,6 +8,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 	tests/integration/trace-hash.sh tests/integration/trace-cgroup.sh \
 	tests/integration/record-dump.sh tests/integration/trace-json.sh \
 	tests/integration/record-seek.sh tests/integration/trace-block.sh \
+	tests/integration/analyzer-latency.sh \
 	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)

@@ -72,7 +72,7 @@ static struct {
 } fake_paths[FAKE_PATHS];
 static int nfake_paths;
 
-static void fake_path(const struct dio_file_tag *tag, const char *path)
+__attribute__((unused)) static void fake_path(const struct dio_file_tag *tag, const char *path)
 {
 	assert_true(nfake_paths < FAKE_PATHS);
 	fake_paths[nfake_paths].tag = *tag;
@@ -152,7 +152,7 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 }
 
 /* the first finding with this code, or NULL */
-static const struct fake_finding *finding(const char *code)
+__attribute__((unused)) static const struct fake_finding *finding(const char *code)
 {
 	for (int i = 0; i < nfound && i < FAKE_FINDINGS; i++)
 		if (!strcmp(found[i].code, code))
@@ -160,7 +160,7 @@ static const struct fake_finding *finding(const char *code)
 	return NULL;
 }
 
-static int nfindings(const char *code)
+__attribute__((unused)) static int nfindings(const char *code)
 {
 	int n = 0;
 
@@ -209,7 +209,7 @@ static const struct dio_host host = {
 #define MAX_OPTS 32
 static struct dio_optval opts[MAX_OPTS];
 
-static void opt_set(const char *name, const char *val)
+__attribute__((unused)) static void opt_set(const char *name, const char *val)
 {
 	for (int i = 0; dio_analyzer.options && dio_analyzer.options[i].name; i++) {
 		const struct dio_option *o = &dio_analyzer.options[i];
@@ -236,7 +236,7 @@ static void opt_set(const char *name, const char *val)
 }
 
 /* the declared defaults, then "key", "value" pairs ending with NULL */
-static void opts_reset(const char *key, ...)
+__attribute__((unused)) static void opts_reset(const char *key, ...)
 {
 	va_list ap;
 
@@ -259,7 +259,7 @@ static void opts_reset(const char *key, ...)
 }
 
 /* Reset findings and paths, init the analyzer with opts. */
-static void *start_analyzer(void)
+__attribute__((unused)) static void *start_analyzer(void)
 {
 	void *state = NULL;
 
@@ -272,7 +272,7 @@ static void *start_analyzer(void)
 }
 
 /* Deliver a record, as the host would: only the types the analyzer subscribed to. */
-static void feed(void *state, const void *ev)
+__attribute__((unused)) static void feed(void *state, const void *ev)
 {
 	const struct dio_ev_hdr *h = ev;
 
@@ -280,7 +280,7 @@ static void feed(void *state, const void *ev)
 		assert_int_equal(dio_analyzer.event(state, ev), 0);
 }
 
-static void stop_analyzer(void *state)
+__attribute__((unused)) static void stop_analyzer(void *state)
 {
 	assert_int_equal(dio_analyzer.finish(state), 0);
 	dio_analyzer.destroy(state);
@@ -288,7 +288,7 @@ static void stop_analyzer(void *state)
 
 /* ---- records -------------------------------------------------------------- */
 
-static struct dio_file_tag tag_of(uint64_t ino, uint32_t gen)
+__attribute__((unused)) static struct dio_file_tag tag_of(uint64_t ino, uint32_t gen)
 {
 	struct dio_file_tag t = { .ino = ino, .dev = (8 << 20) | 1, .gen = gen };
 
@@ -299,7 +299,7 @@ static struct dio_file_tag tag_of(uint64_t ino, uint32_t gen)
  * A syscall record at ts (ns) by pid/tid named comm: nr(args...) = ret on the
  * file tag (NULL: no file) through fd, at offset (< 0: none), lasting dur ns.
  */
-static struct dio_ev_syscall sys_ev(uint64_t ts, uint32_t pid, uint32_t tid, const char *comm,
+__attribute__((unused)) static struct dio_ev_syscall sys_ev(uint64_t ts, uint32_t pid, uint32_t tid, const char *comm,
 				    uint16_t nr, int32_t fd, const struct dio_file_tag *tag,
 				    int64_t offset, int64_t ret, uint64_t dur)
 {
@@ -332,7 +332,7 @@ static struct dio_ev_syscall sys_ev(uint64_t ts, uint32_t pid, uint32_t tid, con
 /* ---- memory --------------------------------------------------------------- */
 
 /* bytes of heap in use: state that grows shows here (under ASan, its allocator's count) */
-static size_t heap_in_use(void)
+__attribute__((unused)) static size_t heap_in_use(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	return __sanitizer_get_current_allocated_bytes();

@@ -11,8 +11,8 @@
  *                      "hog" keeps busy: it waits for the CPU behind the hog
  *                      after each wakeup or preemption. Descriptor 9 gets
  *                      "PID/TID worker" and "PID/TID hog".
+ *   blockq alone       the same worker without the hog: it should not wait.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fiemap.h>
@@ -147,20 +147,24 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int hogged(void)
+static int hogged(int with_hog)
 {
 	pthread_t h, s;
 
-	if (pthread_create(&h, NULL, hog, NULL))
-		die("pthread_create");
-	while (!hog_tid)
-		sched_yield();
+	if (with_hog) {
+		if (pthread_create(&h, NULL, hog, NULL))
+			die("pthread_create");
+		while (!hog_tid)
+			sched_yield();
+	}
 	if (pthread_create(&s, NULL, worker, NULL))
 		die("pthread_create");
 	pthread_join(s, NULL);
-	stop = 1;
-	pthread_join(h, NULL);
-	dprintf(9, "%d/%d hog\n", getpid(), hog_tid);
+	if (with_hog) {
+		stop = 1;
+		pthread_join(h, NULL);
+		dprintf(9, "%d/%d hog\n", getpid(), hog_tid);
+	}
 	return 0;
 }
 
@@ -172,8 +176,8 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "direct"))
 		return direct(argv[2]);
-	if (argc == 2 && !strcmp(argv[1], "hog"))
-		return hogged();
-	fprintf(stderr, "usage: blockq direct DIR | blockq hog\n");
+	if (argc == 2 && (!strcmp(argv[1], "hog") || !strcmp(argv[1], "alone")))
+		return hogged(!strcmp(argv[1], "hog"));
+	fprintf(stderr, "usage: blockq direct DIR | blockq hog | blockq alone\n");
 	return 2;
 }

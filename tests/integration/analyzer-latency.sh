@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The latency analyzer on real requests and waits. Direct I/O on the ext4
+# image: with a threshold every request passes, the finding for reads on the
+# image's device counts the workload's reads and names the slowest exactly as
+# the console showed it, in pread64 of the workload's file; with the default
+# threshold, none. A worker sharing a CPU with a busy thread gets a run-queue
+# finding; alone it gets none. What dio analyze finds in a recording is what
+# the recording found inline.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+mount_ext4
+fail=0
+
+# findings CODE OUT: the "dio: [SEV] CODE: title" lines of OUT
+findings() {
+	grep "^dio: \[[A-Z]*\] $1: " "$2"
+}
+
+run_dio trace -o "$TMP/out" --analyzer latency:block_slow_ms=0.000001 \
+	-- "$WL/blockq" direct "$MNT" 9> "$TMP/expect"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio trace exited with $RC"; fail=1; }
+dev=$(head -1 "$TMP/expect" | cut -d' ' -f3)
+who=$(head -1 "$TMP/expect" | cut -d' ' -f2)
+# the slowest read request on the image's device, as the console printed it
+worst=$(grep -E "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out" |
+	sed -n 's/.* sector=\([0-9]*\) bytes=\([0-9]*\) latency=\([0-9.]*\).*/\3 \1 \2/p' |
+	sort -n | tail -1)
+nreads=$(grep -cE "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out")
+set -- $worst
+want_ms=$(echo "$1 * 1000" | bc -l | xargs printf '%.3f')
+title="$nreads read requests on $dev took 1e-06 ms or more"
+if ! findings latency.slow-block-requests "$TMP/out" | grep -qF "$title"; then
+	echo "FAIL: no finding '$title':"
+	findings latency.slow-block-requests "$TMP/out"
+	fail=1
+fi
+msg="The slowest, $want_ms ms for $3 bytes at sector $2, was submitted by blockq (${who}) in "
+if ! grep -qF "$msg" "$TMP/out"; then
+	echo "FAIL: the finding does not name the slowest read as the console showed it: '$msg'"
+	grep "The slowest" "$TMP/out"
+	fail=1
+fi
+[ "$nreads" -ge 8 ] || { echo "FAIL: $nreads reads on $dev, the workload made 8"; fail=1; }
+
+run_dio trace -o "$TMP/out" --analyzer latency -- "$WL/blockq" direct "$MNT" 9> /dev/null
+findings latency.slow-block-requests "$TMP/out" | grep -F " on $dev " &&
+	{ echo "FAIL: requests on the idle image reached 50 ms"; fail=1; }
+
+# run-queue: 100 rounds of 4 ms computing behind a busy thread, then alone
+run_dio trace -o "$TMP/out" --analyzer latency:runq_slow_ms=2 -- "$WL/blockq" hog 9> "$TMP/expect"
+worker=$(sed -n 's/ worker$//p' "$TMP/expect")
+n=$(findings latency.runq-delay "$TMP/out" |
+	sed -n "s|.*thread worker ($worker) waited 2 ms or more for a CPU \([0-9]*\) times.*|\1|p")
+[ "${n:-0}" -ge 20 ] || { echo "FAIL: worker $worker: want a runq-delay finding of 20 waits or more, got '${n}':"; findings latency.runq-delay "$TMP/out"; fail=1; }
+run_dio trace -o "$TMP/out" --analyzer latency:runq_slow_ms=2 -- "$WL/blockq" alone 9> "$TMP/expect"
+worker=$(sed -n 's/ worker$//p' "$TMP/expect")
+findings latency.runq-delay "$TMP/out" | grep -F "($worker)" &&
+	{ echo "FAIL: the worker alone on its CPU got a run-queue finding"; fail=1; }
+
+# inline == offline: the same findings from the recording as during it
+run_dio record -o "$TMP/t.dio" --analyzer latency:block_slow_ms=0.000001,runq_slow_ms=2 \
+	--sink json:file="$TMP/inline.json" -- "$WL/blockq" hog 9> /dev/null > /dev/null 2>&1
+"$DIO" analyze "$TMP/t.dio" --analyzer latency:block_slow_ms=0.000001,runq_slow_ms=2 \
+	--sink json:file="$TMP/offline.json" > /dev/null 2>&1
+python3 - "$TMP/inline.json" "$TMP/offline.json" << 'PY' || fail=1
+import json, sys
+# rel_ns counts from the session's start, which a replay knows only as its
+# first record: the one field allowed to differ
+def findings(p):
+    return [{k: v for k, v in o.items() if k != "rel_ns"} for o in map(json.loads, open(p))
+            if o["type"] == "finding" and o.get("analyzer") == "latency"]
+inline, offline = findings(sys.argv[1]), findings(sys.argv[2])
+if not inline:
+    sys.exit("FAIL: the recording found nothing inline; the comparison would prove nothing")
+if inline != offline:
+    print(f"FAIL: {len(inline)} latency findings inline, {len(offline)} offline, or they differ:")
+    for a, b in zip(inline, offline):
+        if a != b:
+            print(f"  inline  {a}\n  offline {b}")
+            break
+    sys.exit(1)
+PY
+exit $fail
