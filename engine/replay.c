@@ -45,10 +45,12 @@ static void build_meta(const struct options *o, int64_t realtime_off, int argc, 
 	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
-		       "boot_id=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\noptions=",
+		       "boot_id=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\ncapture_bytes=%u\n"
+		       "options=",
 		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot,
 		       (long long)realtime_off, o->mode == MODE_RAW ? "raw" : "detailed",
-		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off");
+		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
+		       o->capture_bytes);
 	/* the command line as given, one line: arguments separated by spaces */
 	for (int i = 0; i < argc && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
@@ -422,8 +424,12 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	if (!r)
 		goto out;
 	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
-	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user"))
+	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user")) {
+		/* and it keeps the bytes --capture-data asked for, as the live session did */
 		o.hash = HASH_USER;
+		if (!tf_reader__meta_get(r, "capture_bytes", v, sizeof(v)))
+			o.capture_bytes = (uint32_t)strtoul(v, NULL, 10);
+	}
 	s = session__new(&o, err, sizeof(err));
 	if (!s) {
 		die_msg("%s", err);

@@ -182,6 +182,13 @@ bad "$TMP" "is a directory, not a trace file"
 printf 'this is not a trace file at all' > "$TMP/text.dio"
 bad "$TMP/text.dio" "not a dio trace file (wrong magic)"
 bad "$TMP/none.dio" "No such file or directory"
+# --hash user --capture-data: the dump keeps the captured bytes the live session showed
+run_dio record -o "$TMP/h.dio" --print --no-summary --hash user --capture-data 8 \
+	--sink console:output="$TMP/hlive" -- "$WL/basic" "$MNT/wd" 9> /dev/null > /dev/null 2>&1
+"$DIO" dump "$TMP/h.dio" > "$TMP/h.dump"
+grep -q ' data="' "$TMP/hlive" && cmp -s "$TMP/hlive" "$TMP/h.dump" ||
+	{ echo "FAIL: dump of a --hash user --capture-data 8 recording differs from the live lines:"; diff "$TMP/hlive" "$TMP/h.dump" | head -4; fail=1; }
+
 # no privilege needed to read a trace (root without any capability here, so the
 # build tree stays reachable); a trace the user may not read is a one-line error
 nocap="setpriv --bounding-set=-all --inh-caps=-all"
