@@ -189,11 +189,21 @@ static void put_kstr(struct json *j, const char *key, const char *s)
 	put_json_str(j, s, strlen(s));
 }
 
-/* a NUL-padded fixed-size name (comm) */
+/* ,"key":"value" for a NUL-padded field of n bytes (comm, rwbs): the bytes before its NUL */
+static void put_kfixed(struct json *j, const char *key, const char *s, size_t n)
+{
+	put(j, ",\"%s\":", key);
+	put_json_str(j, s, strnlen(s, n));
+}
+
 static void put_kcomm(struct json *j, const char *comm)
 {
-	put_str(j, ",\"comm\":");
-	put_json_str(j, comm, strnlen(comm, DIO_COMM_LEN));
+	put_kfixed(j, "comm", comm, DIO_COMM_LEN);
+}
+
+static void put_kbool(struct json *j, const char *key, int v)
+{
+	put(j, ",\"%s\":%s", key, v ? "true" : "false");
 }
 
 /* type, both times (none when ts is 0), and pid/tid: what every record starts with */
@@ -227,18 +237,25 @@ static int is_err(int64_t ret)
 	return ret < 0 && ret >= -MAX_ERRNO;
 }
 
+/* ,"errno":"ENOENT" when v is a -errno, nothing otherwise */
+static void put_errno(struct json *j, int64_t v)
+{
+	const char *name;
+
+	if (!is_err(v))
+		return;
+	name = xlat_errno((int)-v);
+	if (name)
+		put_kstr(j, "errno", name);
+	else
+		put(j, ",\"errno\":\"ERRNO_%d\"", (int)-v);
+}
+
 /* ,"ret":N and, for a failure, "errno":"ENOENT" */
 static void put_ret(struct json *j, int64_t ret)
 {
 	put(j, ",\"ret\":%" PRId64, ret);
-	if (is_err(ret)) {
-		const char *name = xlat_errno((int)-ret);
-
-		if (name)
-			put_kstr(j, "errno", name);
-		else
-			put(j, ",\"errno\":\"ERRNO_%d\"", (int)-ret);
-	}
+	put_errno(j, ret);
 }
 
 /* file_tag, file_type and the path the host knows for the tag */
@@ -441,6 +458,50 @@ static int json_proc(struct json *j, const struct dio_ev_proc *p)
 			put(j, ",\"exit_status\":%d", (p->exit_code >> 8) & 0xff);
 		break;
 	}
+	put_mem(j, "}", 1);
+	return 0;
+}
+
+/* the system call a block request or a run-queue wait happened in, and when it was entered */
+static void put_in_call(struct json *j, uint16_t nr, uint64_t sys_ts)
+{
+	put_kstr(j, "syscall", j->host->syscall_name(nr));
+	put(j, ",\"nr\":%u,\"sys_ts_ns\":%" PRIu64, nr, j->host->realtime_ns(j->ctx, sys_ts));
+}
+
+static int json_block(struct json *j, const struct dio_ev_block *b)
+{
+	if (b->hdr.size < sizeof(*b))
+		return -EINVAL;
+	put_rec_head(j, "block", &b->hdr, b->pid, b->tid);
+	put_kcomm(j, b->comm);
+	put_kfixed(j, "rwbs", b->rwbs, sizeof(b->rwbs));
+	put(j, ",\"dev\":\"%u:%u\",\"sector\":%" PRIu64 ",\"bytes\":%u,\"error\":%d",
+	    b->dev >> 20, b->dev & 0xfffff, (uint64_t)b->sector, b->bytes, b->error);
+	put_errno(j, b->error);
+	put(j, ",\"duration_ns\":%" PRIu64, (uint64_t)b->duration);
+	put_kbool(j, "queued", b->flags & DIO_BF_QUEUED);
+	if (b->flags & DIO_BF_QUEUED)
+		put(j, ",\"queue_ns\":%" PRIu64, (uint64_t)b->queue_ns);
+	put_kbool(j, "kthread", b->flags & DIO_BF_KTHREAD);
+	if (b->flags & DIO_BF_SYSCALL)
+		put_in_call(j, b->nr, b->sys_ts);
+	put_mem(j, "}", 1);
+	return 0;
+}
+
+static int json_runq(struct json *j, const struct dio_ev_runq *r)
+{
+	if (r->hdr.size < sizeof(*r))
+		return -EINVAL;
+	put_rec_head(j, "runq", &r->hdr, r->pid, r->tid);
+	put_kcomm(j, r->comm);
+	put_kbool(j, "preempted", r->flags & DIO_RF_PREEMPTED);
+	put(j, ",\"duration_ns\":%" PRIu64 ",\"prev_pid\":%u,\"prev_tid\":%u",
+	    (uint64_t)r->delay, r->prev_pid, r->prev_tid);
+	put_kfixed(j, "prev_comm", r->prev_comm, sizeof(r->prev_comm));
+	if (r->flags & DIO_RF_SYSCALL)
+		put_in_call(j, r->nr, r->sys_ts);
 	put_mem(j, "}", 1);
 	return 0;
 }
@@ -654,6 +715,8 @@ static int json_event(void *state, const struct dio_ev_hdr *ev)
 	case DIO_EV_PATH: err = json_path(j, (const void *)ev); break;
 	case DIO_EV_IOURING: err = json_uring(j, (const void *)ev); break;
 	case DIO_EV_PROC: err = json_proc(j, (const void *)ev); break;
+	case DIO_EV_BLOCK: err = json_block(j, (const void *)ev); break;
+	case DIO_EV_RUNQ: err = json_runq(j, (const void *)ev); break;
 	default: err = -EINVAL; break;
 	}
 	if (err) {
@@ -723,7 +786,8 @@ const struct dio_sink dio_sink = {
 	.name = "json",
 	.description = "one JSON object per line per record and finding (ndjson, .gz: gzip)",
 	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
-		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC),
+		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC) |
+		  DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ),
 	.findings = 1,
 	.options = options,
 	.init = json_init,

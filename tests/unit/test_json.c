@@ -24,7 +24,7 @@
 
 static const char *fake_syscall_name(uint32_t nr)
 {
-	return nr == 257 ? "openat" : nr == 0 ? "read" : "other";
+	return nr == 257 ? "openat" : nr == 0 ? "read" : nr == 18 ? "pwrite64" : "other";
 }
 
 static const char *fake_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
@@ -146,6 +146,17 @@ static void one_line(struct fixture *fx, const void *ev, const char *name, const
 #define HEAD "\"ts_ns\":1704164645000000000,\"rel_ns\":0,\"pid\":10,\"tid\":11"
 #define RHEAD HEAD ",\"cpu\":3"
 
+/* one_line for a record of type of thread 10/11 "app" at TS on CPU 3: fields follow comm */
+static void one_rec(struct fixture *fx, const void *ev, const char *name, const char *type,
+		    const char *fields)
+{
+	char want[1024];
+
+	snprintf(want, sizeof(want), "{\"type\":\"%s\"," RHEAD ",\"comm\":\"app\",%s}\n", type,
+		 fields);
+	one_line(fx, ev, name, want);
+}
+
 /* ---- tests ---------------------------------------------------------------- */
 
 static void descriptor_declares_abi_and_subscriptions(void **st)
@@ -155,7 +166,8 @@ static void descriptor_declares_abi_and_subscriptions(void **st)
 	assert_string_equal(dio_sink.name, "json");
 	assert_int_equal(dio_sink.events,
 			 DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_IOURING) |
-			 DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_PATH));
+			 DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_PATH) |
+			 DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ));
 	assert_int_equal(dio_sink.findings, 1);
 	assert_non_null(dio_sink.flush);
 }
@@ -356,6 +368,136 @@ static void other_records_and_a_finding(void **st)
 		    "\"last_ts_ns\":1704164645000000250,\"span_ns\":250,\"count\":3}\n");
 }
 
+/* a block request of thread 10/11, issued at TS, and the fields its JSON always has */
+static void block_init(struct dio_ev_block *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->hdr = (struct dio_ev_hdr){ .type = DIO_EV_BLOCK, .size = sizeof(*b), .cpu = 3, .ts = TS };
+	b->pid = 10;
+	b->tid = 11;
+	b->duration = 250000;
+	b->sector = 2048;
+	b->dev = (8 << 20) | 16;
+	b->bytes = 65536;
+	memcpy(b->comm, "app", 4);
+	memcpy(b->rwbs, "WS", 3);
+}
+
+static void block_request_has_every_field(void **st)
+{
+	static const struct {
+		const char *name;
+		uint8_t flags;
+		int32_t error;
+		const char *rwbs;	/* 8 bytes, as the record holds them */
+		uint64_t sector;
+		const char *want;	/* after "comm" */
+	} cases[] = {
+		{ "in a call, through the scheduler", DIO_BF_SYSCALL | DIO_BF_QUEUED, 0,
+		  "WS\0\0\0\0\0\0", 2048,
+		  "\"rwbs\":\"WS\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,\"error\":0,"
+		  "\"duration_ns\":250000,\"queued\":true,\"queue_ns\":700,\"kthread\":false,"
+		  "\"syscall\":\"pwrite64\",\"nr\":18,\"sys_ts_ns\":1704164644999998000" },
+		/* writeback: nr and sys_ts hold nothing without DIO_BF_SYSCALL */
+		{ "a kernel thread's, in no call", DIO_BF_KTHREAD, 0, "WSM\0\0\0\0\0", 2048,
+		  "\"rwbs\":\"WSM\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,\"error\":0,"
+		  "\"duration_ns\":250000,\"queued\":false,\"kthread\":true" },
+		{ "failed", DIO_BF_SYSCALL, -28, "W\0\0\0\0\0\0\0", 2048,
+		  "\"rwbs\":\"W\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,\"error\":-28,"
+		  "\"errno\":\"ENOSPC\",\"duration_ns\":250000,\"queued\":false,\"kthread\":false,"
+		  "\"syscall\":\"pwrite64\",\"nr\":18,\"sys_ts_ns\":1704164644999998000" },
+		{ "failed with an errno without a name", 0, -4000, "R\0\0\0\0\0\0\0", 2048,
+		  "\"rwbs\":\"R\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,\"error\":-4000,"
+		  "\"errno\":\"ERRNO_4000\",\"duration_ns\":250000,\"queued\":false,"
+		  "\"kthread\":false" },
+		/* the kernel leaves (sector_t)-1 in a request without data */
+		{ "a flush, without a sector", DIO_BF_KTHREAD, 0, "FF\0\0\0\0\0\0", UINT64_MAX,
+		  "\"rwbs\":\"FF\",\"dev\":\"8:16\",\"sector\":18446744073709551615,"
+		  "\"bytes\":65536,\"error\":0,\"duration_ns\":250000,\"queued\":false,"
+		  "\"kthread\":true" },
+		{ "rwbs of all 8 bytes: nothing past them", 0, 0, "FWFASMXY", 2048,
+		  "\"rwbs\":\"FWFASMXY\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,"
+		  "\"error\":0,\"duration_ns\":250000,\"queued\":false,\"kthread\":false" },
+	};
+	struct fixture *fx = *st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dio_ev_block b;
+
+		block_init(&b);
+		b.flags = cases[i].flags;
+		b.error = cases[i].error;
+		b.sector = cases[i].sector;
+		memcpy(b.rwbs, cases[i].rwbs, sizeof(b.rwbs));
+		if (b.flags & DIO_BF_QUEUED)
+			b.queue_ns = 700;
+		if (b.flags & DIO_BF_SYSCALL) {
+			b.nr = 18;
+			b.sys_ts = TS - 2000;
+		}
+		one_rec(fx, &b, cases[i].name, "block", cases[i].want);
+	}
+	assert_int_equal(nlogged, 0);
+}
+
+static void runq_wait_has_every_field(void **st)
+{
+	static const struct {
+		const char *name;
+		uint8_t flags;
+		const char *prev_comm;	/* 16 bytes, as the record holds them */
+		const char *want;	/* after "comm" */
+	} cases[] = {
+		{ "preempted, in no call", DIO_RF_PREEMPTED, "hog\0\0\0\0\0\0\0\0\0\0\0\0\0",
+		  "\"preempted\":true,\"duration_ns\":3031000,\"prev_pid\":20,\"prev_tid\":21,"
+		  "\"prev_comm\":\"hog\"" },
+		{ "woken, in a call", DIO_RF_SYSCALL, "hog\0\0\0\0\0\0\0\0\0\0\0\0\0",
+		  "\"preempted\":false,\"duration_ns\":3031000,\"prev_pid\":20,\"prev_tid\":21,"
+		  "\"prev_comm\":\"hog\",\"syscall\":\"read\",\"nr\":0,"
+		  "\"sys_ts_ns\":1704164644999998000" },
+		{ "a prev name of 16 bytes, escaped", 0, "a\"b\\c\nlonglonglo",
+		  "\"preempted\":false,\"duration_ns\":3031000,\"prev_pid\":20,\"prev_tid\":21,"
+		  "\"prev_comm\":\"a\\\"b\\\\c\\nlonglonglo\"" },
+	};
+	struct fixture *fx = *st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct dio_ev_runq r = {
+			.hdr = { .type = DIO_EV_RUNQ, .size = sizeof(r), .cpu = 3, .ts = TS },
+			.pid = 10, .tid = 11, .delay = 3031000, .comm = "app",
+			.prev_pid = 20, .prev_tid = 21, .flags = cases[i].flags,
+		};
+
+		memcpy(r.prev_comm, cases[i].prev_comm, sizeof(r.prev_comm));
+		/* read(2), entered 2 us before the thread was woken */
+		if (r.flags & DIO_RF_SYSCALL)
+			r.sys_ts = TS - 2000;
+		one_rec(fx, &r, cases[i].name, "runq", cases[i].want);
+	}
+	assert_int_equal(nlogged, 0);
+}
+
+/* a record shorter than its type is not read past its end: counted, not written */
+static void short_block_and_runq_records_are_skipped(void **st)
+{
+	struct fixture *fx = *st;
+	struct dio_ev_block b;
+	struct dio_ev_runq r = {
+		.hdr = { .type = DIO_EV_RUNQ, .size = sizeof(r) - 1, .ts = TS }, .comm = "app",
+	};
+
+	block_init(&b);
+	b.hdr.size = sizeof(b) - 1;
+	start(fx, fx->path);
+	feed(fx, &b);
+	assert_string_equal(logged, "cannot read a record of type 5: Invalid argument");
+	feed(fx, &r);
+	finish(fx);
+	assert_int_equal(nlogged, 2);
+	assert_string_equal(logged, "2 malformed records were not written");
+	assert_file(fx->path, "");
+}
+
 static void gz_file_is_gzip_and_reads_back(void **st)
 {
 	struct fixture *fx = *st;
@@ -467,6 +609,9 @@ int main(void)
 		T(unreadable_string_keeps_its_place),
 		T(data_bytes_are_escaped),
 		T(other_records_and_a_finding),
+		T(block_request_has_every_field),
+		T(runq_wait_has_every_field),
+		T(short_block_and_runq_records_are_skipped),
 		T(gz_file_is_gzip_and_reads_back),
 		T(unopenable_file_fails_with_errno_and_says_why),
 		T(no_file_is_an_error),
