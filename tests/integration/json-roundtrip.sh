@@ -7,8 +7,11 @@
 # from docs/trace-format.md and include/dio/event.h), pairs each record of the
 # file with its JSON object and checks that every field of the record is in
 # the object with the same value, and that nothing in the object comes from
-# anywhere else. Then the checks themselves: a changed JSON field and a
-# damaged trace file must both fail.
+# anywhere else. Block requests and run-queue waits come from blockq: its
+# O_DIRECT calls on the CPU its hog keeps busy (requests and waits in a call,
+# the journal's requests), and O_DIRECT writes that a loop device on a full
+# tmpfs fails with ENOSPC. Then the checks themselves: a changed JSON field and
+# a damaged trace file must both fail.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 PY=/usr/bin/python3
@@ -48,6 +51,30 @@ roundtrip threads -- "$WL/threads" "$MNT/wd"
 roundtrip reuse -- "$WL/reuse" "$MNT/wd"
 roundtrip uring --hash kernel -- "$WL/uring" "$MNT/wd"
 roundtrip raw --mode raw -- "$WL/basic" "$MNT/wd"
+# --runq-min 1: on a busy CPU nearly every wakeup waits that long
+roundtrip blockq --runq-min 1 -- \
+	sh -c '"$1/blockq" hog & taskset -c 0 "$1/blockq" direct "$2"; wait' sh "$WL" "$MNT/wd"
+
+# A request that fails: the first 256 KiB fill the tmpfs under the loop device,
+# the loop driver completes the next write with ENOSPC, and dd must fail.
+full=
+unmount_small() {
+	[ -z "$full" ] || losetup -d "$full"
+	! mountpoint -q "$TMP/small" || umount "$TMP/small" || umount -l "$TMP/small"
+	cleanup
+}
+trap unmount_small EXIT
+mkdir "$TMP/small"
+if ! mount -t tmpfs -o size=256k dio-small "$TMP/small" || ! truncate -s 4M "$TMP/small/img" ||
+	! full=$(losetup -f --show "$TMP/small/img"); then
+	echo "FAIL: cannot make a loop device on a small tmpfs"
+	exit 1
+fi
+roundtrip enospc -- sh -c '! dd if=/dev/zero of="$1" bs=64k count=16 oflag=direct 2> /dev/null' \
+	sh "$full"
+re='"type":"block",[^}]*"comm":"dd","rwbs":"W[A-Z]*",[^}]*"errno":"ENOSPC",[^}]*"syscall":"write"'
+grep -q "$re" "$TMP/enospc.json" ||
+	{ echo "FAIL: no request of dd's writes failed with ENOSPC in enospc.json"; fail=1; }
 
 # must_fail WHAT TRACE JSON: the reader must find the difference
 must_fail() {
@@ -68,6 +95,18 @@ sed '0,/"old_tid":[0-9]*/s//"old_tid":0/' "$TMP/edges.json" > "$TMP/neg.json"
 must_fail "an exec with another old tid" "$TMP/edges.dio" "$TMP/neg.json"
 sed '0,/"strings":\[null,"b"\]/s//"strings":["b"]/' "$TMP/edges.json" > "$TMP/neg.json"
 must_fail "a lost unreadable string" "$TMP/edges.dio" "$TMP/neg.json"
+sed '0,/"kthread":true/s//"kthread":false/' "$TMP/blockq.json" > "$TMP/neg.json"
+must_fail "a kernel thread's request said to be the process's" "$TMP/blockq.dio" "$TMP/neg.json"
+sed '0,/"queued":true,"queue_ns":[0-9]*/s//"queued":true/' "$TMP/blockq.json" > "$TMP/neg.json"
+must_fail "a request without its time in the scheduler" "$TMP/blockq.dio" "$TMP/neg.json"
+sed '0,/"sys_ts_ns":/s//&1/' "$TMP/blockq.json" > "$TMP/neg.json"
+must_fail "a request or wait in a call entered at another time" "$TMP/blockq.dio" "$TMP/neg.json"
+sed '0,/"prev_comm":"hog"/s//"prev_comm":"worker"/' "$TMP/blockq.json" > "$TMP/neg.json"
+must_fail "a wait behind another thread" "$TMP/blockq.dio" "$TMP/neg.json"
+sed '0,/"preempted":true/s//"preempted":false/' "$TMP/blockq.json" > "$TMP/neg.json"
+must_fail "a preempted thread said to be woken" "$TMP/blockq.dio" "$TMP/neg.json"
+sed '0,/"error":-28,"errno":"ENOSPC"/s//"error":0/' "$TMP/enospc.json" > "$TMP/neg.json"
+must_fail "a failed request that says it did not fail" "$TMP/enospc.dio" "$TMP/neg.json"
 sed '$d' "$TMP/edges.json" > "$TMP/neg.json"
 must_fail "a missing last object" "$TMP/edges.dio" "$TMP/neg.json"
 # one byte of the first block's payload flipped: its CRC no longer matches

@@ -139,16 +139,20 @@ CONTENT = struct.Struct("<QII")			# hash, hashed_len, data_len
 PATH = struct.Struct("<" + HDR.format[1:] + TAG + "HBBI")
 IOURING = struct.Struct("<" + HDR.format[1:] + "IIQqQQ16s" + TAG + "IiBBB5s")
 PROC = struct.Struct("<" + HDR.format[1:] + "IIIIiHH16s")
-assert (HDR.size, SYSCALL.size, CONTENT.size, PATH.size, IOURING.size, PROC.size) == \
-    (16, 144, 16, 40, 104, 56), "event.h's _Static_assert sizes"
+BLOCK = struct.Struct("<" + HDR.format[1:] + "IIQQQQ16sIIiHBB8s")
+RUNQ = struct.Struct("<" + HDR.format[1:] + "IIQQ16sII16sHB5s")
+assert (HDR.size, SYSCALL.size, CONTENT.size, PATH.size, IOURING.size, PROC.size, BLOCK.size,
+        RUNQ.size) == (16, 144, 16, 40, 104, 56, 96, 88), "event.h's _Static_assert sizes"
 
-EV_SYSCALL, EV_PATH, EV_IOURING, EV_PROC = 1, 2, 3, 4
+EV_SYSCALL, EV_PATH, EV_IOURING, EV_PROC, EV_BLOCK, EV_RUNQ = 1, 2, 3, 4, 5, 6
 SF_FILE, SF_OFFSET, SF_STR0_TRUNC, SF_STR1_TRUNC = 0x01, 0x02, 0x04, 0x08
 SF_STR0_FAULT, SF_STR1_FAULT, SF_HASH = 0x10, 0x20, 0x40
 PF_TRUNC, PF_DELETED, PF_RENAMED = 0x01, 0x02, 0x04
 IF_FILE, IF_FIXED, IF_SQPOLL = 0x01, 0x02, 0x04
 PROC_KINDS = {1: "fork", 2: "exec", 3: "exit", 4: "rename"}
 PROCF_GROUP_DEAD, PROCF_THREAD = 0x01, 0x02
+BF_KTHREAD, BF_SYSCALL, BF_QUEUED = 0x01, 0x02, 0x04
+RF_PREEMPTED, RF_SYSCALL = 0x01, 0x02
 FTYPES = {1: "fifo", 2: "chr", 4: "dir", 6: "blk", 8: "reg", 10: "lnk", 12: "sock", 15: "anon"}
 PATH_MAX = 4096
 
@@ -161,6 +165,10 @@ PARSE = {
     EV_IOURING: (IOURING, "type size cpu ts pid tid duration res offset user_data comm "
                           "ino dev gen len fd opcode ftype flags pad"),
     EV_PROC: (PROC, "type size cpu ts pid tid other_pid other_tid exit_code kind flags comm"),
+    EV_BLOCK: (BLOCK, "type size cpu ts pid tid duration queue_ns sector sys_ts comm dev bytes "
+                      "error nr flags pad rwbs"),
+    EV_RUNQ: (RUNQ, "type size cpu ts pid tid delay sys_ts comm prev_pid prev_tid prev_comm nr "
+                    "flags pad"),
 }
 
 
@@ -245,6 +253,9 @@ class Check:
         self.user_hash = meta.get("hash") == "user"
         self.rel_base = rel_base	# "first" or "any"; becomes a number at the first record
         self.paths = {}			# tag -> the name dio knows it by, from the path records
+        self.names = {}			# nr -> the name the JSON gives that system call
+        self.calls = set()		# (tid, entry ts, nr) of each syscall record
+        self.in_calls = []		# (where, tid, sys_ts, nr) of requests and waits in a call
         self.errors = []
         self.where = ""
         self.obj = None
@@ -261,7 +272,7 @@ class Check:
                 self.fail(f"{k} is {self.obj[k]!r}, the record has none")
             return None
         if k not in self.obj:
-            self.fail(f"no {k}, the record has {want!r}")
+            self.fail(f"no {k}" + ("" if want is ANY else f", the record has {want!r}"))
             return None
         if want is not ANY and self.obj[k] != want:
             self.fail(f"{k} is {self.obj[k]!r}, the record has {want!r}")
@@ -300,18 +311,42 @@ class Check:
         self.key("tid", tid)
         self.key("cpu", r["cpu"])
 
+    def fixed(self, k, raw):
+        """k is the C string in the fixed-size field raw (a thread name, rwbs): what follows
+        its NUL is not part of it, and with no NUL all of raw is."""
+        self.name(k, raw.split(b"\0")[0] + b"\0")
+
     def comm(self, r):
-        # a thread name is a C string in 16 bytes: what follows its NUL is not part of it
-        self.name("comm", r["comm"].split(b"\0")[0] + b"\0")
+        self.fixed("comm", r["comm"])
+
+    def errno_of(self, v):
+        """errno names v when v is -1..-4095, and is not there otherwise."""
+        if -4095 <= v <= -1:
+            name = self.key("errno", ANY)
+            if name and getattr(errno, name, None) != -v and name != f"ERRNO_{-v}":
+                self.fail(f"errno {name} for {v}")
+        else:
+            self.key("errno", present=False)
 
     def ret(self, ret):
         self.key("ret", ret)
-        if -4095 <= ret <= -1:
-            name = self.key("errno", ANY)
-            if name and getattr(errno, name, None) != -ret and name != f"ERRNO_{-ret}":
-                self.fail(f"errno {name} for ret {ret}")
+        self.errno_of(ret)
+
+    def optional(self, r, k, has):
+        """The object's k is the record's when has (its flag) is set; else it is not there
+        and the record's holds nothing."""
+        if has:
+            self.key(k, r[k])
         else:
-            self.key("errno", present=False)
+            self.zero(r, k)
+            self.key(k, present=False)
+
+    def sysname(self, nr):
+        """The syscall's name: one name for each nr, whatever object gives it."""
+        v = self.key("syscall", ANY)
+        if self.names.setdefault(nr, v) != v:
+            self.fail(f"syscall {v!r} for nr {nr}, {self.names[nr]!r} elsewhere")
+        return v
 
     def file(self, r, has):
         """file_tag, file_type and the path dio knows for the tag, or none of them."""
@@ -338,7 +373,8 @@ class Check:
         args = self.key("args", ANY) or []
         # decoded names what args holds (flags, modes): nothing of its own to compare
         decoded = self.key("decoded", present="decoded" in self.obj)
-        sname = self.key("syscall", ANY)
+        sname = self.sysname(r["nr"])
+        self.calls.add((r["tid"], r["ts"], r["nr"]))
         # registers past the call's arity are not arguments: the kernel never reads them,
         # so JSON has as many as the call takes (all six for a call dio does not know)
         if decoded is None and (len(args) != 6 or sname != f"syscall_{r['nr']}"):
@@ -355,11 +391,7 @@ class Check:
         self.flags(fl, {}, SF_FILE | SF_OFFSET | SF_STR0_TRUNC | SF_STR1_TRUNC | SF_STR0_FAULT |
                    SF_STR1_FAULT | SF_HASH)
         self.file(r, fl & SF_FILE)
-        if fl & SF_OFFSET:
-            self.key("offset", r["offset"])
-        else:
-            self.zero(r, "offset")
-            self.key("offset", present=False)
+        self.optional(r, "offset", fl & SF_OFFSET)
         self.strings(r)
         self.content(r)
         self.zero(r, "pad")
@@ -471,6 +503,54 @@ class Check:
             self.zero(r, "other_pid", "other_tid", "exit_code")
             self.flags(fl, {})
 
+    def in_call(self, r, has):
+        """syscall, nr and sys_ts_ns of the call the thread was in, or none of them."""
+        if has:
+            self.sysname(r["nr"])
+            self.key("nr", r["nr"])
+            self.key("sys_ts_ns", r["sys_ts"] + self.offset)
+            self.in_calls.append((self.where, r["tid"], r["sys_ts"], r["nr"]))
+            return
+        self.zero(r, "nr", "sys_ts")
+        for k in ("syscall", "nr", "sys_ts_ns"):
+            self.key(k, present=False)
+
+    def block(self, r):
+        self.head(r, "block", r["tid"])
+        self.comm(r)
+        self.fixed("rwbs", r["rwbs"])
+        self.key("dev", f"{r['dev'] >> 20}:{r['dev'] & 0xFFFFF}")
+        self.key("sector", r["sector"])
+        self.key("bytes", r["bytes"])
+        self.key("error", r["error"])
+        self.errno_of(r["error"])
+        self.key("duration_ns", r["duration"])
+        fl = r["flags"]
+        self.flags(fl, {"queued": BF_QUEUED, "kthread": BF_KTHREAD}, BF_SYSCALL)
+        self.optional(r, "queue_ns", fl & BF_QUEUED)
+        self.in_call(r, fl & BF_SYSCALL)
+        self.zero(r, "pad")
+
+    def runq(self, r):
+        self.head(r, "runq", r["tid"])
+        self.comm(r)
+        fl = r["flags"]
+        self.flags(fl, {"preempted": RF_PREEMPTED}, RF_SYSCALL)
+        self.key("duration_ns", r["delay"])
+        self.key("prev_pid", r["prev_pid"])
+        self.key("prev_tid", r["prev_tid"])
+        self.fixed("prev_comm", r["prev_comm"])
+        self.in_call(r, fl & RF_SYSCALL)
+        if r["pad"] != b"\0" * 5:
+            self.fail(f"pad {r['pad']!r}")
+
+    def calls_found(self):
+        """The call a request or a wait was in is a syscall record of the trace, the one
+        sys_ts_ns finds (docs/json-schema.md): the tests trace without filters or losses."""
+        for self.where, tid, ts, nr in self.in_calls:
+            if (tid, ts, nr) not in self.calls:
+                self.fail(f"no syscall record of thread {tid} entered at {ts} with nr {nr}")
+
     def pair(self, n, rec, obj):
         self.where = f"record {n}"
         self.obj, self.used = obj, set()
@@ -478,7 +558,7 @@ class Check:
         if r["size"] != len(rec):
             self.fail(f"hdr.size {r['size']} of a {len(rec)}-byte record")
         {EV_SYSCALL: self.syscall, EV_PATH: self.path, EV_IOURING: self.iouring,
-         EV_PROC: self.proc}[r["type"]](r)
+         EV_PROC: self.proc, EV_BLOCK: self.block, EV_RUNQ: self.runq}[r["type"]](r)
         # and nothing in the object that the record did not give
         for k in sorted(set(obj) - self.used):
             self.fail(f"{k} ({obj[k]!r}) comes from nowhere in the record")
@@ -515,6 +595,7 @@ def main():
             c.pair(n, rec, obj)
         except TraceError as e:
             c.fail(str(e))
+    c.calls_found()
     for e in c.errors[:20]:
         print(e)
     if len(c.errors) > 20:
