@@ -410,9 +410,9 @@ static void block_request_has_every_field(void **st)
 		  "\"rwbs\":\"R\",\"dev\":\"8:16\",\"sector\":2048,\"bytes\":65536,\"error\":-4000,"
 		  "\"errno\":\"ERRNO_4000\",\"duration_ns\":250000,\"queued\":false,"
 		  "\"kthread\":false" },
-		/* the kernel leaves (sector_t)-1 in a request without data */
-		{ "a flush, without a sector", DIO_BF_KTHREAD, 0, "FF\0\0\0\0\0\0", UINT64_MAX,
-		  "\"rwbs\":\"FF\",\"dev\":\"8:16\",\"sector\":18446744073709551615,"
+		/* past 2^63 and 2^53: unsigned, every digit */
+		{ "the largest sector, in full", DIO_BF_KTHREAD, 0, "WS\0\0\0\0\0\0", UINT64_MAX,
+		  "\"rwbs\":\"WS\",\"dev\":\"8:16\",\"sector\":18446744073709551615,"
 		  "\"bytes\":65536,\"error\":0,\"duration_ns\":250000,\"queued\":false,"
 		  "\"kthread\":true" },
 		{ "rwbs of all 8 bytes: nothing past them", 0, 0, "FWFASMXY", 2048,
