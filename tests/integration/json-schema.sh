@@ -6,10 +6,11 @@
 # raw mode, and a finding. The workloads between them make every key of every
 # record type appear at least once, and the rare values too (every file type,
 # deleted, renamed and truncated paths, unreadable strings, registered files,
-# SQPOLL, an exec from a thread, a child killed by a signal): a key dio writes
-# but the schema does not know fails, and so does a key the schema knows but no
-# workload makes any more. A line with an unknown key must fail, so the check
-# is seen to work.
+# SQPOLL, an exec from a thread, a child killed by a signal, block requests of
+# kernel threads and of calls, a flush, preempted and woken waits): a key dio
+# writes but the schema does not know fails, and so does a key the schema knows
+# but no workload makes any more. A line with an unknown key must fail, so the
+# check is seen to work.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 PY=/usr/bin/python3	# Debian's, which python3-jsonschema installs into (not a pyenv python3)
@@ -51,6 +52,12 @@ wd
 run_dio trace --no-summary --mode raw --sink "json:file=$TMP/raw.json" -- "$WL/basic" "$MNT/wd" \
 	9> /dev/null > "$TMP/raw.out" 2>&1
 ran raw
+# O_DIRECT calls on the CPU blockq's hog keeps busy: requests and waits, in calls and not
+wd
+run_dio trace --no-summary --runq-min 1 --sink "json:file=$TMP/blockq.json" -- \
+	sh -c '"$1/blockq" hog & taskset -c 0 "$1/blockq" direct "$2"; wait' sh "$WL" "$MNT/wd" \
+	9> /dev/null > "$TMP/blockq.out" 2>&1
+ran blockq
 # a ring buffer far too small for a burst of calls: the lost events are a finding
 run_dio trace --ring-size 64k --drain-ms 1000 --wakeup-at 100 --sink "json:file=$TMP/lost.json" \
 	-- dd if=/dev/zero of="$MNT/big" bs=1 count=20000 status=none > "$TMP/lost.out" 2>&1
@@ -70,8 +77,9 @@ then
 fi
 
 $PY - "$top_srcdir/docs/json-schema.json" "$TMP/edges.json" "$TMP/edges.live.json" \
-	"$TMP/uring.json.gz" "$TMP/threads.json" "$TMP/raw.json" "$TMP/lost.json" << 'PY' || fail=1
-import gzip, json, sys
+	"$TMP/uring.json.gz" "$TMP/threads.json" "$TMP/raw.json" "$TMP/blockq.json" "$TMP/lost.json" \
+	<< 'PY' || fail=1
+import gzip, json, re, sys
 import jsonschema
 
 schema = json.load(open(sys.argv[1]))
@@ -95,9 +103,12 @@ for path in sys.argv[2:]:
             bad += 1
 
 # every key the schema allows was written at least once (findings: only the
-# lost-events one is made here, which has no file, time or excerpt)
-for t in ("syscall", "io_uring", "proc", "path"):
-    missing = set(schema["$defs"][t]["properties"]) - seen.get(t, set())
+# lost-events one is made here, which has no file, time or excerpt; a failed
+# block request needs a device that fails: json-roundtrip.sh makes one, and
+# test_json.c pins the line)
+unmade = {"block": {"errno"}}
+for t in ("syscall", "io_uring", "proc", "block", "runq", "path"):
+    missing = set(schema["$defs"][t]["properties"]) - seen.get(t, set()) - unmade.get(t, set())
     if missing:
         print(f"FAIL: no {t} object has {sorted(missing)}: does dio still write them?")
         bad += 1
@@ -127,6 +138,20 @@ some("a new process", lambda o: o.get("thread") is False)
 some("a child killed by SIGKILL", lambda o: o.get("signal") == 9)
 some("a thread rename", lambda o: o.get("kind") == "rename")
 some("a finding", lambda o: o["type"] == "finding")
+some("a kernel thread's request", lambda o: o.get("kthread") is True)
+some("a process's request", lambda o: o.get("kthread") is False)
+some("a request through the scheduler", lambda o: o.get("queued") is True)
+some("a request issued at once", lambda o: o.get("queued") is False)
+some("a request in a call", lambda o: o["type"] == "block" and "syscall" in o)
+# a flush (F, after the F of a preflush) has no position: sector 0, as docs/json-schema.md says
+flushes = [o for o in objs if o["type"] == "block" and re.fullmatch("F?F[ASM]*", o["rwbs"])]
+if not flushes or any(o["sector"] for o in flushes):
+    print(f"FAIL: want flushes, all at sector 0: {flushes[:3]}")
+    bad += 1
+for flag in (True, False):
+    some(f"a wait with preempted {flag}", lambda o: o.get("preempted") is flag)
+some("a wait in a call", lambda o: o["type"] == "runq" and "syscall" in o)
+some("a wait in no call", lambda o: o["type"] == "runq" and "syscall" not in o)
 some("a write without its fd's file (raw mode)", lambda o: o["type"] == "syscall"
      and o["syscall"] == "write" and o["fd"] == -1)
 if not bad:
