@@ -24,6 +24,7 @@
 
 /* '+': stop at the command; ':': report a missing value as ':' instead of '?' */
 #define SHORTOPTS "+:p:ae:d:o:tTqC:h"
+#define REPLAY_SHORTOPTS ":o:tTqC:p:e:h"
 #define SEE_HELP "see 'dio %s --help'"
 
 enum {
@@ -169,13 +170,14 @@ void cli_usage(FILE *f, const char *cmd)
  * arguments or as the value of another option is not mistaken for ours.
  * Errors are left for the real pass, which reports them.
  */
-static void prescan(int argc, char **argv, const char **file, int *help)
+static void prescan(int argc, char **argv, const char *shortopts, const struct option *lopts,
+		    const char **file, int *help)
 {
 	int c;
 
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, lopts, NULL)) != -1) {
 		if (c == 'C')
 			*file = optarg;
 		else if (c == 'h')
@@ -398,7 +400,7 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 	struct seen st = { .cmd = argv[0] };
 	int c, e, help = 0;
 
-	prescan(argc, argv, &file, &help);
+	prescan(argc, argv, SHORTOPTS, longopts, &file, &help);
 	if (help) {
 		cli_usage(stdout, argv[0]);
 		return 1;
@@ -508,7 +510,8 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	struct seen st = { .cmd = argv[0] };
 	int c, e, help = 0, json = 0;
 
-	prescan(argc, argv, &file, &help);
+	/* the replay's own options, which may follow the trace file: dio analyze run.dio -C x */
+	prescan(argc, argv, REPLAY_SHORTOPTS, replay_longopts, &file, &help);
 	e = load_config(file, o, err, errlen);
 	if (e)
 		return e;
@@ -526,7 +529,7 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 		int before = optind ? optind : 1;
 
 		/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
-		c = getopt_long(argc, argv, ":o:tTqC:p:e:", replay_longopts, NULL);
+		c = getopt_long(argc, argv, REPLAY_SHORTOPTS, replay_longopts, NULL);
 		if (c == -1)
 			break;
 		/* getopt moved the options before the file: a bad long option is the one just read */

@@ -189,6 +189,21 @@ run_dio record -o "$TMP/h.dio" --print --no-summary --hash user --capture-data 8
 grep -q ' data="' "$TMP/hlive" && cmp -s "$TMP/hlive" "$TMP/h.dump" ||
 	{ echo "FAIL: dump of a --hash user --capture-data 8 recording differs from the live lines:"; diff "$TMP/hlive" "$TMP/h.dump" | head -4; fail=1; }
 
+# losses: what the recording lost, dio analyze reports as the recording did
+run_dio record -o "$TMP/l.dio" --ring-size 64k --drain-ms 1000 --wakeup-at 100 \
+	-- "$top_builddir/bench/callcost" "$TMP/cc" 1 100000 > "$TMP/l.rec" 2>&1
+"$DIO" analyze "$TMP/l.dio" > "$TMP/l.an" 2>&1
+lost=$(grep "summary.lost-events" "$TMP/l.rec")
+[ -n "$lost" ] || { echo "FAIL: a 64k ring lost nothing: the loss check proves nothing"; fail=1; }
+grep -qxF "$lost" "$TMP/l.an" ||
+	{ echo "FAIL: dio analyze does not report the recording's losses '$lost':"; grep lost "$TMP/l.an"; fail=1; }
+# -C after the trace file is read too
+printf 'bogus_key = 1;\n' > "$TMP/bad.conf"
+"$DIO" analyze "$TMP/t.dio" -C "$TMP/bad.conf" > /dev/null 2> "$TMP/c.err" &&
+	{ echo "FAIL: dio analyze FILE -C BADCONF succeeded"; fail=1; }
+grep -q "bad.conf:1: unknown key 'bogus_key'" "$TMP/c.err" ||
+	{ echo "FAIL: dio analyze FILE -C BADCONF did not read it:"; cat "$TMP/c.err"; fail=1; }
+
 # no privilege needed to read a trace (root without any capability here, so the
 # build tree stays reachable); a trace the user may not read is a one-line error
 nocap="setpriv --bounding-set=-all --inh-caps=-all"
