@@ -576,6 +576,28 @@ const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 	return tagtab__lookup(s->tags, tag);
 }
 
+/*
+ * The recording's losses, from the metadata its writer appended at the end,
+ * so analyzers see them through host->stats as they did inline; records the
+ * writer thread itself dropped count as lost too.
+ */
+static void replay_losses(struct session *s, const struct tf_reader *r)
+{
+	static const struct {
+		const char *key;
+		int idx;
+	} keys[] = {
+		{ "lost_ringbuf", DIO_LOST_RINGBUF }, { "lost_inflight", DIO_LOST_INFLIGHT },
+		{ "lost_pathtab", DIO_LOST_PATHTAB }, { "lost_iouring", DIO_LOST_IOURING },
+		{ "lost_other", DIO_LOST_OTHER }, { "dropped_records", DIO_LOST_OTHER },
+	};
+	char v[32];
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!tf_reader__meta_get(r, keys[i].key, v, sizeof(v)))
+			s->counters[keys[i].idx] += strtoull(v, NULL, 10);
+}
+
 int session__replay(struct session *s, struct tf_reader *r,
 		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud)
 {
@@ -595,6 +617,7 @@ int session__replay(struct session *s, struct tf_reader *r,
 		die_msg("reading the trace file failed: %s", strerror(-e));
 		code = 1;
 	}
+	replay_losses(s, r);
 	if (finish_analyzers(s))
 		code = 1;
 	report_loss(s);
