@@ -258,7 +258,12 @@ int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 	if (size < sizeof(*h) || size > 65535)
 		return -EINVAL;
 	if (w->stalled) {
-		int err = hand_off(w, !(w->flags & TF_W_DROP));
+		/*
+		 * Path and process records name files and threads for everything
+		 * after them: for those (rare) ones the caller waits for the writer.
+		 */
+		int state = h->type == DIO_EV_PATH || h->type == DIO_EV_PROC;
+		int err = hand_off(w, state || !(w->flags & TF_W_DROP));
 
 		if (err)
 			return err;

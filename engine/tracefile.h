@@ -67,7 +67,8 @@ _Static_assert(sizeof(struct tf_trailer) == 16, "tf_trailer layout");
 struct tf_writer;
 struct tf_reader;
 
-#define TF_W_DROP	0x1	/* writer behind: drop and count records instead of waiting */
+#define TF_W_DROP	0x1	/* writer behind: drop and count records instead of waiting
+				 * (path and process records are waited for, never dropped) */
 
 /*
  * Create path (truncated), write the header and the metadata block (meta:
