@@ -152,6 +152,12 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 		e = -EPROTO;
 		goto fail;
 	}
+	if (kind == PLUGIN_SINK ? !p->sk->init : !p->an->init) {
+		snprintf(err, errlen, "%s: the %s descriptor has no init function: set .init",
+			 file, kind_name(kind));
+		e = -EPROTO;
+		goto fail;
+	}
 	for (p->nopts = 0; p->options && p->options[p->nopts].name; p->nopts++)
 		;
 	p->file = strdup(file);

@@ -3,7 +3,7 @@
 
 # loader and dispatch (tests/unit/modules: modules with good and bad descriptors)
 check_LTLIBRARIES = tests/unit/modules/good.la tests/unit/modules/badabi.la \
-	tests/unit/modules/small.la tests/unit/modules/nosym.la
+	tests/unit/modules/small.la tests/unit/modules/nosym.la tests/unit/modules/noinit.la
 TEST_MODULE_LDFLAGS = $(MODULE_LDFLAGS) -rpath /nowhere
 tests_unit_modules_good_la_SOURCES = tests/unit/modules/good.c
 tests_unit_modules_good_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
@@ -13,6 +13,8 @@ tests_unit_modules_small_la_SOURCES = tests/unit/modules/small.c
 tests_unit_modules_small_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
 tests_unit_modules_nosym_la_SOURCES = tests/unit/modules/nosym.c
 tests_unit_modules_nosym_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
+tests_unit_modules_noinit_la_SOURCES = tests/unit/modules/noinit.c
+tests_unit_modules_noinit_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
 
 check_PROGRAMS += tests/unit/test_plugin
 TESTS += tests/unit/test_plugin

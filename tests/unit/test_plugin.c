@@ -73,6 +73,19 @@ static void refuses_short_descriptor(void **unused)
 	assert_string_equal(err, want);
 }
 
+static void refuses_descriptor_without_init(void **unused)
+{
+	struct plugin p;
+	char err[512] = "", want[1024];
+
+	assert_int_equal(plugin__load(&p, PLUGIN_ANALYZER, mod("noinit"), err, sizeof(err)),
+			 -EPROTO);
+	snprintf(want, sizeof(want),
+		 "%s: the analyzer descriptor has no init function: set .init", mod("noinit"));
+	assert_string_equal(err, want);
+	assert_null(p.dl);
+}
+
 static void refuses_object_without_descriptor(void **unused)
 {
 	struct plugin p;
@@ -231,6 +244,7 @@ int main(void)
 		cmocka_unit_test(loads_good_module_with_defaults),
 		cmocka_unit_test(refuses_other_abi_version),
 		cmocka_unit_test(refuses_short_descriptor),
+		cmocka_unit_test(refuses_descriptor_without_init),
 		cmocka_unit_test(refuses_object_without_descriptor),
 		cmocka_unit_test(unknown_name_points_to_list),
 		cmocka_unit_test(missing_file_is_named),
