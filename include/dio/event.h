@@ -211,14 +211,21 @@ struct dio_ev_runq {
 	__u8 pad[5];
 };
 
-_Static_assert(sizeof(struct dio_ev_hdr) == 16, "dio_ev_hdr layout");
-_Static_assert(sizeof(struct dio_file_tag) == 16, "dio_file_tag layout");
-_Static_assert(sizeof(struct dio_ev_syscall) == 144, "dio_ev_syscall layout");
-_Static_assert(sizeof(struct dio_ev_content) == 16, "dio_ev_content layout");
-_Static_assert(sizeof(struct dio_ev_path) == 40, "dio_ev_path layout");
-_Static_assert(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout");
-_Static_assert(sizeof(struct dio_ev_proc) == 56, "dio_ev_proc layout");
-_Static_assert(sizeof(struct dio_ev_block) == 96, "dio_ev_block layout");
-_Static_assert(sizeof(struct dio_ev_runq) == 88, "dio_ev_runq layout");
+/* Layout checks for C99 (-pedantic), C11 and C++ users of this header alike. */
+#ifdef __cplusplus
+#define DIO_STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define DIO_STATIC_ASSERT(cond, msg) __extension__ _Static_assert(cond, msg)
+#endif
+
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_hdr) == 16, "dio_ev_hdr layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_file_tag) == 16, "dio_file_tag layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_syscall) == 144, "dio_ev_syscall layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_content) == 16, "dio_ev_content layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_path) == 40, "dio_ev_path layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_proc) == 56, "dio_ev_proc layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_block) == 96, "dio_ev_block layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_runq) == 88, "dio_ev_runq layout");
 
 #endif /* DIO_EVENT_H */

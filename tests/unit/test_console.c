@@ -196,7 +196,8 @@ static void descriptor_declares_abi_and_subscriptions(void **st)
 	assert_string_equal(dio_sink.name, "console");
 	assert_int_equal(dio_sink.events,
 			 DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_IOURING) |
-			 DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_PATH));
+			 DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_PATH) |
+			 DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ));
 	assert_int_equal(dio_sink.findings, 1);
 	assert_non_null(dio_sink.flush);
 	assert_non_null(dio_sink.finding);
