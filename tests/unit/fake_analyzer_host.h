@@ -44,6 +44,7 @@ enum {
 	NR_sync_file_range = 277, NR_preadv = 295, NR_pwritev = 296, NR_renameat2 = 316,
 	NR_preadv2 = 327, NR_pwritev2 = 328, NR_statx = 332, NR_openat2 = 437,
 	NR_faccessat2 = 439,
+	NR_sync = 162, NR_syncfs = 306,
 };
 
 static const char *fake_syscall_name(uint32_t nr)
@@ -57,6 +58,7 @@ static const char *fake_syscall_name(uint32_t nr)
 	X(ftruncate) X(rename) X(creat) X(unlink) X(openat) X(newfstatat) X(unlinkat)
 	X(renameat) X(faccessat) X(sync_file_range) X(preadv) X(pwritev) X(renameat2)
 	X(preadv2) X(pwritev2) X(statx) X(openat2) X(faccessat2)
+	X(sync) X(syncfs)
 #undef X
 	}
 	snprintf(other, sizeof(other), "syscall_%u", nr);

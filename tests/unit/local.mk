@@ -100,3 +100,11 @@ tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_anal
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_latency_LDADD = $(CMOCKA_LIBS)
+
+# the SDK example analyzer (docs/examples/fsync-rename), built here with the fake host
+check_PROGRAMS += tests/unit/test_fsync_rename
+TESTS += tests/unit/test_fsync_rename
+tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
+	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h
+tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_fsync_rename_LDADD = $(CMOCKA_LIBS)

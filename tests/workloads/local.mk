@@ -25,3 +25,7 @@ tests_workloads_edges_SOURCES = tests/workloads/edges.c $(WORKLOAD_RING) $(WORKL
 tests_workloads_edges_LDADD = -luring -lpthread
 tests_workloads_blockq_SOURCES = tests/workloads/blockq.c
 tests_workloads_blockq_LDADD = -lpthread
+
+# saves files by rename, with and without fsync (the fsync-rename SDK example's test)
+check_PROGRAMS += tests/workloads/saverename
+tests_workloads_saverename_SOURCES = tests/workloads/saverename.c
