@@ -14,3 +14,6 @@ TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md
 EXTRA_DIST += tests/integration/tracefile_reader.py
+
+# the SDK: make install, the example analyzer built with pkg-config and loaded by path and name
+INTEGRATION_TESTS += tests/integration/sdk-example.sh
