@@ -5,4 +5,5 @@ EXTRA_DIST += docs/dio.conf.example docs/performance.md docs/trace-format.md doc
 # the SDK: how to write an analyzer, and the example it walks through (built by
 # tests/integration/sdk-example.sh against the installed headers; its .c is in
 # tests/unit/local.mk)
-EXTRA_DIST += docs/examples/fsync-rename/Makefile docs/examples/fsync-rename/README.md
+EXTRA_DIST += docs/writing-an-analyzer.md docs/examples/fsync-rename/Makefile \
+	docs/examples/fsync-rename/README.md
