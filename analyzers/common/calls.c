@@ -59,6 +59,12 @@ void excerpt_reset(struct excerpt *x)
 void excerpt_add(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
 		 const struct dio_ev_hdr *ev, uint32_t max_lines)
 {
+	excerpt_add_fmt(x, host, ctx, ev, max_lines, 0);
+}
+
+void excerpt_add_fmt(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
+		     const struct dio_ev_hdr *ev, uint32_t max_lines, uint32_t flags)
+{
 	size_t room = sizeof(x->text) - MORE_ROOM - x->len;
 	int n;
 
@@ -66,7 +72,7 @@ void excerpt_add(struct excerpt *x, const struct dio_host *host, struct dio_ctx 
 		x->more++;
 		return;
 	}
-	n = host->format_event(ctx, ev, DIO_FMT_TIME_TT | DIO_FMT_TID | DIO_FMT_DURATION,
+	n = host->format_event(ctx, ev, DIO_FMT_TIME_TT | DIO_FMT_TID | DIO_FMT_DURATION | flags,
 			       x->text + x->len, room - 1);
 	if (n < 0 || (size_t)n >= room - 1) {
 		/* would not fit whole: leave it out rather than cut a line */
@@ -89,4 +95,22 @@ const char *excerpt_text(struct excerpt *x)
 	else
 		x->text[len] = 0;
 	return x->text;
+}
+
+size_t rec_copy(void *dst, size_t room, const struct dio_ev_hdr *ev)
+{
+	struct dio_ev_syscall *e = dst;
+
+	if (ev->size <= room) {
+		memcpy(dst, ev, ev->size);
+		return ev->size;
+	}
+	if (ev->type != DIO_EV_SYSCALL || room < sizeof(*e))
+		return 0;
+	memcpy(e, ev, sizeof(*e));
+	e->hdr.size = sizeof(*e);
+	e->flags &= (uint8_t)~(DIO_SF_HASH | DIO_SF_STR0_TRUNC | DIO_SF_STR1_TRUNC);
+	e->str_len[0] = 0;
+	e->str_len[1] = 0;
+	return sizeof(*e);
 }

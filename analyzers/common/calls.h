@@ -45,6 +45,18 @@ static inline enum call_kind call_kind(const struct call_kinds *k, uint32_t nr)
 	return nr < CALLS_NR_MAX ? (enum call_kind)k->kind[nr] : CALL_OTHER;
 }
 
+/* file tags in a stable order (device, inode number, generation): for sorting findings */
+static inline int file_tag_cmp(const struct dio_file_tag *a, const struct dio_file_tag *b)
+{
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	if (a->gen != b->gen)
+		return a->gen < b->gen ? -1 : 1;
+	return 0;
+}
+
 /* -errno as system calls return it */
 static inline int call_failed(int64_t ret)
 {
@@ -67,7 +79,18 @@ struct excerpt {
 void excerpt_reset(struct excerpt *x);
 void excerpt_add(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
 		 const struct dio_ev_hdr *ev, uint32_t max_lines);
+/* The same with more DIO_FMT_* flags, e.g. DIO_FMT_DETAILS for the offset and file tag. */
+void excerpt_add_fmt(struct excerpt *x, const struct dio_host *host, struct dio_ctx *ctx,
+		     const struct dio_ev_hdr *ev, uint32_t max_lines, uint32_t flags);
 /* The text, with the "... N more" line when calls were left out; NUL-terminated in x. */
 const char *excerpt_text(struct excerpt *x);
+
+/*
+ * Copy a record into room bytes at dst (8-byte aligned) to put into an excerpt
+ * later. A syscall record too long for room loses its string arguments (they
+ * print as pointers) and its content tail. Returns the bytes copied, 0 when
+ * even that does not fit.
+ */
+size_t rec_copy(void *dst, size_t room, const struct dio_ev_hdr *ev);
 
 #endif

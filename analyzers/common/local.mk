@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What the built-in analyzers share, compiled into each module (a module calls
 # nothing of the host but through struct dio_host): a bounded hash table, call
-# kinds by name, evidence excerpts.
+# kinds by name, evidence excerpts,
+# a pool of fixed-size blocks.
 noinst_LTLIBRARIES += analyzers/common/libcommon.la
 analyzers_common_libcommon_la_SOURCES = analyzers/common/table.c analyzers/common/table.h \
-	analyzers/common/calls.c analyzers/common/calls.h
+	analyzers/common/calls.c analyzers/common/calls.h \
+	analyzers/common/pool.c analyzers/common/pool.h

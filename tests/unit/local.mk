@@ -115,3 +115,9 @@ TESTS += $(SDK_HEADER_TESTS)
 EXTRA_DIST += $(SDK_HEADER_TESTS)
 AM_TESTS_ENVIRONMENT += CC='$(CC)'; CLANG='$(CLANG)'; PKG_CONFIG='$(PKG_CONFIG)'; \
 	export CC CLANG PKG_CONFIG;
+
+check_PROGRAMS += tests/unit/test_pool
+TESTS += tests/unit/test_pool
+tests_unit_test_pool_SOURCES = tests/unit/test_pool.c
+tests_unit_test_pool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
