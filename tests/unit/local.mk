@@ -121,3 +121,12 @@ TESTS += tests/unit/test_pool
 tests_unit_test_pool_SOURCES = tests/unit/test_pool.c
 tests_unit_test_pool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+
+# the analyzers, with the common code compiled in
+check_PROGRAMS += tests/unit/test_reuse_offset
+TESTS += tests/unit/test_reuse_offset
+tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
+	tests/unit/fake_analyzer_host.h analyzers/reuse-offset/reuse-offset.c \
+	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
+tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_reuse_offset_LDADD = $(CMOCKA_LIBS)
