@@ -9,7 +9,8 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 	tests/integration/record-dump.sh tests/integration/trace-json.sh \
 	tests/integration/record-seek.sh tests/integration/trace-block.sh \
 	tests/integration/analyzer-latency.sh \
-	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh
+	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh \
+	tests/integration/analyzer-reuse-offset.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md

@@ -29,3 +29,8 @@ tests_workloads_blockq_LDADD = -lpthread
 # saves files by rename, with and without fsync (the fsync-rename SDK example's test)
 check_PROGRAMS += tests/workloads/saverename
 tests_workloads_saverename_SOURCES = tests/workloads/saverename.c
+
+# analyzer workloads: a buggy and a fixed mode each, and the numbers the finding must show
+check_PROGRAMS += tests/workloads/follower
+tests_workloads_follower_SOURCES = tests/workloads/follower.c $(WORKLOAD_TRUTH)
+tests_workloads_follower_LDADD = -lpthread

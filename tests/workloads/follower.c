@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A log writer and a log follower, as an application and Fluent Bit's tail
+ * input in the DIO paper (§IV-B). The writer, a child process named
+ * "logwriter", appends LINES lines of 26 bytes to DIR/app.log; the follower
+ * reads them all and remembers how far it got; then the log is rotated and
+ * the writer writes BYTES bytes to it again, and the follower goes on.
+ *
+ *   buggy           the writer deletes the log and creates it again: a
+ *                   journaled ext4 hands the inode number out again. The
+ *                   follower keys its saved offset by name and inode number,
+ *                   finds the key again, seeks to the saved offset and reads
+ *                   from there (then polls three more times).
+ *   fixed           the same rotation; the follower's key also holds the
+ *                   inode generation (ioctl FS_IOC_GETVERSION), so it starts
+ *                   the new file at 0.
+ *   truncate        the writer truncates the log (copytruncate) and appends
+ *                   again; the follower keeps reading its fd where it was.
+ *   truncate-fixed  the same; when a read returns 0 the follower compares the
+ *                   size from fstat with its offset and starts again at 0.
+ *
+ * Prints "reader PID writer PID ino INO offset OFF written BYTES lost LOST":
+ * OFF is the offset the follower had reached, LOST the bytes the writer wrote
+ * after the rotation that the follower never read.
+ *
+ * usage: follower MODE DIR [LINES [BYTES]]   (defaults: 100 lines, 1000 bytes)
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "truth.h"
+
+#define LINE	26	/* "2024-01-02 app: line 0001\n" */
+#define POLLS	3	/* reads a follower makes after it got to the end */
+#define TRIES	20	/* creations until the inode number comes back */
+
+enum mode { BUGGY, FIXED, TRUNCATE, TRUNCATE_FIXED };
+
+static const char *const modes[] = { "buggy", "fixed", "truncate", "truncate-fixed" };
+
+static char path[PATH_MAX + 16];
+
+static void step(int fd)
+{
+	must(write(fd, "x", 1) == 1, "pipe write");
+}
+
+static void wait_step(int fd)
+{
+	char c;
+
+	must(read(fd, &c, 1) == 1, "pipe read");
+}
+
+/* n bytes of log lines, in one write per line */
+static void write_lines(int fd, size_t n, unsigned int *line)
+{
+	char buf[LINE + 1];
+
+	while (n) {
+		size_t len = n < LINE ? n : LINE;
+
+		snprintf(buf, sizeof(buf), "2024-01-02 app: line %04u\n", ++*line % 10000);
+		must(write(fd, buf, len) == (ssize_t)len, "write");
+		n -= len;
+	}
+}
+
+static unsigned int generation(int fd)
+{
+	unsigned int gen = 0;
+
+	must(!ioctl(fd, FS_IOC_GETVERSION, &gen), "FS_IOC_GETVERSION");
+	return gen;
+}
+
+/* delete the log and create it again until it has inode number ino; exits 98 if not */
+static int recreate(ino_t ino)
+{
+	struct stat st;
+
+	for (int i = 0; i < TRIES; i++) {
+		int fd;
+
+		must(!unlink(path), "unlink");
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		must(fd >= 0, path);
+		must(!fstat(fd, &st), "fstat");
+		if (st.st_ino == ino)
+			return fd;
+		close(fd);
+	}
+	fprintf(stderr, "follower: %s: inode %llu was not handed out again in %d tries\n", path,
+		(unsigned long long)ino, TRIES);
+	exit(98);
+}
+
+static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
+{
+	unsigned int line = 0;
+	struct stat st;
+	int fd;
+
+	prctl(PR_SET_NAME, "logwriter");
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	must(fd >= 0, path);
+	write_lines(fd, lines * LINE, &line);
+	must(!fstat(fd, &st), "fstat");
+	if (m == BUGGY || m == FIXED)
+		must(!close(fd), "close");
+	step(done);
+	wait_step(go);
+	if (m == BUGGY || m == FIXED)
+		fd = recreate(st.st_ino);
+	else
+		must(!ftruncate(fd, 0), "ftruncate");
+	write_lines(fd, bytes, &line);
+	must(!close(fd), "close");
+	step(done);
+	exit(0);
+}
+
+/* read fd to its end from where it is: the bytes read */
+static size_t read_all(int fd)
+{
+	char buf[64];
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		got += (size_t)n;
+	must(n == 0, "read");
+	return got;
+}
+
+static void poll_end(int fd)
+{
+	char buf[64];
+
+	for (int i = 0; i < POLLS; i++)
+		must(read(fd, buf, sizeof(buf)) == 0, "read at the end");
+}
+
+int main(int argc, char **argv)
+{
+	size_t lines = 100, bytes = 1000, off, got = 0;
+	int go[2], done[2], fd, status, m = -1;
+	unsigned int gen;
+	struct stat st;
+	ino_t ino;
+	pid_t pid;
+
+	for (int i = 0; argc >= 3 && i < 4; i++)
+		if (!strcmp(argv[1], modes[i]))
+			m = i;
+	if (m < 0 || argc > 5) {
+		fprintf(stderr, "usage: follower buggy|fixed|truncate|truncate-fixed DIR "
+			"[LINES [BYTES]]\n");
+		return 2;
+	}
+	if (argc > 3)
+		lines = strtoul(argv[3], NULL, 10);
+	if (argc > 4)
+		bytes = strtoul(argv[4], NULL, 10);
+	snprintf(path, sizeof(path), "%s/app.log", argv[2]);
+	must(!pipe(go) && !pipe(done), "pipe");
+	pid = fork();
+	must(pid >= 0, "fork");
+	if (!pid)
+		writer(m, go[0], done[1], lines, bytes);
+
+	wait_step(done[0]);
+	fd = open(path, O_RDONLY);
+	must(fd >= 0, path);
+	must(!fstat(fd, &st), "fstat");
+	/* the saved state: what Fluent Bit keeps in its database, and for fixed the generation */
+	ino = st.st_ino;
+	gen = generation(fd);
+	off = read_all(fd);
+	if (m == BUGGY || m == FIXED) {
+		/* the file is closed while the writer rotates it, or its inode could not be reused */
+		must(!close(fd), "close");
+		step(go[1]);
+		wait_step(done[0]);
+		fd = open(path, O_RDONLY);
+		must(fd >= 0, path);
+		must(!fstat(fd, &st), "fstat");
+		if (st.st_ino == ino && (m == BUGGY || generation(fd) == gen))
+			must(lseek(fd, (off_t)off, SEEK_SET) == (off_t)off, "lseek");
+		got = read_all(fd);
+		poll_end(fd);
+	} else {
+		step(go[1]);
+		wait_step(done[0]);
+		if (m == TRUNCATE) {
+			poll_end(fd);
+		} else {
+			char c;
+
+			must(read(fd, &c, 1) == 0, "read at the end");
+			must(!fstat(fd, &st), "fstat");
+			if (st.st_size < lseek(fd, 0, SEEK_CUR))
+				must(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+			got = read_all(fd);
+		}
+	}
+	must(!close(fd), "close");
+	must(waitpid(pid, &status, 0) == pid, "waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+	printf("reader %d writer %d ino %llu offset %zu written %zu lost %zu\n", (int)getpid(),
+	       (int)pid, (unsigned long long)ino, off, bytes, bytes - got);
+	return 0;
+}
