@@ -222,9 +222,15 @@ __attribute__((unused)) static void opt_set(const char *name, const char *val)
 		case DIO_OPT_BOOL:
 			opts[i].i = val && (!strcmp(val, "true") || !strcmp(val, "1"));
 			break;
-		case DIO_OPT_INT:
-			opts[i].i = val ? strtoll(val, NULL, 10) : 0;
+		case DIO_OPT_INT: {
+			char *end = NULL;
+
+			/* k, M, G as the host takes them: 1024-based */
+			opts[i].i = val ? strtoll(val, &end, 10) : 0;
+			if (end && *end)
+				opts[i].i <<= *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
 			break;
+		}
 		case DIO_OPT_DOUBLE:
 			opts[i].d = val ? strtod(val, NULL) : 0;
 			break;

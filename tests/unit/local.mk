@@ -130,3 +130,10 @@ tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_reuse_offset_LDADD = $(CMOCKA_LIBS)
+check_PROGRAMS += tests/unit/test_access_pattern
+TESTS += tests/unit/test_access_pattern
+tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
+	tests/unit/fake_analyzer_host.h analyzers/access-pattern/access-pattern.c \
+	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
+tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_access_pattern_LDADD = $(CMOCKA_LIBS)
