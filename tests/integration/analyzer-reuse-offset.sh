@@ -83,27 +83,7 @@ never read"
 fi
 run truncate-fixed truncate-fixed 100 1000 && none truncate-fixed
 
-# inline == offline: the finding made while recording is the one dio analyze makes.
-# rel_ns is left out: it counts from the session's start, and a replay starts at
-# the trace's first record.
+# inline == offline: the findings made while recording are the ones dio analyze makes
 rm -f "$MNT/app.log"
-run_dio record --no-summary -o "$TMP/t.dio" --analyzer reuse-offset --sink "json:file=$TMP/inline.json" -- \
-	"$WL/follower" buggy "$MNT" > /dev/null
-[ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC"; fail=1; }
-run_dio analyze --no-summary "$TMP/t.dio" --analyzer reuse-offset --sink "json:file=$TMP/offline.json"
-[ "$RC" -eq 0 ] || { echo "FAIL: dio analyze exited with $RC"; fail=1; }
-for f in inline offline; do
-	jq -c 'select(.type == "finding" and .analyzer == "reuse-offset") | del(.rel_ns)' \
-		"$TMP/$f.json" > "$TMP/$f.findings"
-done
-if [ ! -s "$TMP/inline.findings" ]; then
-	echo "FAIL: no finding while recording"
-	fail=1
-elif ! cmp -s "$TMP/inline.findings" "$TMP/offline.findings"; then
-	echo "FAIL: the offline findings differ from the inline ones:"
-	diff "$TMP/inline.findings" "$TMP/offline.findings"
-	fail=1
-else
-	echo "ok: the same $(wc -l < "$TMP/inline.findings") finding inline and offline"
-fi
+inline_is_offline reuse-offset 1 "$WL/follower" buggy "$MNT" || fail=1
 exit $fail

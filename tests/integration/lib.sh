@@ -282,3 +282,35 @@ expect_lines() {
 		exit bad != 0
 	}' "$2"
 }
+
+# inline_is_offline ANALYZER MIN CMD ARGS...: record CMD with ANALYZER, its
+# findings going to a json sink while recording, then analyze the trace file
+# with ANALYZER again; the finding objects of the two runs must be the same,
+# and at least MIN. rel_ns is left out of the comparison: it counts from the
+# session's start, and a replay starts at the trace's first record.
+inline_is_offline() {
+	io_an=$1
+	io_min=$2
+	shift 2
+	run_dio record --no-summary -o "$TMP/inline.dio" --analyzer "$io_an" \
+		--sink "json:file=$TMP/inline.json" -- "$@" > /dev/null
+	[ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC"; return 1; }
+	run_dio analyze --no-summary "$TMP/inline.dio" --analyzer "$io_an" \
+		--sink "json:file=$TMP/offline.json"
+	[ "$RC" -eq 0 ] || { echo "FAIL: dio analyze exited with $RC"; return 1; }
+	for io_f in inline offline; do
+		jq -c --arg a "$io_an" 'select(.type == "finding" and .analyzer == $a) |
+			del(.rel_ns)' "$TMP/$io_f.json" > "$TMP/$io_f.findings"
+	done
+	io_n=$(grep -c . "$TMP/inline.findings")
+	if [ "$io_n" -lt "$io_min" ]; then
+		echo "FAIL: $io_n $io_an findings while recording, expected at least $io_min"
+		return 1
+	fi
+	if ! cmp -s "$TMP/inline.findings" "$TMP/offline.findings"; then
+		echo "FAIL: the offline $io_an findings differ from the inline ones:"
+		diff "$TMP/inline.findings" "$TMP/offline.findings"
+		return 1
+	fi
+	echo "ok: the same $io_n $io_an findings inline and offline"
+}

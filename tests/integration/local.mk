@@ -10,7 +10,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 	tests/integration/record-seek.sh tests/integration/trace-block.sh \
 	tests/integration/analyzer-latency.sh \
 	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh \
-	tests/integration/analyzer-reuse-offset.sh
+	tests/integration/analyzer-reuse-offset.sh tests/integration/analyzer-access-pattern.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md

@@ -34,3 +34,6 @@ tests_workloads_saverename_SOURCES = tests/workloads/saverename.c
 check_PROGRAMS += tests/workloads/follower
 tests_workloads_follower_SOURCES = tests/workloads/follower.c $(WORKLOAD_TRUTH)
 tests_workloads_follower_LDADD = -lpthread
+check_PROGRAMS += tests/workloads/pattern
+tests_workloads_pattern_SOURCES = tests/workloads/pattern.c $(WORKLOAD_TRUTH)
+tests_workloads_pattern_LDADD = -lpthread

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reads of a 16 MiB file, DIR/data, in a poor and a good pattern, for the
+ * access-pattern analyzer.
+ *
+ *   buggy  three passes of 2048 preads of 512 bytes at 100 bytes into the
+ *          pages of the first 8 MiB, in a scrambled order (small, random,
+ *          and the second and third pass read the pages again), then 1024
+ *          reads of 6000 bytes from 8 MiB on (large, sequential, misaligned).
+ *   fixed  the whole file in 2048 reads of 8 KiB, in order.
+ *
+ * It counts its requests by the analyzer's documented rules (small: under
+ * 4096 bytes; random: not starting where the previous request on the fd
+ * ended, the first one unless at 0; misaligned: 4096 bytes or more with an
+ * offset or size off a multiple of 4096; read again: bytes in 4 KiB pages read
+ * before, but for the rest of the page the previous request stopped in) and
+ * prints "pid PID requests N small S random R misaligned M read B reread RR".
+ *
+ * usage: pattern buggy|fixed DIR
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "truth.h"
+
+#define MIB		(1024 * 1024)
+#define FILE_SIZE	(16 * MIB)
+#define PAGE		4096
+#define PAGES		(FILE_SIZE / PAGE)
+
+static struct {
+	uint64_t requests, small, random, misaligned, bytes, reread;
+	uint64_t end;		/* where the previous request ended */
+	int any;		/* there was a previous request */
+	uint8_t seen[PAGES / 8];
+} c;
+
+static void count(uint64_t off, uint64_t size, uint64_t got)
+{
+	int seq = c.any ? off == c.end : off == 0;
+
+	c.requests++;
+	c.bytes += got;
+	c.small += size < PAGE;
+	c.random += !seq;
+	c.misaligned += size >= PAGE && (off % PAGE || size % PAGE);
+	for (uint64_t pg = off / PAGE; pg * PAGE < off + got; pg++) {
+		uint64_t lo = pg * PAGE > off ? pg * PAGE : off;
+		uint64_t hi = (pg + 1) * PAGE < off + got ? (pg + 1) * PAGE : off + got;
+
+		if ((c.seen[pg / 8] & (1 << (pg % 8))) && !(seq && pg == off / PAGE && off % PAGE))
+			c.reread += hi - lo;
+		c.seen[pg / 8] |= (uint8_t)(1 << (pg % 8));
+	}
+	c.end = off + got;
+	c.any = 1;
+}
+
+static char buf[8192];
+
+static void pread_counted(int fd, size_t size, off_t off)
+{
+	must(pread(fd, buf, size, off) == (ssize_t)size, "pread");
+	count((uint64_t)off, size, size);
+}
+
+static void read_counted(int fd, size_t size)
+{
+	off_t off = lseek(fd, 0, SEEK_CUR);
+
+	must(read(fd, buf, size) == (ssize_t)size, "read");
+	count((uint64_t)off, size, size);
+}
+
+int main(int argc, char **argv)
+{
+	char path[PATH_MAX + 16];
+	int fd, buggy;
+
+	if (argc != 3 || (strcmp(argv[1], "buggy") && strcmp(argv[1], "fixed"))) {
+		fprintf(stderr, "usage: pattern buggy|fixed DIR\n");
+		return 2;
+	}
+	buggy = !strcmp(argv[1], "buggy");
+	snprintf(path, sizeof(path), "%s/data", argv[2]);
+	/* a sparse file: no write requests of this process to count */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	must(fd >= 0, path);
+	must(!ftruncate(fd, FILE_SIZE), "ftruncate");
+	if (buggy) {
+		for (int pass = 0; pass < 3; pass++)
+			for (int i = 0; i < 2048; i++)
+				pread_counted(fd, 512, (off_t)((i * 7919) % 2048) * PAGE + 100);
+		must(lseek(fd, 8 * MIB, SEEK_SET) == 8 * MIB, "lseek");
+		for (int i = 0; i < 1024; i++)
+			read_counted(fd, 6000);
+	} else {
+		for (int i = 0; i < FILE_SIZE / 8192; i++)
+			read_counted(fd, 8192);
+	}
+	must(!close(fd), "close");
+	printf("pid %d requests %llu small %llu random %llu misaligned %llu read %llu reread %llu\n",
+	       (int)getpid(), (unsigned long long)c.requests, (unsigned long long)c.small,
+	       (unsigned long long)c.random, (unsigned long long)c.misaligned,
+	       (unsigned long long)c.bytes, (unsigned long long)c.reread);
+	return 0;
+}
