@@ -122,7 +122,6 @@ tests_unit_test_pool_SOURCES = tests/unit/test_pool.c
 tests_unit_test_pool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
-# the analyzers, with the common code compiled in
 check_PROGRAMS += tests/unit/test_reuse_offset
 TESTS += tests/unit/test_reuse_offset
 tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
@@ -130,6 +129,7 @@ tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_reuse_offset_LDADD = $(CMOCKA_LIBS)
+
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
 tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
