@@ -337,6 +337,22 @@ __attribute__((unused)) static struct dio_ev_syscall sys_ev(uint64_t ts, uint32_
 	return e;
 }
 
+/* The exit of process pid (its last thread) at ts. */
+__attribute__((unused)) static struct dio_ev_proc exit_ev(uint64_t ts, uint32_t pid)
+{
+	struct dio_ev_proc p;
+
+	memset(&p, 0, sizeof(p));
+	p.hdr.type = DIO_EV_PROC;
+	p.hdr.size = sizeof(p);
+	p.hdr.ts = ts;
+	p.pid = pid;
+	p.tid = pid;
+	p.kind = DIO_PROC_EXIT;
+	p.flags = DIO_PROCF_GROUP_DEAD;
+	return p;
+}
+
 /* ---- memory --------------------------------------------------------------- */
 
 /* bytes of heap in use: state that grows shows here (under ASan, its allocator's count) */

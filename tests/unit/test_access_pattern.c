@@ -46,15 +46,8 @@ static void rd(void *st, uint64_t off, uint64_t size)
 
 static void exit_(void *st, uint32_t pid)
 {
-	struct dio_ev_proc p;
+	struct dio_ev_proc p = exit_ev(now += 1000, pid);
 
-	memset(&p, 0, sizeof(p));
-	p.hdr.type = DIO_EV_PROC;
-	p.hdr.size = sizeof(p);
-	p.hdr.ts = now += 1000;
-	p.pid = p.tid = pid;
-	p.kind = DIO_PROC_EXIT;
-	p.flags = DIO_PROCF_GROUP_DEAD;
 	feed(st, &p);
 }
 

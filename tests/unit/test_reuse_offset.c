@@ -82,15 +82,8 @@ static void unlink_(void *st, const char *path)
 
 static void exit_(void *st, uint32_t pid)
 {
-	struct dio_ev_proc p;
+	struct dio_ev_proc p = exit_ev(tick(), pid);
 
-	memset(&p, 0, sizeof(p));
-	p.hdr.type = DIO_EV_PROC;
-	p.hdr.size = sizeof(p);
-	p.hdr.ts = tick();
-	p.pid = p.tid = pid;
-	p.kind = DIO_PROC_EXIT;
-	p.flags = DIO_PROCF_GROUP_DEAD;
 	feed(st, &p);
 }
 
