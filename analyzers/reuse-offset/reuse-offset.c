@@ -4,7 +4,7 @@
  * looks like the one it read before. A log is deleted and created again under
  * the same name, the file system hands the freed inode number out again, and a
  * follower that keys its saved offset by name and inode number (Fluent Bit's
- * tail input before 1.9, fluent-bit#1875) resumes the new file at the old
+ * tail input in 1.4, fluent-bit#1875) resumes the new file at the old
  * offset: what was written below it is never read. dio's file tags carry the
  * inode generation, which is what tells the two files apart.
  *
@@ -335,6 +335,7 @@ static void report(struct ro *st, const struct rkey *k, struct suspect *s,
 	const char *path = st->host->tag_path(st->ctx, &tag);
 	char title[512], msg[2048], reader[64], writer[96], how[192];
 	uint64_t lost, below;
+	struct reader *r;
 
 	if (!n || n->gen != k->tag.gen)
 		return;
@@ -411,12 +412,9 @@ static void report(struct ro *st, const struct rkey *k, struct suspect *s,
 	f.excerpt = excerpt_text(&st->x);
 	st->host->emit_finding(st->ctx, &f);
 	/* the reader entry may be gone; then nothing stops a second suspect, which is rare */
-	{
-		struct reader *r = table_get(&st->readers, k);
-
-		if (r)
-			r->reported = 1;
-	}
+	r = table_get(&st->readers, k);
+	if (r)
+		r->reported = 1;
 }
 
 static int key_cmp(const struct rkey *a, const struct rkey *b)
