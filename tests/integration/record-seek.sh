@@ -38,7 +38,7 @@ if got != want:
             print(f"  first difference:\n  got  {g}\n  want {w}")
             break
     sys.exit(1)
-if not all("path" in o for o in got if o.get("syscall") == "read"):
+if not all("path" in o for o in got if o["type"] == "syscall" and o["syscall"] == "read"):
     sys.exit(f"FAIL: {what}: reads in the window lack the path of their file")
 PY
 }

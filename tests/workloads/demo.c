@@ -2,7 +2,11 @@
 /*
  * The README's demo: a logger that opens and closes its log file for every
  * line it appends (the pattern the DIO study found in Redis), and a thread
- * named "reader" that follows the log. Runs for about half a second.
+ * named "reader" that follows the log. Half way, the log is rotated by
+ * truncation (logrotate's copytruncate) and the reader, which never checks
+ * the file's size, keeps reading at its old offset: the lines written below
+ * it are lost to it (the follower bug the DIO study found in Fluent Bit).
+ * Runs for about half a second.
  *
  * usage: demo DIR [LINES]	(LINES defaults to 200)
  */
@@ -98,6 +102,10 @@ int main(int argc, char **argv)
 		char line[64];
 		int len = snprintf(line, sizeof(line), "request %ld served\n", i);
 
+		if (i == lines / 2 && i && truncate(logpath, 0)) {
+			fprintf(stderr, "demo: %s: %s\n", logpath, strerror(errno));
+			return 1;
+		}
 		/* the anti-pattern on show: one open and close per line */
 		fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd < 0 || write(fd, line, len) != len || close(fd)) {
