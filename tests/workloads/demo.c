@@ -102,9 +102,14 @@ int main(int argc, char **argv)
 		char line[64];
 		int len = snprintf(line, sizeof(line), "request %ld served\n", i);
 
-		if (i == lines / 2 && i && truncate(logpath, 0)) {
-			fprintf(stderr, "demo: %s: %s\n", logpath, strerror(errno));
-			return 1;
+		if (i == lines / 2 && i) {
+			/* copytruncate: the rotated copy is left out, the truncation is what matters */
+			fd = open(logpath, O_WRONLY);
+			if (fd < 0 || ftruncate(fd, 0) || close(fd)) {
+				fprintf(stderr, "demo: %s: %s\n", logpath, strerror(errno));
+				return 1;
+			}
+			pause_ms(20);	/* the reader looks at the file in between */
 		}
 		/* the anti-pattern on show: one open and close per line */
 		fd = open(logpath, O_WRONLY | O_CREAT | O_APPEND, 0644);
