@@ -114,3 +114,27 @@ size_t rec_copy(void *dst, size_t room, const struct dio_ev_hdr *ev)
 	e->str_len[1] = 0;
 	return sizeof(*e);
 }
+
+const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
+		       const struct dio_file_tag *tag, char *buf, size_t len)
+{
+	const char *path = host->tag_path(ctx, tag);
+
+	if (path)
+		snprintf(buf, len, "%s", path);
+	else
+		snprintf(buf, len, "<tag %u:%u|%" PRIu64 "|%u>", tag->dev >> 20, tag->dev & 0xfffff,
+			 (uint64_t)tag->ino, tag->gen);
+	return buf;
+}
+
+const char *span_text(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%" PRIu64 " us", ns / 1000);
+	return buf;
+}

@@ -57,6 +57,11 @@ static inline int file_tag_cmp(const struct dio_file_tag *a, const struct dio_fi
 	return 0;
 }
 
+static inline int file_tag_eq(const struct dio_file_tag *a, const struct dio_file_tag *b)
+{
+	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
+}
+
 /* -errno as system calls return it */
 static inline int call_failed(int64_t ret)
 {
@@ -92,5 +97,15 @@ const char *excerpt_text(struct excerpt *x);
  * even that does not fit.
  */
 size_t rec_copy(void *dst, size_t room, const struct dio_ev_hdr *ev);
+
+/*
+ * The path of a file tag as the host knows it, or "<tag MAJ:MIN|INO|GEN>" when
+ * its path never arrived; into buf (snprintf semantics), which is returned.
+ */
+const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
+		       const struct dio_file_tag *tag, char *buf, size_t len);
+
+/* A span of time for a title: "2.50 s", "12.3 ms", "480 us"; into buf, which is returned. */
+const char *span_text(uint64_t ns, char *buf, size_t len);
 
 #endif

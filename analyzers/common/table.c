@@ -11,7 +11,7 @@
 
 #define EVICT_SAMPLE	16	/* entries looked at to choose the one to evict */
 
-static uint64_t hash(const void *key, size_t len)
+uint64_t table_hash(const void *key, size_t len)
 {
 	const uint8_t *p = key;
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -78,7 +78,7 @@ static void *val_of(const struct table *t, uint8_t *s)
 /* index of key's slot, or of the free slot where it would go */
 static size_t find(const struct table *t, const void *key, int *found)
 {
-	size_t i = hash(key, t->key_size);
+	size_t i = table_hash(key, t->key_size);
 
 	for (;; i++) {
 		uint8_t *s = slot(t, i);
@@ -121,7 +121,7 @@ static void remove_at(struct table *t, size_t i)
 		s = slot(t, j);
 		if (!stamp(s))
 			break;
-		home = hash(s + 8, t->key_size) & t->mask;
+		home = table_hash(s + 8, t->key_size) & t->mask;
 		/* s may move to i if i lies cyclically in [home, j) */
 		if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
 			memcpy(slot(t, i), s, t->slot_size);

@@ -25,6 +25,8 @@ struct table {
 	void *ud;
 };
 
+/* The hash the table uses (FNV-1a 64, folded), for keys made of longer data. */
+uint64_t table_hash(const void *key, size_t len);
 /* Room for max entries; key and value sizes in bytes. 0 or -ENOMEM/-EINVAL. */
 int table_init(struct table *t, size_t key_size, size_t val_size, size_t max);
 void table_free(struct table *t);

@@ -287,13 +287,14 @@ expect_lines() {
 # findings going to a json sink while recording, then analyze the trace file
 # with ANALYZER again; the finding objects of the two runs must be the same,
 # and at least MIN. rel_ns is left out of the comparison: it counts from the
-# session's start, and a replay starts at the trace's first record.
+# session's start, and a replay starts at the trace's first record. What CMD
+# prints is kept in $TMP/inline.out, for the test to check the findings against.
 inline_is_offline() {
 	io_an=$1
 	io_min=$2
 	shift 2
 	run_dio record --no-summary -o "$TMP/inline.dio" --analyzer "$io_an" \
-		--sink "json:file=$TMP/inline.json" -- "$@" > /dev/null
+		--sink "json:file=$TMP/inline.json" -- "$@" > "$TMP/inline.out"
 	[ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC"; return 1; }
 	run_dio analyze --no-summary "$TMP/inline.dio" --analyzer "$io_an" \
 		--sink "json:file=$TMP/offline.json"

@@ -337,6 +337,26 @@ __attribute__((unused)) static struct dio_ev_syscall sys_ev(uint64_t ts, uint32_
 	return e;
 }
 
+/* A syscall record followed by its first string argument, as the host delivers it. */
+struct sys_ev_buf {
+	struct dio_ev_syscall e;
+	char str[256];
+};
+
+/* e with the string s appended (str_len[0], hdr.size set); the record is b->e. */
+__attribute__((unused)) static const struct dio_ev_syscall *
+with_str(struct sys_ev_buf *b, struct dio_ev_syscall e, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	assert_true(n <= sizeof(b->str));
+	b->e = e;
+	memcpy(b->str, s, n);
+	b->e.str_len[0] = (uint16_t)n;
+	b->e.hdr.size = (uint16_t)(sizeof(b->e) + n);
+	return &b->e;
+}
+
 /* The exit of process pid (its last thread) at ts. */
 __attribute__((unused)) static struct dio_ev_proc exit_ev(uint64_t ts, uint32_t pid)
 {
@@ -365,6 +385,17 @@ __attribute__((unused)) static size_t heap_in_use(void)
 
 	return mi.uordblks + mi.hblkhd;
 #endif
+}
+
+/* Heap bytes the analyzer's init takes with opts (the state is destroyed again). */
+__attribute__((unused)) static size_t init_heap_bytes(void)
+{
+	size_t before = heap_in_use(), used;
+	void *state = start_analyzer();
+
+	used = heap_in_use() - before;
+	stop_analyzer(state);
+	return used;
 }
 
 #endif

@@ -137,3 +137,10 @@ tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_access_pattern_LDADD = $(CMOCKA_LIBS)
+
+# analyzers/common: the pool of excerpts
+check_PROGRAMS += tests/unit/test_expool
+TESTS += tests/unit/test_expool
+tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
+tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
