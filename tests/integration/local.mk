@@ -11,6 +11,8 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 	tests/integration/analyzer-latency.sh \
 	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh \
 	tests/integration/analyzer-reuse-offset.sh tests/integration/analyzer-access-pattern.sh
+# analyzers: a workload's buggy and fixed modes, inline == offline
+INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md

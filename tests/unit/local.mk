@@ -144,3 +144,14 @@ TESTS += tests/unit/test_expool
 tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
 tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+
+# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h) and the common code
+ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
+	analyzers/common/pool.c analyzers/common/expool.c analyzers/common/errnames.c
+check_PROGRAMS += tests/unit/test_redundant_open
+TESTS += tests/unit/test_redundant_open
+tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
+	tests/unit/fake_analyzer_host.h analyzers/redundant-open/redundant-open.c \
+	$(ANALYZER_COMMON)
+tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_redundant_open_LDADD = $(CMOCKA_LIBS)

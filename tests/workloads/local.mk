@@ -37,3 +37,8 @@ tests_workloads_follower_LDADD = -lpthread
 check_PROGRAMS += tests/workloads/pattern
 tests_workloads_pattern_SOURCES = tests/workloads/pattern.c $(WORKLOAD_TRUTH)
 tests_workloads_pattern_LDADD = -lpthread
+
+# analyzer workloads: they print the numbers a finding must show
+check_PROGRAMS += tests/workloads/logger
+tests_workloads_logger_SOURCES = tests/workloads/logger.c
+tests_workloads_logger_LDADD = -lpthread

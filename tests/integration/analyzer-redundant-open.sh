@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The redundant-open analyzer on tests/workloads/logger: a log opened and closed
+# for every line (churn), a file opened again only to fsync it (sync-reopen),
+# lseeks to the offset the fd is at (seek), each with the numbers the workload
+# printed; their fixed versions give no finding; and the findings of a recorded
+# trace analyzed offline are those dio found live.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+mount_ext4
+fail=0
+
+# run MODE: the workload under dio trace with the analyzer; json in $TMP/MODE.json,
+# what the workload printed in $TMP/MODE.out
+run() {
+	rm -rf "$MNT/w" && mkdir "$MNT/w"
+	run_dio trace -q --no-summary --analyzer redundant-open \
+		--sink "json:file=$TMP/$1.json" -- "$WL/logger" "$1" "$MNT/w" \
+		> "$TMP/$1.out" 2> "$TMP/$1.err"
+	[ "$RC" -eq 0 ] || { echo "FAIL: dio trace ... logger $1 exited with $RC"; \
+		cat "$TMP/$1.err"; fail=1; }
+}
+
+# check JSON OUT: the findings in JSON are exactly those the workload's OUT lines ask for
+check() {
+	python3 - "$@" << 'PY'
+import json, re, sys
+
+path, out = sys.argv[1:3]
+found = [json.loads(l) for l in open(path)]
+found = [o for o in found if o["type"] == "finding" and o["analyzer"] == "redundant-open"]
+want = {}
+for line in open(out):
+    pid, rest = line.split(" ", 1)
+    kv = dict(re.findall(r"(\w+)=(\S+(?: \S+)*?)(?= \w+=|$)", rest.strip()))
+    kv["pid"] = int(pid)
+    for k, code in (("windows", "churn"), ("seeks", "seek"), ("reopens", "sync-reopen")):
+        if k in kv and int(kv[k]):
+            want["redundant-open." + code] = kv
+bad = 0
+def fail(msg):
+    global bad
+    print("FAIL: " + msg)
+    bad = 1
+
+codes = [o["code"] for o in found]
+if sorted(codes) != sorted(want):
+    fail(f"findings {codes} in {path}, expected {sorted(want)}")
+for o in found:
+    kv = want.get(o["code"])
+    if not kv:
+        continue
+    if o["pid"] != kv["pid"] or o["path"] != kv["path"]:
+        fail(f"{o['code']}: pid {o['pid']} path {o['path']!r}, expected {kv['pid']} {kv['path']!r}")
+    if o["code"] == "redundant-open.churn":
+        n = int(kv["windows"])
+        span = o["span_ns"]
+        rate = round(n * 1e9 / span)
+        head = f"{kv['path']} opened and closed {n} times in "
+        tail = f" ({rate}/s), {kv['bytes']} bytes per open: {kv['sequence']}"
+        if o["count"] != n or not o["title"].startswith(head) or not o["title"].endswith(tail):
+            fail(f"churn: count {o['count']}, title {o['title']!r}; expected {n} windows, "
+                 f"title {head}...{tail}")
+        calls = [re.sub(r"^\S+ \[\d+/\d+ [^]]*\] ", "", l).split("(")[0]
+                 for l in o["excerpt"].splitlines()]
+        if " ".join(calls) != kv["sequence"]:
+            fail(f"churn: the excerpt's calls are {calls}, expected {kv['sequence']}")
+        if o["comm"] != "logger" or o["severity"] != "warning":
+            fail(f"churn: comm {o['comm']!r} severity {o['severity']!r}")
+    elif o["code"] == "redundant-open.seek":
+        n = int(kv["seeks"])
+        title = (f"{n} lseek calls set the offset the fd already had, before a read or write: "
+                 f"{kv['path']}")
+        if o["count"] != n or o["title"] != title:
+            fail(f"seek: count {o['count']}, title {o['title']!r}; expected {n}, {title!r}")
+        if "lseek(" not in o["excerpt"] or "write(" not in o["excerpt"]:
+            fail(f"seek: excerpt {o['excerpt']!r}")
+    else:
+        n = int(kv["reopens"])
+        title = f"{n} times a file already open was opened again only to fsync it: {kv['path']}"
+        if o["count"] != n or o["title"] != title:
+            fail(f"sync-reopen: count {o['count']}, title {o['title']!r}; expected {n}, {title!r}")
+        if o["comm"] != kv["thread"] or f"in threads: {kv['thread']}." not in o["message"]:
+            fail(f"sync-reopen: comm {o['comm']!r}, message {o['message']!r}")
+        calls = [re.sub(r"^\S+ \[\d+/\d+ [^]]*\] ", "", l).split("(")[0]
+                 for l in o["excerpt"].splitlines()]
+        if calls != ["openat", "fsync", "close"]:
+            fail(f"sync-reopen: the excerpt's calls are {calls}")
+if not bad:
+    print(f"ok: {path}: {', '.join(codes) or 'no finding'}, as the workload says")
+sys.exit(bad)
+PY
+}
+
+for mode in reopen reseek fsync-reopen keep fsync-same; do
+	run "$mode"
+	check "$TMP/$mode.json" "$TMP/$mode.out" || fail=1
+done
+
+# inline == offline, on one process with all three findings
+rm -rf "$MNT/w" && mkdir "$MNT/w"
+inline_is_offline redundant-open 3 "$WL/logger" all "$MNT/w" || fail=1
+check "$TMP/inline.json" "$TMP/inline.out" || fail=1
+exit $fail
