@@ -155,3 +155,10 @@ tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_errors
+TESTS += tests/unit/test_errors
+tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h \
+	analyzers/errors/errors.c $(ANALYZER_COMMON)
+tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_errors_LDADD = $(CMOCKA_LIBS)

@@ -42,3 +42,5 @@ tests_workloads_pattern_LDADD = -lpthread
 check_PROGRAMS += tests/workloads/logger
 tests_workloads_logger_SOURCES = tests/workloads/logger.c
 tests_workloads_logger_LDADD = -lpthread
+check_PROGRAMS += tests/workloads/errstorm
+tests_workloads_errstorm_SOURCES = tests/workloads/errstorm.c
