@@ -12,6 +12,8 @@
  *                      after each wakeup or preemption. Descriptor 9 gets
  *                      "PID/TID worker" and "PID/TID hog".
  *   blockq alone       the same worker without the hog: it should not wait.
+ *   blockq rt          the worker and the hog, the worker a real-time thread
+ *                      (SCHED_FIFO): the fix, it never waits behind the hog.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -129,12 +131,17 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+static int realtime;
+
 static void *worker(void *arg)
 {
 	struct timespec ms = { 0, 1000000 };
+	struct sched_param sp = { .sched_priority = 1 };
 
 	(void)arg;
 	pin();
+	if (realtime && pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+		die("SCHED_FIFO");
 	pthread_setname_np(pthread_self(), "worker");
 	dprintf(9, "%d/%d worker\n", getpid(), gettid());
 	for (int i = 0; i < RUNS; i++) {
@@ -176,8 +183,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "direct"))
 		return direct(argv[2]);
-	if (argc == 2 && (!strcmp(argv[1], "hog") || !strcmp(argv[1], "alone")))
-		return hogged(!strcmp(argv[1], "hog"));
-	fprintf(stderr, "usage: blockq direct DIR | blockq hog | blockq alone\n");
+	if (argc == 2 && !strcmp(argv[1], "rt"))
+		realtime = 1;
+	if (argc == 2 && (!strcmp(argv[1], "hog") || !strcmp(argv[1], "alone") || realtime))
+		return hogged(strcmp(argv[1], "alone"));
+	fprintf(stderr, "usage: blockq direct DIR | blockq hog | blockq alone | blockq rt\n");
 	return 2;
 }
