@@ -162,3 +162,9 @@ tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyz
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_errors_LDADD = $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_hist
+TESTS += tests/unit/test_hist
+tests_unit_test_hist_SOURCES = tests/unit/test_hist.c
+tests_unit_test_hist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_hist_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
