@@ -123,7 +123,7 @@ struct fake_finding {
 	uint32_t severity, pid, tid, has_tag;
 	struct dio_file_tag tag;
 	uint64_t ts_first, ts_last, count;
-	char code[64], title[256], message[1024], comm[32], path[256], excerpt[2048];
+	char code[64], title[256], message[4096], comm[32], path[256], excerpt[2048];
 };
 static struct fake_finding found[FAKE_FINDINGS];
 static int nfound;		/* findings emitted (may exceed FAKE_FINDINGS; only those are kept) */

@@ -168,3 +168,11 @@ TESTS += tests/unit/test_hist
 tests_unit_test_hist_SOURCES = tests/unit/test_hist.c
 tests_unit_test_hist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_hist_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/unit/test_contention
+TESTS += tests/unit/test_contention
+tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
+	tests/unit/fake_analyzer_host.h analyzers/contention/contention.c \
+	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
+tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_contention_LDADD = $(CMOCKA_LIBS)

@@ -1,0 +1,855 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * contention: foreground threads whose I/O slows down while background threads
+ * do I/O at the same time, as a key-value store's client threads do behind its
+ * compaction and flush threads (RocksDB's rocksdb:low and rocksdb:high; the
+ * SILK study, the DIO paper's RocksDB case).
+ *
+ * Threads are put in groups by name without the trailing number
+ * (rocksdb:low0..7 are "rocksdb:low"); a group is background or foreground by
+ * name patterns. Time is cut in windows; a window in which at least
+ * min_background background threads had a read, write or sync call in flight
+ * is contended. Per foreground group, the windows with no such contention in
+ * which the group had a call in flight make its baseline (calls a window, a
+ * histogram of call times); contended windows in a row make an interval, and
+ * an interval in which the group made rate_drop % fewer calls a window, or
+ * whose p99 call time was latency_factor times the baseline's, is harm.
+ *
+ * State is bounded: a table of threads, a fixed number of groups, RING windows
+ * open at once (records come in at the end of their call, so a window is only
+ * closed once the calls that began in it are likely to have ended), and per
+ * group a baseline, the interval under way, a few intervals waiting for a
+ * baseline and the first max_intervals harmful ones.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <dio/analyzer.h>
+#include "analyzers/common/calls.h"
+#include "analyzers/common/hist.h"
+#include "analyzers/common/table.h"
+
+#define RING		8	/* windows open at once */
+#define SLOW		4	/* slowest foreground calls kept, for the excerpt */
+#define NAMES		16	/* background threads named per window and interval */
+#define SHOWN		8	/* ... of which the message shows */
+#define SAMPLES		4	/* background calls kept, for the excerpt */
+#define PENDING		2	/* intervals per group waiting for a baseline */
+#define PATTERNS	32	/* name patterns per option */
+#define MEMBERS		4	/* foreground thread names shown per group */
+#define EXCERPT_LINES	8
+
+/* background groups unless the background option names others */
+#define DEFAULT_BACKGROUND "rocksdb:low,rocksdb:high,rocksdb:bottom,compact,flush,bg"
+
+enum {
+	O_WINDOW_MS, O_MIN_BACKGROUND, O_RATE_DROP, O_LATENCY_FACTOR, O_MIN_CALLS,
+	O_BASELINE_WINDOWS, O_BACKGROUND, O_FOREGROUND, O_MAX_THREADS, O_MAX_GROUPS,
+	O_MAX_INTERVALS,
+};
+
+static const struct dio_option options[] = {
+	[O_WINDOW_MS] = { "window_ms", DIO_OPT_INT, "100", "length of a time window, ms" },
+	[O_MIN_BACKGROUND] = { "min_background", DIO_OPT_INT, "2",
+			       "background threads with I/O in one window that make it contended" },
+	[O_RATE_DROP] = { "rate_drop", DIO_OPT_INT, "30",
+			  "% fewer foreground calls a window than the baseline that is harm" },
+	[O_LATENCY_FACTOR] = { "latency_factor", DIO_OPT_DOUBLE, "2",
+			       "times the baseline p99 call time that is harm" },
+	[O_MIN_CALLS] = { "min_calls", DIO_OPT_INT, "100",
+			  "foreground calls (for a rate: expected from the baseline) to judge" },
+	[O_BASELINE_WINDOWS] = { "baseline_windows", DIO_OPT_INT, "10",
+				 "uncontended windows with foreground I/O before judging" },
+	[O_BACKGROUND] = { "background", DIO_OPT_STRING, NULL,
+			   "name prefixes of background groups, comma-separated (default "
+			   DEFAULT_BACKGROUND ")" },
+	[O_FOREGROUND] = { "foreground", DIO_OPT_STRING, NULL,
+			   "name prefixes of foreground groups (default: every group not "
+			   "background); wins over background" },
+	[O_MAX_THREADS] = { "max_threads", DIO_OPT_INT, "4096",
+			    "threads followed; the least recent make room" },
+	[O_MAX_GROUPS] = { "max_groups", DIO_OPT_INT, "32",
+			   "thread-name groups; threads of more groups are not counted" },
+	[O_MAX_INTERVALS] = { "max_intervals", DIO_OPT_INT, "5",
+			      "harmful intervals listed in a finding" },
+	{ NULL, 0, NULL, NULL },
+};
+
+enum { ROLE_NONE, ROLE_FG, ROLE_BG };
+
+struct bgthread {
+	uint32_t pid, tid;
+	char comm[DIO_COMM_LEN];
+};
+
+/* the background threads of a window, or of an interval */
+struct bginfo {
+	uint32_t nthreads;	/* in a window: exact; in an interval: those named */
+	uint32_t peak;		/* the most in one window */
+	uint32_t more;		/* some window had more than NAMES */
+	uint32_t nsamples;
+	uint64_t calls, bytes;
+	struct bgthread names[NAMES];
+	struct dio_ev_syscall samples[SAMPLES];	/* a call of each of the first threads */
+};
+
+/* a foreground group's calls in a window, an interval or a baseline */
+struct fgstat {
+	uint64_t windows;	/* with a call of the group in flight */
+	uint64_t calls, bytes;
+	struct hist h;		/* call times, ns */
+	uint32_t nslow, pad;
+	struct dio_ev_syscall slow[SLOW];
+};
+
+/* one contended interval as one foreground group saw it */
+struct span {
+	uint64_t first, last;	/* window numbers */
+	struct fgstat fg;
+	struct bginfo bg;
+};
+
+/* a harmful interval, as the finding lists it */
+struct shown {
+	uint64_t first, last, windows, calls, p99;
+	uint64_t base_windows, base_calls, base_p99;	/* the baseline it was judged by */
+	uint32_t nthreads, more;
+};
+
+struct group {
+	char name[DIO_COMM_LEN];
+	uint32_t role, pid, tid, nmembers;
+	char members[MEMBERS][DIO_COMM_LEN];
+	/* foreground groups */
+	struct fgstat base;
+	struct span cur;		/* the interval under way */
+	struct span pending[PENDING];	/* judged once there is a baseline */
+	uint32_t npending, nshown;
+	uint64_t unjudged, harmless, harmful;
+	struct fgstat harm;		/* all harmful intervals */
+	struct bginfo harm_bg;
+	uint64_t harm_first, harm_last;	/* window numbers */
+	struct excerpt ex;		/* calls of the first harmful interval */
+};
+
+struct window {
+	uint64_t idx;
+	struct bginfo bg;
+};
+
+struct thread {
+	uint64_t marked;	/* windows before this one counted the thread already */
+	int32_t group;		/* -1: no room for its group */
+	uint32_t pid;
+	char comm[DIO_COMM_LEN];
+};
+
+struct contention {
+	const struct dio_host *host;
+	struct dio_ctx *ctx;
+	struct call_kinds kinds;
+	uint64_t wns, min_calls, baseline_windows;
+	uint32_t min_bg, rate_drop, max_groups, max_intervals;
+	double factor;
+	char bg_pat[PATTERNS][DIO_COMM_LEN], fg_pat[PATTERNS][DIO_COMM_LEN];
+	uint32_t nbg_pat, nfg_pat;
+	struct table threads;
+	struct group *groups;
+	uint32_t ngroups;
+	struct fgstat *fgwin;		/* [group * RING + window % RING] */
+	struct shown *shown;		/* [group * max_intervals + i] */
+	struct window win[RING];
+	int started, active;		/* active: an interval is under way */
+	uint64_t oldest, newest;	/* the open windows */
+	uint64_t first, last;		/* the interval under way */
+	struct bginfo cur_bg;
+};
+
+/* ---- options --------------------------------------------------------------- */
+
+/* "a, b,c" into pat[]; 0 or -EINVAL (named in the log) */
+static int parse_patterns(struct contention *s, const char *opt, const char *list,
+			  char pat[][DIO_COMM_LEN], uint32_t *n)
+{
+	const char *p = list;
+
+	*n = 0;
+	while (*p) {
+		size_t len;
+
+		p += strspn(p, " \t,");
+		len = strcspn(p, ",");
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		if (!len)
+			break;
+		if (len >= DIO_COMM_LEN || *n >= PATTERNS) {
+			s->host->log(s->ctx, "%s: '%.*s' %s", opt, (int)len, p,
+				     len >= DIO_COMM_LEN ? "is longer than a thread name (15)" :
+				     "is one pattern too many (32 at most)");
+			return -EINVAL;
+		}
+		memcpy(pat[*n], p, len);
+		pat[(*n)++][len] = 0;
+		p += len;
+	}
+	if (!*n) {
+		s->host->log(s->ctx, "%s: no name pattern in '%s'", opt, list);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_range(struct contention *s, const struct dio_optval *o, int i, int64_t lo,
+		       int64_t hi)
+{
+	if (o[i].i >= lo && o[i].i <= hi)
+		return 0;
+	s->host->log(s->ctx, "%s must be from %" PRId64 " to %" PRId64, options[i].name, lo, hi);
+	return -EINVAL;
+}
+
+static void ct_destroy(void *state)
+{
+	struct contention *s = state;
+
+	if (!s)
+		return;
+	table_free(&s->threads);
+	free(s->groups);
+	free(s->fgwin);
+	free(s->shown);
+	free(s);
+}
+
+static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
+		   void **state)
+{
+	struct contention *s = calloc(1, sizeof(*s));
+	int err = 0;
+
+	if (!s)
+		return -ENOMEM;
+	s->host = host;
+	s->ctx = ctx;
+	if ((err = check_range(s, o, O_WINDOW_MS, 1, 3600000)) ||
+	    (err = check_range(s, o, O_MIN_BACKGROUND, 1, 1 << 20)) ||
+	    (err = check_range(s, o, O_RATE_DROP, 1, 100)) ||
+	    (err = check_range(s, o, O_MIN_CALLS, 1, INT32_MAX)) ||
+	    (err = check_range(s, o, O_BASELINE_WINDOWS, 1, INT32_MAX)) ||
+	    (err = check_range(s, o, O_MAX_THREADS, 1, 1 << 24)) ||
+	    (err = check_range(s, o, O_MAX_GROUPS, 1, 4096)) ||
+	    (err = check_range(s, o, O_MAX_INTERVALS, 0, 1000)))
+		goto cleanup;
+	if (!(o[O_LATENCY_FACTOR].d >= 1.0 && o[O_LATENCY_FACTOR].d <= 1e6)) {
+		host->log(ctx, "latency_factor must be from 1 to 1000000");
+		err = -EINVAL;
+		goto cleanup;
+	}
+	s->wns = (uint64_t)o[O_WINDOW_MS].i * 1000000;
+	s->min_bg = (uint32_t)o[O_MIN_BACKGROUND].i;
+	s->rate_drop = (uint32_t)o[O_RATE_DROP].i;
+	s->factor = o[O_LATENCY_FACTOR].d;
+	s->min_calls = (uint64_t)o[O_MIN_CALLS].i;
+	s->baseline_windows = (uint64_t)o[O_BASELINE_WINDOWS].i;
+	s->max_groups = (uint32_t)o[O_MAX_GROUPS].i;
+	s->max_intervals = (uint32_t)o[O_MAX_INTERVALS].i;
+	err = parse_patterns(s, "background", o[O_BACKGROUND].s ? o[O_BACKGROUND].s :
+			     DEFAULT_BACKGROUND, s->bg_pat, &s->nbg_pat);
+	if (!err && o[O_FOREGROUND].s)
+		err = parse_patterns(s, "foreground", o[O_FOREGROUND].s, s->fg_pat, &s->nfg_pat);
+	if (err)
+		goto cleanup;
+	err = table_init(&s->threads, sizeof(uint32_t), sizeof(struct thread),
+			 (size_t)o[O_MAX_THREADS].i);
+	if (err)
+		goto cleanup;
+	s->groups = calloc(s->max_groups, sizeof(*s->groups));
+	s->fgwin = calloc((size_t)s->max_groups * RING, sizeof(*s->fgwin));
+	s->shown = calloc((size_t)s->max_groups * (s->max_intervals ? s->max_intervals : 1),
+			  sizeof(*s->shown));
+	if (!s->groups || !s->fgwin || !s->shown) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	call_kinds_init(&s->kinds, host);
+	*state = s;
+	return 0;
+cleanup:
+	ct_destroy(s);
+	return err;
+}
+
+/* ---- groups and threads ------------------------------------------------------ */
+
+/* the thread name without its number: rocksdb:low3 -> rocksdb:low, worker-12 -> worker */
+static void group_name(const char *comm, char *out)
+{
+	size_t len = strnlen(comm, DIO_COMM_LEN - 1), n = len;
+
+	while (n && comm[n - 1] >= '0' && comm[n - 1] <= '9')
+		n--;
+	if (n < len && n && strchr(":-_. ", comm[n - 1]))
+		n--;
+	if (!n)		/* a name of digits only stays as it is */
+		n = len;
+	memcpy(out, comm, n);
+	out[n] = 0;
+}
+
+static int matches(const char *name, const char (*pat)[DIO_COMM_LEN], uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!strncasecmp(name, pat[i], strlen(pat[i])))
+			return 1;
+	return 0;
+}
+
+static uint32_t role_of(const struct contention *s, const char *name)
+{
+	if (s->nfg_pat && matches(name, s->fg_pat, s->nfg_pat))
+		return ROLE_FG;
+	if (matches(name, s->bg_pat, s->nbg_pat))
+		return ROLE_BG;
+	return s->nfg_pat ? ROLE_NONE : ROLE_FG;
+}
+
+static int32_t group_of(struct contention *s, const struct dio_ev_syscall *e)
+{
+	char name[DIO_COMM_LEN];
+	struct group *g;
+	uint32_t i;
+
+	group_name(e->comm, name);
+	for (i = 0; i < s->ngroups && strcmp(s->groups[i].name, name); i++)
+		;
+	if (i == s->ngroups) {
+		if (i == s->max_groups)
+			return -1;
+		g = &s->groups[s->ngroups++];
+		memcpy(g->name, name, sizeof(name));
+		g->role = role_of(s, name);
+		g->pid = e->pid;
+		g->tid = e->tid;
+	}
+	g = &s->groups[i];
+	/* the first few thread names of the group, for the message */
+	for (uint32_t m = 0; m <= g->nmembers && m < MEMBERS; m++) {
+		if (m == g->nmembers) {
+			snprintf(g->members[g->nmembers++], DIO_COMM_LEN, "%.*s", DIO_COMM_LEN - 1,
+				 e->comm);
+			break;
+		}
+		if (!strncmp(g->members[m], e->comm, DIO_COMM_LEN))
+			break;
+	}
+	return (int32_t)i;
+}
+
+static struct thread *thread_of(struct contention *s, const struct dio_ev_syscall *e)
+{
+	int created;
+	struct thread *th = table_put(&s->threads, &e->tid, &created);
+
+	if (created || strncmp(th->comm, e->comm, DIO_COMM_LEN)) {
+		/* a new thread, or one that renamed itself */
+		th->group = group_of(s, e);
+		th->pid = e->pid;
+		memcpy(th->comm, e->comm, DIO_COMM_LEN);
+	}
+	return th;
+}
+
+/* ---- windows and intervals ----------------------------------------------------- */
+
+static struct fgstat *fgwin(struct contention *s, uint32_t g, uint64_t idx)
+{
+	return &s->fgwin[(size_t)g * RING + idx % RING];
+}
+
+/* one more thread in bi, unless it is there already (by tid, among those named) */
+static void bg_thread(struct bginfo *bi, uint32_t pid, uint32_t tid, const char *comm)
+{
+	uint32_t named = bi->nthreads < NAMES ? bi->nthreads : NAMES;
+
+	for (uint32_t i = 0; i < named; i++)
+		if (bi->names[i].tid == tid)
+			return;
+	if (named < NAMES) {
+		bi->names[named].pid = pid;
+		bi->names[named].tid = tid;
+		memcpy(bi->names[named].comm, comm, DIO_COMM_LEN);
+		bi->names[named].comm[DIO_COMM_LEN - 1] = 0;
+	}
+	bi->nthreads++;
+}
+
+static void bg_sample(struct bginfo *bi, const struct dio_ev_syscall *e)
+{
+	for (uint32_t i = 0; i < bi->nsamples; i++)
+		if (bi->samples[i].tid == e->tid)
+			return;
+	if (bi->nsamples < SAMPLES)
+		rec_copy(&bi->samples[bi->nsamples++], sizeof(bi->samples[0]), &e->hdr);
+}
+
+/* the window's (or an interval's) threads into an interval's */
+static void bg_merge(struct bginfo *dst, const struct bginfo *src)
+{
+	uint32_t named = src->nthreads < NAMES ? src->nthreads : NAMES;
+	uint32_t peak = src->peak > src->nthreads ? src->peak : src->nthreads;
+
+	for (uint32_t i = 0; i < named; i++)
+		bg_thread(dst, src->names[i].pid, src->names[i].tid, src->names[i].comm);
+	for (uint32_t i = 0; i < src->nsamples; i++)
+		bg_sample(dst, &src->samples[i]);
+	if (dst->nthreads > NAMES) {
+		/* more threads than names: the count stops at those named */
+		dst->nthreads = NAMES;
+		dst->more = 1;
+	}
+	if (src->nthreads > NAMES || src->more)
+		dst->more = 1;
+	if (peak > dst->peak)
+		dst->peak = peak;
+	dst->calls += src->calls;
+	dst->bytes += src->bytes;
+}
+
+/* keep the SLOW longest calls; ties keep the earlier */
+static void slow_add(struct fgstat *f, const struct dio_ev_syscall *e)
+{
+	uint32_t min = 0;
+
+	if (f->nslow < SLOW) {
+		rec_copy(&f->slow[f->nslow++], sizeof(f->slow[0]), &e->hdr);
+		return;
+	}
+	for (uint32_t i = 1; i < SLOW; i++)
+		if (f->slow[i].duration < f->slow[min].duration)
+			min = i;
+	if (e->duration > f->slow[min].duration)
+		rec_copy(&f->slow[min], sizeof(f->slow[0]), &e->hdr);
+}
+
+static void fg_merge(struct fgstat *dst, const struct fgstat *src)
+{
+	dst->windows += src->windows;
+	dst->calls += src->calls;
+	dst->bytes += src->bytes;
+	hist_merge(&dst->h, &src->h);
+	for (uint32_t i = 0; i < src->nslow; i++)
+		slow_add(dst, &src->slow[i]);
+}
+
+/* calls a second over windows that had this many calls */
+static double rate(const struct contention *s, uint64_t calls, uint64_t windows)
+{
+	return windows ? (double)calls * 1e9 / ((double)windows * (double)s->wns) : 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct dio_ev_syscall *x = *(const struct dio_ev_syscall *const *)a;
+	const struct dio_ev_syscall *y = *(const struct dio_ev_syscall *const *)b;
+
+	if (x->hdr.ts != y->hdr.ts)
+		return x->hdr.ts < y->hdr.ts ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* the background calls and the slowest foreground calls of an interval, in time order */
+static void span_excerpt(struct contention *s, struct group *g, const struct span *sp)
+{
+	const struct dio_ev_syscall *recs[SAMPLES + SLOW];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < sp->bg.nsamples; i++)
+		recs[n++] = &sp->bg.samples[i];
+	for (uint32_t i = 0; i < sp->fg.nslow; i++)
+		recs[n++] = &sp->fg.slow[i];
+	qsort(recs, n, sizeof(recs[0]), by_time);
+	excerpt_reset(&g->ex);
+	for (uint32_t i = 0; i < n; i++)
+		excerpt_add(&g->ex, s->host, s->ctx, &recs[i]->hdr, EXCERPT_LINES);
+}
+
+static void judge(struct contention *s, uint32_t gi, const struct span *sp)
+{
+	struct group *g = &s->groups[gi];
+	uint64_t bw = g->base.windows, bc = g->base.calls, cw = sp->fg.windows, cc = sp->fg.calls;
+	uint64_t p99b = hist_pct(&g->base.h, 0.99), p99c = hist_pct(&sp->fg.h, 0.99);
+	int slower, fewer;
+
+	/* fewer: the baseline expects min_calls at least, and cc/cw <= (1 - drop) * bc/bw */
+	fewer = (unsigned __int128)bc * cw >= (unsigned __int128)s->min_calls * bw &&
+		(unsigned __int128)cc * bw * 100 <= (unsigned __int128)bc * cw * (100 - s->rate_drop);
+	slower = cc >= s->min_calls && bc >= s->min_calls && p99b &&
+		 (double)p99c >= s->factor * (double)p99b;
+	if (!fewer && !slower) {
+		g->harmless++;
+		return;
+	}
+	if (!g->harmful++) {
+		g->harm_first = sp->first;
+		span_excerpt(s, g, sp);
+	}
+	g->harm_last = sp->last;
+	fg_merge(&g->harm, &sp->fg);
+	bg_merge(&g->harm_bg, &sp->bg);
+	if (g->nshown < s->max_intervals) {
+		struct shown *sh = &s->shown[(size_t)gi * s->max_intervals + g->nshown++];
+
+		sh->first = sp->first;
+		sh->last = sp->last;
+		sh->windows = cw;
+		sh->calls = cc;
+		sh->p99 = p99c;
+		sh->base_windows = bw;
+		sh->base_calls = bc;
+		sh->base_p99 = p99b;
+		sh->nthreads = sp->bg.peak;
+		sh->more = sp->bg.more;
+	}
+}
+
+static int baseline_ready(const struct contention *s, const struct group *g)
+{
+	return g->base.windows >= s->baseline_windows;
+}
+
+static void end_interval(struct contention *s)
+{
+	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
+		struct group *g = &s->groups[gi];
+
+		if (g->role != ROLE_FG || !g->cur.fg.windows)
+			continue;
+		g->cur.first = s->first;
+		g->cur.last = s->last;
+		g->cur.bg = s->cur_bg;
+		if (baseline_ready(s, g))
+			judge(s, gi, &g->cur);
+		else if (g->npending < PENDING)
+			g->pending[g->npending++] = g->cur;
+		else
+			g->unjudged++;
+	}
+	s->active = 0;
+}
+
+static void close_window(struct contention *s, struct window *w)
+{
+	int contended = w->bg.nthreads >= s->min_bg;
+
+	if (contended && !s->active) {
+		s->active = 1;
+		s->first = w->idx;
+		memset(&s->cur_bg, 0, sizeof(s->cur_bg));
+		for (uint32_t gi = 0; gi < s->ngroups; gi++)
+			memset(&s->groups[gi].cur.fg, 0, sizeof(s->groups[gi].cur.fg));
+	} else if (!contended && s->active) {
+		end_interval(s);
+	}
+	if (contended) {
+		s->last = w->idx;
+		bg_merge(&s->cur_bg, &w->bg);
+	}
+	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
+		struct group *g = &s->groups[gi];
+		struct fgstat *f = fgwin(s, gi, w->idx);
+
+		if (!f->windows)
+			continue;
+		if (g->role == ROLE_FG) {
+			fg_merge(contended ? &g->cur.fg : &g->base, f);
+			/* intervals that came before a baseline are judged once there is one */
+			if (!contended && g->npending && baseline_ready(s, g)) {
+				for (uint32_t i = 0; i < g->npending; i++)
+					judge(s, gi, &g->pending[i]);
+				g->npending = 0;
+			}
+		}
+		memset(f, 0, sizeof(*f));
+	}
+}
+
+static void open_window(struct contention *s, uint64_t idx)
+{
+	struct window *w = &s->win[idx % RING];
+
+	memset(w, 0, sizeof(*w));
+	w->idx = idx;
+}
+
+/* make idx the newest open window, closing those that fall out */
+static void advance(struct contention *s, uint64_t idx)
+{
+	if (!s->started) {
+		s->started = 1;
+		s->oldest = s->newest = idx;
+		open_window(s, idx);
+		return;
+	}
+	if (idx <= s->newest)
+		return;
+	if (idx - s->newest > RING) {
+		/* a quiet gap: everything open closes, and the empty windows end any interval */
+		for (uint64_t i = s->oldest; i <= s->newest; i++)
+			close_window(s, &s->win[i % RING]);
+		if (s->active)
+			end_interval(s);
+		s->oldest = s->newest = idx;
+		open_window(s, idx);
+		return;
+	}
+	while (s->newest < idx) {
+		if (s->newest - s->oldest + 1 == RING)
+			close_window(s, &s->win[s->oldest++ % RING]);
+		open_window(s, ++s->newest);
+	}
+}
+
+/* ---- records -------------------------------------------------------------------- */
+
+static int ct_event(void *state, const struct dio_ev_hdr *ev)
+{
+	struct contention *s = state;
+	const struct dio_ev_syscall *e = (const void *)ev;
+	uint64_t first, last, bytes;
+	enum call_kind kind;
+	struct thread *th;
+	struct group *g;
+	uint32_t gi;
+
+	if (ev->type != DIO_EV_SYSCALL)
+		return 0;
+	kind = call_kind(&s->kinds, e->nr);
+	if ((kind != CALL_READ && kind != CALL_WRITE && kind != CALL_SYNC) || call_failed(e->ret))
+		return 0;
+	first = ev->ts / s->wns;
+	last = (ev->ts + e->duration) / s->wns;
+	advance(s, last);
+	th = thread_of(s, e);
+	if (th->group < 0)
+		return 0;
+	gi = (uint32_t)th->group;
+	g = &s->groups[gi];
+	/* a call that began in a window closed already counts in the oldest open one */
+	if (first < s->oldest)
+		first = s->oldest;
+	if (last < first)
+		last = first;
+	bytes = kind != CALL_SYNC && e->ret > 0 ? (uint64_t)e->ret : 0;
+	if (g->role == ROLE_BG) {
+		struct bginfo *bi = &s->win[first % RING].bg;
+
+		/* in flight in each window from first to last; each thread once a window */
+		for (uint64_t i = first > th->marked ? first : th->marked; i <= last; i++)
+			bg_thread(&s->win[i % RING].bg, e->pid, e->tid, e->comm);
+		if (last + 1 > th->marked)
+			th->marked = last + 1;
+		bi->calls++;
+		bi->bytes += bytes;
+		bg_sample(bi, e);
+	} else if (g->role == ROLE_FG) {
+		struct fgstat *f = fgwin(s, gi, first);
+
+		for (uint64_t i = first; i <= last; i++)
+			fgwin(s, gi, i)->windows = 1;
+		f->calls++;
+		f->bytes += bytes;
+		hist_add(&f->h, e->duration);
+		slow_add(f, e);
+	}
+	return 0;
+}
+
+/* ---- the finding ------------------------------------------------------------------ */
+
+struct buf {
+	char *p;
+	size_t len, off;
+};
+
+static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->off >= b->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(b->p + b->off, b->len - b->off, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->off += (size_t)n;
+}
+
+/* a call time with 3 significant digits: "85.2 us", "20.1 ms", "1.5 s" */
+static void put_dur(struct buf *b, uint64_t ns)
+{
+	double v = (double)ns;
+
+	if (v < 1e6)
+		put(b, "%.3g us", v / 1e3);
+	else if (v < 1e9)
+		put(b, "%.3g ms", v / 1e6);
+	else
+		put(b, "%.3g s", v / 1e9);
+}
+
+static void put_bytes(struct buf *b, uint64_t v)
+{
+	static const char *const unit[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	double x = (double)v;
+	int u = 0;
+
+	while (x >= 1024 && u < 4) {
+		x /= 1024;
+		u++;
+	}
+	put(b, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
+}
+
+/* time of day of window idx's start, as excerpts print it */
+static void put_clock(struct contention *s, struct buf *b, uint64_t idx)
+{
+	uint64_t ns = s->host->realtime_ns(s->ctx, idx * s->wns);
+	time_t sec = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (localtime_r(&sec, &tm))
+		put(b, "%02d:%02d:%02d.%03u", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		    (unsigned int)(ns % 1000000000 / 1000000));
+	else
+		put(b, "%lld.%03u", (long long)sec, (unsigned int)(ns % 1000000000 / 1000000));
+}
+
+/* "-89%" or "+5%": the change of a over b */
+static double change(double a, double b)
+{
+	return b > 0 ? 100.0 * (a - b) / b : 0;
+}
+
+static void put_interval(struct contention *s, struct buf *b, const struct shown *sh)
+{
+	double r = rate(s, sh->calls, sh->windows), br = rate(s, sh->base_calls, sh->base_windows);
+
+	put(b, "  ");
+	put_clock(s, b, sh->first);
+	put(b, " - ");
+	put_clock(s, b, sh->last + 1);
+	put(b, " (%.1f s): %u%s background threads at once, %.0f calls/s (%+.0f%%), p99 ",
+	    (double)((sh->last + 1 - sh->first) * s->wns) / 1e9, sh->nthreads,
+	    sh->more ? "+" : "", r, change(r, br));
+	put_dur(b, sh->p99);
+	put(b, " (x%.1f)\n", sh->base_p99 ? (double)sh->p99 / (double)sh->base_p99 : 0);
+}
+
+static int report(struct contention *s, uint32_t gi)
+{
+	struct group *g = &s->groups[gi];
+	struct dio_finding f = { .size = sizeof(f), .severity = DIO_SEV_WARNING };
+	char title[512], msg[4096];
+	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
+	double br = rate(s, g->base.calls, g->base.windows);
+	double hr = rate(s, g->harm.calls, g->harm.windows);
+	uint64_t bp = hist_pct(&g->base.h, 0.99), hp = hist_pct(&g->harm.h, 0.99);
+	uint32_t named = g->harm_bg.nthreads;
+
+	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ", g->name, hr, br,
+	    change(hr, br));
+	put_dur(&t, hp);
+	put(&t, " instead of ");
+	put_dur(&t, bp);
+	put(&t, " (x%.1f) while %u%s background threads did I/O", bp ? (double)hp / (double)bp : 0,
+	    g->harm_bg.peak, g->harm_bg.more ? "+" : "");
+
+	put(&m, "The foreground threads");
+	for (uint32_t i = 0; i < g->nmembers; i++)
+		put(&m, "%s %s", i ? "," : "", g->members[i]);
+	put(&m, "%s (group %s) made fewer or slower\nreads, writes and syncs while at least %u "
+	    "background threads did I/O in the same %" PRIu64 " ms window:\n",
+	    g->nmembers == MEMBERS ? ", ..." : "", g->name, s->min_bg, s->wns / 1000000);
+	put(&m, "  baseline (%" PRIu64 " windows without): %.0f calls/s, p99 ", g->base.windows, br);
+	put_dur(&m, bp);
+	put(&m, "\n  contended (%" PRIu64 " windows):         %.0f calls/s, p99 ", g->harm.windows,
+	    hr);
+	put_dur(&m, hp);
+	put(&m, "\nBackground threads doing I/O then:");
+	for (uint32_t i = 0; i < named && i < SHOWN; i++)
+		put(&m, "%s %s", i ? "," : "", g->harm_bg.names[i].comm);
+	put(&m, "%s (%" PRIu64 " calls, ", g->harm_bg.more || named > SHOWN ? ", ..." : "",
+	    g->harm_bg.calls);
+	put_bytes(&m, g->harm_bg.bytes);
+	put(&m, ").\nHarmful intervals: %" PRIu64, g->harmful);
+	if (g->harmful > g->nshown)
+		put(&m, ", the first %u", g->nshown);
+	if (g->harmless)
+		put(&m, "; %" PRIu64 " contended intervals did no harm", g->harmless);
+	if (g->unjudged + g->npending)
+		put(&m, "; %" PRIu64 " came before there was a baseline",
+		    g->unjudged + g->npending);
+	put(&m, "\n");
+	for (uint32_t i = 0; i < g->nshown; i++)
+		put_interval(s, &m, &s->shown[(size_t)gi * s->max_intervals + i]);
+	put(&m, "The background I/O fills the device's queue and the foreground calls wait "
+	    "behind it.\nFix: limit the background threads' I/O rate (RocksDB: "
+	    "Options::rate_limiter,\nNewGenericRateLimiter; SILK-style scheduling gives "
+	    "flushes and low-level compactions\nthe bandwidth when clients need it), lower "
+	    "their I/O priority (from the thread:\nioprio_set(IOPRIO_WHO_PROCESS, 0, "
+	    "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)), or\nionice -c3 -p TID; bfq and "
+	    "mq-deadline honour it), or run fewer of them at once\n(max_background_jobs, "
+	    "max_subcompactions).");
+
+	f.code = "contention.background-io";
+	f.title = title;
+	f.message = msg;
+	f.pid = g->pid;
+	f.tid = g->tid;
+	f.comm = g->name;
+	f.ts_first = g->harm_first * s->wns;
+	f.ts_last = (g->harm_last + 1) * s->wns;
+	f.count = g->harmful;
+	f.excerpt = excerpt_text(&g->ex);
+	return s->host->emit_finding(s->ctx, &f);
+}
+
+static int ct_finish(void *state)
+{
+	struct contention *s = state;
+	int err = 0;
+
+	if (s->started) {
+		for (uint64_t i = s->oldest; i <= s->newest; i++)
+			close_window(s, &s->win[i % RING]);
+		if (s->active)
+			end_interval(s);
+		s->started = 0;
+	}
+	for (uint32_t gi = 0; gi < s->ngroups && !err; gi++)
+		if (s->groups[gi].role == ROLE_FG && s->groups[gi].harmful)
+			err = report(s, gi);
+	return err;
+}
+
+const struct dio_analyzer dio_analyzer = {
+	.abi = DIO_ANALYZER_ABI,
+	.size = sizeof(struct dio_analyzer),
+	.name = "contention",
+	.description = "foreground I/O that slows down while background threads (compaction) do I/O",
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL),
+	.options = options,
+	.init = ct_init,
+	.event = ct_event,
+	.finish = ct_finish,
+	.destroy = ct_destroy,
+};

@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The contention analyzer on synthetic streams of 100 ms windows: client
+ * threads slowed down while rocksdb:low threads do I/O give one finding with
+ * the baseline and contended numbers; the same load that leaves the clients
+ * alone gives none; the rate, latency, background-thread and call-count
+ * thresholds at their edges; intervals before a baseline, several intervals,
+ * a long call over several windows; group names and the background and
+ * foreground options; bad options; the same findings for the same stream; and
+ * memory that stays bounded over a million events with ever-new threads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "tests/unit/fake_analyzer_host.h"
+
+#define W	100000000ULL	/* the default window, ns */
+#define PID	100
+#define CODE	"contention.background-io"
+
+static struct dio_file_tag fgfile, bgfile;
+static const char *bgname = "rocksdb:low";	/* background threads: bgname + number */
+static const char *fgname = "client";		/* foreground threads: fgname + 0 or 1 */
+
+static void *start(void)
+{
+	void *st;
+
+	fgfile = tag_of(10, 1);
+	bgfile = tag_of(20, 1);
+	bgname = "rocksdb:low";
+	fgname = "client";
+	st = start_analyzer();
+	fake_path(&fgfile, "/db/wal");
+	fake_path(&bgfile, "/db/000123.sst");
+	return st;
+}
+
+static int by_exit(const void *a, const void *b)
+{
+	const struct dio_ev_syscall *x = a, *y = b;
+	uint64_t ex = x->hdr.ts + x->duration, ey = y->hdr.ts + y->duration;
+
+	if (ex != ey)
+		return ex < ey ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/*
+ * Window k: nfg client calls (two threads, a pwrite64 and an fdatasync in
+ * turn) of dur ns each, spread over the window, and one 1 MiB pwrite64 of
+ * each of nbg background threads; fed in the order their calls end, as the
+ * kernel hands records over.
+ */
+static void window(void *st, uint64_t k, int nfg, uint64_t dur, int nbg)
+{
+	static struct dio_ev_syscall ev[4096];
+	uint64_t t0 = k * W;
+	int n = 0;
+
+	assert_true(nfg + nbg <= 4096);
+	for (int i = 0; i < nfg; i++) {
+		uint32_t tid = 201 + (uint32_t)(i % 2);
+		char comm[16];
+		int sync = i / 2 % 2;
+
+		snprintf(comm, sizeof(comm), "%s%u", fgname, tid - 201);
+		ev[n++] = sys_ev(t0 + 1000 + (uint64_t)i * (W / (uint64_t)nfg), PID, tid, comm,
+				 sync ? NR_fdatasync : NR_pwrite64, 3, &fgfile, sync ? -1 : 4096 * i,
+				 sync ? 0 : 4096, dur);
+	}
+	for (int j = 0; j < nbg; j++) {
+		char comm[16];
+
+		snprintf(comm, sizeof(comm), "%s%d", bgname, j);
+		ev[n++] = sys_ev(t0 + 500 + (uint64_t)j * 7919, PID, 301 + (uint32_t)j, comm,
+				 NR_pwrite64, 5, &bgfile, (int64_t)j << 20, 1 << 20, 2000);
+	}
+	qsort(ev, (size_t)n, sizeof(ev[0]), by_exit);
+	for (int i = 0; i < n; i++)
+		feed(st, &ev[i]);
+}
+
+/* windows first..first+count-1 alike */
+static uint64_t windows(void *st, uint64_t first, int count, int nfg, uint64_t dur, int nbg)
+{
+	for (int i = 0; i < count; i++)
+		window(st, first + (uint64_t)i, nfg, dur, nbg);
+	return first + (uint64_t)count;
+}
+
+/*
+ * 20 calm windows of 100 calls of 100 us, contended ones as given, 5 calm
+ * ones; the threads named fg0, fg1 and bg0, bg1, ...
+ */
+static void scenario_as(const char *fg, const char *bg, int cw, int nfg, uint64_t dur, int nbg)
+{
+	void *st = start();
+	uint64_t k = 10;
+
+	fgname = fg;
+	bgname = bg;
+	k = windows(st, k, 20, 100, 100000, 0);
+	k = windows(st, k, cw, nfg, dur, nbg);
+	windows(st, k, 5, 100, 100000, 0);
+	stop_analyzer(st);
+}
+
+static void scenario(int cw, int nfg, uint64_t dur, int nbg)
+{
+	scenario_as("client", "rocksdb:low", cw, nfg, dur, nbg);
+}
+
+/* a scenario with one option set, the findings it must give, a part of the first's title */
+struct edge {
+	const char *key, *val;
+	const char *fg, *bg;
+	int cw, nfg;
+	uint64_t dur;
+	int nbg, want;
+	const char *title;
+};
+
+static void run_edges(const struct edge *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++, e++) {
+		if (e->key)
+			opts_reset(e->key, e->val, NULL);
+		else
+			opts_reset(NULL);
+		scenario_as(e->fg ? e->fg : "client", e->bg ? e->bg : "rocksdb:low", e->cw, e->nfg,
+			    e->dur, e->nbg);
+		if (nfound != e->want || (e->title && !strstr(found[0].title, e->title)))
+			fail_msg("case %zu (%s=%s, %d windows of %d calls of %llu ns, %d background "
+				 "threads): %d findings, expected %d; title: %s", i,
+				 e->key ? e->key : "-", e->val ? e->val : "-", e->cw, e->nfg,
+				 (unsigned long long)e->dur, e->nbg, nfound, e->want,
+				 nfound ? found[0].title : "-");
+		if (nfound)
+			assert_string_equal(found[0].code, CODE);
+	}
+}
+
+static void pattern_gives_one_finding_with_the_numbers(void **unused)
+{
+	const struct fake_finding *f;
+
+	(void)unused;
+	opts_reset(NULL);
+	scenario(10, 50, 400000, 4);
+	assert_int_equal(nfound, 1);
+	f = finding(CODE);
+	assert_non_null(f);
+	assert_int_equal(f->severity, DIO_SEV_WARNING);
+	assert_string_equal(f->title, "client: 500 I/O calls/s instead of 1000 (-50%), p99 400 us "
+			    "instead of 100 us (x4.0) while 4 background threads did I/O");
+	assert_int_equal(f->pid, PID);
+	assert_int_equal(f->tid, 201);
+	assert_string_equal(f->comm, "client");
+	assert_int_equal(f->ts_first, 30 * W);
+	assert_int_equal(f->ts_last, 40 * W);
+	assert_int_equal(f->count, 1);
+	assert_int_equal(f->has_tag, 0);
+	assert_non_null(strstr(f->message, "The foreground threads client0, client1 (group client)"));
+	assert_non_null(strstr(f->message, "  baseline (25 windows without): 1000 calls/s, p99 100 us\n"
+			       "  contended (10 windows):         500 calls/s, p99 400 us\n"));
+	assert_non_null(strstr(f->message, "Background threads doing I/O then: rocksdb:low0, "
+			       "rocksdb:low1, rocksdb:low2, rocksdb:low3 (40 calls, 40.0 MiB).\n"
+			       "Harmful intervals: 1\n"));
+	assert_non_null(strstr(f->message, " (1.0 s): 4 background threads at once, 500 calls/s "
+			       "(-50%), p99 400 us (x4.0)\n"));
+	assert_non_null(strstr(f->message, "rate_limiter"));
+	assert_non_null(strstr(f->message, "ionice -c3"));
+	/* the excerpt: a call of each background thread, then the slowest client calls */
+	assert_non_null(strstr(f->excerpt, "+3.000000 [100/301 rocksdb:low0] pwrite64(5) = 1048576\n"));
+	assert_non_null(strstr(f->excerpt, "[100/304 rocksdb:low3] pwrite64(5) = 1048576\n"));
+	assert_non_null(strstr(f->excerpt, "[100/201 client0] pwrite64(3) = 4096\n"));
+	assert_null(strstr(f->excerpt, "more"));
+}
+
+static void fixed_counterpart_gives_none(void **unused)
+{
+	(void)unused;
+	opts_reset(NULL);
+	/* the same four background threads, the clients unharmed */
+	scenario(10, 100, 100000, 4);
+	assert_int_equal(nfound, 0);
+	/* clients slowed down with no background I/O at all */
+	scenario(10, 50, 400000, 0);
+	assert_int_equal(nfound, 0);
+	/* ... or with one background thread only: that is the baseline too */
+	scenario(10, 50, 400000, 1);
+	assert_int_equal(nfound, 0);
+}
+
+static void thresholds_at_their_edges(void **unused)
+{
+	static const struct edge edges[] = {
+		/* 30 % fewer calls is harm, 29 % is not, unless the option says so */
+		{ NULL, NULL, NULL, NULL, 2, 70, 100000, 2, 1,
+		  "client: 700 I/O calls/s instead of 1000 (-30%)" },
+		{ NULL, NULL, NULL, NULL, 2, 71, 100000, 2, 0, NULL },
+		{ "rate_drop", "29", NULL, NULL, 2, 71, 100000, 2, 1, "(-29%)" },
+		/* the baseline p99 is 100 us: 200 us is twice, 199.999 us is not */
+		{ NULL, NULL, NULL, NULL, 2, 100, 200000, 2, 1,
+		  "p99 200 us instead of 100 us (x2.0)" },
+		{ NULL, NULL, NULL, NULL, 2, 100, 199999, 2, 0, NULL },
+		{ "latency_factor", "3", NULL, NULL, 2, 100, 300000, 2, 1, "(x3.0)" },
+		{ "latency_factor", "3", NULL, NULL, 2, 100, 299999, 2, 0, NULL },
+		/* background threads at once */
+		{ "min_background", "3", NULL, NULL, 10, 50, 400000, 3, 1,
+		  "while 3 background threads did I/O" },
+		{ "min_background", "3", NULL, NULL, 10, 50, 400000, 2, 0, NULL },
+		/* one contended window: the baseline predicts 100 calls in it */
+		{ "min_calls", "100", NULL, NULL, 1, 10, 100000, 2, 1, "(-90%)" },
+		{ "min_calls", "101", NULL, NULL, 1, 10, 100000, 2, 0, NULL },
+		/* a slower p99 needs that many calls in the interval itself */
+		{ "min_calls", "100", NULL, NULL, 1, 100, 400000, 2, 1, "(x4.0)" },
+		{ "min_calls", "101", NULL, NULL, 1, 100, 400000, 2, 0, NULL },
+	};
+
+	(void)unused;
+	run_edges(edges, sizeof(edges) / sizeof(edges[0]));
+}
+
+static void interval_before_a_baseline_is_judged_once_there_is_one(void **unused)
+{
+	void *st;
+	uint64_t k;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	k = windows(st, 10, 3, 100, 100000, 0);
+	k = windows(st, k, 5, 30, 100000, 4);
+	k = windows(st, k, 7, 100, 100000, 0);	/* 10 calm windows now: judged */
+	windows(st, k, 2, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfindings(CODE), 1);
+	assert_int_equal(found[0].ts_first, 13 * W);
+	assert_non_null(strstr(found[0].title, "client: 300 I/O calls/s instead of 1000 (-70%)"));
+
+	/* 9 calm windows in all: never a baseline, no finding */
+	st = start();
+	k = windows(st, 10, 4, 100, 100000, 0);
+	k = windows(st, k, 5, 30, 100000, 4);
+	windows(st, k, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+	/* the same with baseline_windows at 9 */
+	opts_reset("baseline_windows", "9", NULL);
+	st = start();
+	k = windows(st, 10, 4, 100, 100000, 0);
+	k = windows(st, k, 5, 30, 100000, 4);
+	windows(st, k, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfindings(CODE), 1);
+}
+
+static void several_intervals_are_one_finding(void **unused)
+{
+	void *st;
+	uint64_t k;
+	const struct fake_finding *f;
+
+	(void)unused;
+	opts_reset("max_intervals", "2", NULL);
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	k = windows(st, k, 3, 50, 100000, 2);	/* harm */
+	k = windows(st, k, 2, 100, 100000, 0);
+	k = windows(st, k, 3, 100, 100000, 2);	/* no harm */
+	k = windows(st, k, 2, 100, 100000, 0);
+	k = windows(st, k, 4, 40, 100000, 3);	/* harm */
+	/* a quiet gap of an hour, then more */
+	k = windows(st, k + 36000, 1, 100, 100000, 0);
+	k = windows(st, k, 2, 20, 100000, 2);	/* harm, at the very end */
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	f = &found[0];
+	assert_int_equal(f->count, 3);
+	assert_int_equal(f->ts_first, 30 * W);
+	assert_int_equal(f->ts_last, (k) * W);
+	/* 3 x 50 + 4 x 40 + 2 x 20 calls in 9 windows */
+	assert_non_null(strstr(f->title, "client: 389 I/O calls/s instead of 1000 (-61%)"));
+	assert_non_null(strstr(f->title, "while 3 background threads did I/O"));
+	assert_non_null(strstr(f->message, "Harmful intervals: 3, the first 2; 1 contended "
+			       "intervals did no harm\n"));
+	assert_non_null(strstr(f->message, " (0.3 s): 2 background threads at once, 500 calls/s"));
+	assert_non_null(strstr(f->message, " (0.4 s): 3 background threads at once, 400 calls/s"));
+	assert_null(strstr(f->message, "200 calls/s"));
+}
+
+static void long_call_keeps_its_thread_busy_in_every_window(void **unused)
+{
+	struct dio_ev_syscall e;
+	void *st;
+	uint64_t k;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	/* rocksdb:low0 is in one fsync from window 30 to 33; rocksdb:low1 writes in each */
+	for (int i = 0; i < 4; i++) {
+		window(st, k + (uint64_t)i, 50, 100000, 0);
+		e = sys_ev((k + (uint64_t)i) * W + 99000000, PID, 302, "rocksdb:low1", NR_pwrite64, 5,
+			   &bgfile, 0, 4096, 1000);
+		feed(st, &e);
+	}
+	e = sys_ev(k * W + 10, PID, 301, "rocksdb:low0", NR_fsync, 6, &bgfile, -1, 0, 4 * W - 20);
+	feed(st, &e);
+	windows(st, k + 4, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfindings(CODE), 1);
+	assert_int_equal(found[0].ts_first, k * W);
+	assert_int_equal(found[0].ts_last, (k + 4) * W);
+	assert_non_null(strstr(found[0].excerpt, "fsync(6)"));
+}
+
+static void long_foreground_call_counts_where_it_began(void **unused)
+{
+	struct dio_ev_syscall e;
+	void *st;
+	uint64_t k;
+
+	(void)unused;
+	opts_reset("min_calls", "1", NULL);
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	/* client0 stuck 250 ms in one fdatasync that began in the first of two contended
+	 * windows and ended in a calm one: its time counts in the interval */
+	k = windows(st, k, 2, 0, 0, 2);
+	window(st, k, 100, 100000, 0);
+	e = sys_ev((k - 2) * W + 5000, PID, 201, "client0", NR_fdatasync, 3, &fgfile, -1, 0,
+		   250000000);
+	feed(st, &e);
+	windows(st, k + 1, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfindings(CODE), 1);
+	assert_int_equal(found[0].ts_last, k * W);
+	assert_non_null(strstr(found[0].title, "client: 5 I/O calls/s instead of 1000 (-100%), "
+			       "p99 250 ms instead of 100 us (x2500.0)"));
+	assert_non_null(strstr(found[0].excerpt, "fdatasync(3) = 0"));
+}
+
+static void groups_and_roles(void **unused)
+{
+	static const struct edge edges[] = {
+		/* rocksdb:high without a number, flush-7: background by default */
+		{ NULL, NULL, NULL, "rocksdb:high", 5, 50, 100000, 2, 1, NULL },
+		{ NULL, NULL, NULL, "flush-", 5, 50, 100000, 2, 1, NULL },
+		/* worker-0 and worker-1 are the group "worker" */
+		{ NULL, NULL, "worker-", NULL, 5, 50, 100000, 2, 1,
+		  "worker: 500 I/O calls/s instead of 1000" },
+		/* names the default list does not know are foreground... */
+		{ NULL, NULL, NULL, "mybg_", 5, 50, 100000, 2, 0, NULL },
+		/* ... unless the option names them, in any case; it replaces the default */
+		{ "background", " mybg , other", NULL, "MyBG_", 5, 50, 100000, 2, 1, NULL },
+		{ "background", "mybg", NULL, NULL, 5, 50, 100000, 2, 0, NULL },
+		/* foreground names the foreground groups and wins over background */
+		{ "foreground", "client", NULL, NULL, 5, 50, 100000, 2, 1, NULL },
+		{ "foreground", "client,rocksdb", NULL, NULL, 5, 50, 100000, 2, 0, NULL },
+		{ "foreground", "db_bench", NULL, NULL, 5, 50, 100000, 2, 0, NULL },
+	};
+
+	(void)unused;
+	run_edges(edges, sizeof(edges) / sizeof(edges[0]));
+	/* the message names the threads and the groups as the edges above made them */
+	opts_reset(NULL);
+	scenario_as("worker-", "flush-", 5, 50, 100000, 2);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].comm, "worker");
+	assert_non_null(strstr(found[0].message, "threads worker-0, worker-1 (group worker)"));
+	assert_non_null(strstr(found[0].message, "then: flush-0, flush-1 ("));
+}
+
+static void failed_and_other_calls_do_not_count(void **unused)
+{
+	void *st;
+	uint64_t k;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	/* the background threads only stat and fail writes: no contention */
+	for (int i = 0; i < 5; i++, k++) {
+		struct dio_ev_syscall a = sys_ev(k * W + 10, PID, 301, "rocksdb:low0", NR_newfstatat,
+						 -1, NULL, -1, 0, 1000);
+		struct dio_ev_syscall b = sys_ev(k * W + 20, PID, 302, "rocksdb:low1", NR_pwrite64, 5,
+						 &bgfile, 0, -28, 1000);
+
+		feed(st, &a);
+		feed(st, &b);
+		window(st, k, 50, 400000, 0);
+	}
+	windows(st, k, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
+static void same_stream_same_findings(void **unused)
+{
+	struct fake_finding first;
+
+	(void)unused;
+	opts_reset(NULL);
+	scenario(10, 50, 400000, 4);
+	assert_int_equal(nfound, 1);
+	first = found[0];
+	scenario(10, 50, 400000, 4);
+	assert_int_equal(nfound, 1);
+	assert_memory_equal(&first, &found[0], sizeof(first));
+}
+
+static void bad_options_are_refused(void **unused)
+{
+	static const char *const bad[][2] = {
+		{ "window_ms", "0" }, { "min_background", "0" }, { "rate_drop", "0" },
+		{ "rate_drop", "101" }, { "latency_factor", "0.5" }, { "min_calls", "0" },
+		{ "baseline_windows", "0" }, { "max_threads", "0" }, { "max_groups", "0" },
+		{ "max_intervals", "-1" }, { "background", "" }, { "background", " , " },
+		{ "foreground", "a,this-name-is-too-long" },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		void *st = NULL;
+
+		opts_reset(bad[i][0], bad[i][1], NULL);
+		logged[0] = 0;
+		assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+		assert_null(st);
+		assert_true(logged[0] != 0);
+	}
+	assert_non_null(strstr(logged, "this-name-is-too-long"));
+}
+
+static void memory_stays_bounded(void **unused)
+{
+	size_t before;
+	void *st;
+	uint64_t ts = 10 * W;
+
+	(void)unused;
+	opts_reset("max_threads", "256", "max_groups", "8", NULL);
+	st = start();
+	window(st, 9, 100, 100000, 4);
+	before = heap_in_use();
+	/* ever-new threads, many of them in ever-new groups, for 100 s of windows */
+	for (uint32_t i = 0; i < 1200000; i++) {
+		char comm[16];
+		struct dio_ev_syscall e;
+		int bg = i % 3 == 0;
+
+		if (bg)
+			snprintf(comm, sizeof(comm), "rocksdb:low%u", i % 7);
+		else if (i % 3 == 1)
+			snprintf(comm, sizeof(comm), "client%u", i);
+		else
+			snprintf(comm, sizeof(comm), "g%xz", i);
+		e = sys_ev(ts += 80000, PID, 1000 + i, comm, bg ? NR_pwrite64 : NR_pread64,
+			   3, &fgfile, 0, 4096, i % 1000 * 1000);
+		feed(st, &e);
+	}
+	assert_true(heap_in_use() <= before);
+	stop_analyzer(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pattern_gives_one_finding_with_the_numbers),
+		cmocka_unit_test(fixed_counterpart_gives_none),
+		cmocka_unit_test(thresholds_at_their_edges),
+		cmocka_unit_test(interval_before_a_baseline_is_judged_once_there_is_one),
+		cmocka_unit_test(several_intervals_are_one_finding),
+		cmocka_unit_test(long_call_keeps_its_thread_busy_in_every_window),
+		cmocka_unit_test(long_foreground_call_counts_where_it_began),
+		cmocka_unit_test(groups_and_roles),
+		cmocka_unit_test(failed_and_other_calls_do_not_count),
+		cmocka_unit_test(same_stream_same_findings),
+		cmocka_unit_test(bad_options_are_refused),
+		cmocka_unit_test(memory_stays_bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
