@@ -14,6 +14,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 # analyzers: a workload's buggy and fixed modes, inline == offline
 INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
+INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md

@@ -44,3 +44,6 @@ tests_workloads_logger_SOURCES = tests/workloads/logger.c
 tests_workloads_logger_LDADD = -lpthread
 check_PROGRAMS += tests/workloads/errstorm
 tests_workloads_errstorm_SOURCES = tests/workloads/errstorm.c
+check_PROGRAMS += tests/workloads/compaction
+tests_workloads_compaction_SOURCES = tests/workloads/compaction.c $(WORKLOAD_TRUTH)
+tests_workloads_compaction_LDADD = -lpthread
