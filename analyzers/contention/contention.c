@@ -693,17 +693,11 @@ static void put(struct buf *b, const char *fmt, ...)
 		b->off += (size_t)n;
 }
 
-/* a call time with 3 significant digits: "85.2 us", "20.1 ms", "1.5 s" */
 static void put_dur(struct buf *b, uint64_t ns)
 {
-	double v = (double)ns;
+	char t[32];
 
-	if (v < 1e6)
-		put(b, "%.3g us", v / 1e3);
-	else if (v < 1e9)
-		put(b, "%.3g ms", v / 1e6);
-	else
-		put(b, "%.3g s", v / 1e9);
+	put(b, "%s", span_text(ns, t, sizeof(t)));
 }
 
 static void put_bytes(struct buf *b, uint64_t v)

@@ -342,7 +342,7 @@ static void long_foreground_call_counts_where_it_began(void **unused)
 	assert_int_equal(nfindings(CODE), 1);
 	assert_int_equal(found[0].ts_last, k * W);
 	assert_non_null(strstr(found[0].title, "client: 5 I/O calls/s instead of 1000 (-100%), "
-			       "p99 250 ms instead of 100 us (x2500.0)"));
+			       "p99 250.0 ms instead of 100 us (x2500.0)"));
 	assert_non_null(strstr(found[0].excerpt, "fdatasync(3) = 0"));
 }
 
