@@ -14,14 +14,9 @@
 #include <string.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
+#include "analyzers/common/hist.h"
 #include "analyzers/common/table.h"
 
-/*
- * Histogram buckets: values below 8 ns have one each; above, each power of two
- * is split in four, so a bucket is at most 25 % wide and a percentile read off
- * it is within 25 % of the truth (the maximum is kept exactly).
- */
-#define HBUCKETS	252
 #define EXCERPT_LINES	8
 #define PENDING_MAX	256	/* slow requests waiting for the record of their call */
 #define SHOWN_THREADS	20
@@ -40,11 +35,6 @@ static const struct dio_option options[] = {
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
 	{ NULL, 0, NULL, NULL },
-};
-
-struct hist {
-	uint64_t n, sum, max;
-	uint64_t b[HBUCKETS];
 };
 
 struct devkey {
@@ -156,56 +146,6 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 fail:
 	lat_destroy(l);
 	return err;
-}
-
-/* ---- histograms ---------------------------------------------------------- */
-
-static unsigned int bucket(uint64_t v)
-{
-	unsigned int lg;
-
-	if (v < 8)
-		return (unsigned int)v;
-	lg = 63 - (unsigned int)__builtin_clzll(v);
-	return 8 + (lg - 3) * 4 + (unsigned int)((v >> (lg - 2)) & 3);
-}
-
-/* the largest value bucket b holds */
-static uint64_t bucket_top(unsigned int b)
-{
-	unsigned int lg, sub;
-
-	if (b < 8)
-		return b;
-	lg = (b - 8) / 4 + 3;
-	sub = (b - 8) % 4;
-	return ((uint64_t)(4 + sub) << (lg - 2)) + ((uint64_t)1 << (lg - 2)) - 1;
-}
-
-static void hist_add(struct hist *h, uint64_t v)
-{
-	h->n++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
-	h->b[bucket(v)]++;
-}
-
-/* the p-quantile (0 < p <= 1): the top of its bucket, never above the maximum */
-static uint64_t hist_pct(const struct hist *h, double p)
-{
-	uint64_t rank = (uint64_t)(p * (double)h->n + 0.999999), seen = 0;
-
-	if (!h->n)
-		return 0;
-	if (rank < 1)
-		rank = 1;
-	for (unsigned int b = 0; b < HBUCKETS; b++) {
-		seen += h->b[b];
-		if (seen >= rank)
-			return bucket_top(b) < h->max ? bucket_top(b) : h->max;
-	}
-	return h->max;
 }
 
 /* ---- events ---------------------------------------------------------------- */
@@ -416,9 +356,9 @@ static void print_log2(FILE *f, const struct hist *h)
 	uint64_t per[64] = { 0 }, top = 0;
 	int first = -1, last = -1;
 
-	for (unsigned int b = 0; b < HBUCKETS; b++) {
+	for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
 		unsigned int lg;
-		uint64_t us = bucket_top(b) / 1000;
+		uint64_t us = hist_bucket_top(b) / 1000;
 
 		if (!h->b[b])
 			continue;

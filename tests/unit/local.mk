@@ -97,7 +97,8 @@ tests_unit_test_table_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_latency
 TESTS += tests/unit/test_latency
 tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_analyzer_host.h \
-	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c
+	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
+	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_latency_LDADD = $(CMOCKA_LIBS)
 
