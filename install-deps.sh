@@ -13,5 +13,5 @@ apt-get install -y -q --no-install-recommends \
 	libbpf-dev libelf-dev zlib1g-dev libconfig-dev libcmocka-dev \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
-	valgrind fio strace bc \
+	valgrind fio strace bc jq \
 	python3-jsonschema

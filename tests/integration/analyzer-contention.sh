@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The contention analyzer on tests/workloads/compaction: four "rocksdb:low"
+# The contention analyzer on tests/workloads/kvstore: four "rocksdb:low"
 # threads writing as fast as they can with fsync make the two "client" threads'
 # small writes and fdatasyncs slow and rare, which must give one finding whose
 # interval is the background phase, whose background threads are the four, and
@@ -26,7 +26,7 @@ W=100000000	# the analyzer's default window, ns
 # run NAME MODE [OPTIONS]: the workload under dio; its facts in $TMP/NAME.facts
 run() {
 	run_dio trace --no-summary -o /dev/null --sink "json:file=$TMP/$1.json" \
-		--analyzer "contention$3" -- "$WL/compaction" "$DATA" "$2" 9> "$TMP/$1.facts"
+		--analyzer "contention$3" -- "$WL/kvstore" "$DATA" "$2" 9> "$TMP/$1.facts"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: $1: dio exited with $RC"
 		fail=1
@@ -169,5 +169,5 @@ if run throttled throttled; then
 fi
 
 # inline == offline
-inline_is_offline contention 1 "$WL/compaction" "$DATA" saturate 9> /dev/null || fail=1
+inline_is_offline contention 1 "$WL/kvstore" "$DATA" saturate 9> /dev/null || fail=1
 exit $fail

@@ -22,7 +22,11 @@
  * CLOCK_MONOTONIC times, and ns in the call), from which a test works out what
  * an analyzer must have counted in any window.
  *
- * usage: compaction DIR saturate|throttled 9> FACTS
+ * The program is named kvstore, not after its compaction threads: the main
+ * thread carries the program name, and "compact" is a default background
+ * pattern of the analyzer.
+ *
+ * usage: kvstore DIR saturate|throttled 9> FACTS
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -199,9 +203,9 @@ int main(int argc, char **argv)
 	uint64_t base_p99, cont_p99;
 	FILE *facts;
 
-	truth_init("compaction");
+	truth_init("kvstore");
 	if (argc != 3 || (strcmp(argv[2], "saturate") && strcmp(argv[2], "throttled"))) {
-		fprintf(stderr, "usage: compaction DIR saturate|throttled 9> FACTS\n");
+		fprintf(stderr, "usage: kvstore DIR saturate|throttled 9> FACTS\n");
 		return 2;
 	}
 	dir = argv[1];
