@@ -136,12 +136,9 @@ static int realtime;
 static void *worker(void *arg)
 {
 	struct timespec ms = { 0, 1000000 };
-	struct sched_param sp = { .sched_priority = 1 };
 
 	(void)arg;
 	pin();
-	if (realtime && pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
-		die("SCHED_FIFO");
 	pthread_setname_np(pthread_self(), "worker");
 	dprintf(9, "%d/%d worker\n", getpid(), gettid());
 	for (int i = 0; i < RUNS; i++) {
@@ -164,8 +161,27 @@ static int hogged(int with_hog)
 		while (!hog_tid)
 			sched_yield();
 	}
-	if (pthread_create(&s, NULL, worker, NULL))
+	/*
+	 * The real-time worker is born real-time on CPU 0: set after its start,
+	 * its first wakeup and the move to CPU 0 would wait behind the hog.
+	 */
+	if (realtime) {
+		struct sched_param sp = { .sched_priority = 1 };
+		pthread_attr_t a;
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		if (pthread_attr_init(&a) || pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED) ||
+		    pthread_attr_setschedpolicy(&a, SCHED_FIFO) ||
+		    pthread_attr_setschedparam(&a, &sp) ||
+		    pthread_attr_setaffinity_np(&a, sizeof(set), &set) ||
+		    pthread_create(&s, &a, worker, NULL))
+			die("a SCHED_FIFO thread");
+		pthread_attr_destroy(&a);
+	} else if (pthread_create(&s, NULL, worker, NULL)) {
 		die("pthread_create");
+	}
 	pthread_join(s, NULL);
 	if (with_hog) {
 		stop = 1;
