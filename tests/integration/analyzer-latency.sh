@@ -23,22 +23,28 @@ run_dio trace -o "$TMP/out" --analyzer latency:block_slow_ms=0.000001 \
 [ "$RC" -eq 0 ] || { echo "FAIL: dio trace exited with $RC"; fail=1; }
 dev=$(head -1 "$TMP/expect" | cut -d' ' -f3)
 who=$(head -1 "$TMP/expect" | cut -d' ' -f2)
-# the slowest read request on the image's device, as the console printed it
-worst=$(grep -E "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out" |
+# the slowest read requests on the image's device, as the console printed them
+# (to the microsecond: the analyzer's slowest, by nanoseconds, is one of them)
+grep -E "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out" |
 	sed -n 's/.* sector=\([0-9]*\) bytes=\([0-9]*\) latency=\([0-9.]*\).*/\3 \1 \2/p' |
-	sort -n | tail -1)
-nreads=$(grep -cE "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out")
-set -- $worst
-want_ms=$(echo "$1 * 1000" | bc -l | xargs printf '%.3f')
+	sort -n > "$TMP/reads"
+nreads=$(wc -l < "$TMP/reads")
+top=$(tail -1 "$TMP/reads" | cut -d' ' -f1)
+want_ms=$(echo "$top * 1000" | bc -l | xargs printf '%.3f')
 title="$nreads read requests on $dev took 1e-06 ms or more"
 if ! findings latency.slow-block-requests "$TMP/out" | grep -qF "$title"; then
 	echo "FAIL: no finding '$title':"
 	findings latency.slow-block-requests "$TMP/out"
 	fail=1
 fi
-msg="The slowest, $want_ms ms for $3 bytes at sector $2, was submitted by blockq (${who}) in "
-if ! grep -qF "$msg" "$TMP/out"; then
-	echo "FAIL: the finding does not name the slowest read as the console showed it: '$msg'"
+named=0
+while read -r lat sector bytes; do
+	[ "$lat" = "$top" ] || continue
+	msg="The slowest, $want_ms ms for $bytes bytes at sector $sector, was submitted by blockq (${who}) in "
+	grep -qF "$msg" "$TMP/out" && named=1
+done < "$TMP/reads"
+if [ "$named" != 1 ]; then
+	echo "FAIL: the finding does not name one of the slowest reads ($top s) as the console showed them:"
 	grep "The slowest" "$TMP/out"
 	fail=1
 fi
