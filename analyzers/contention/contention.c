@@ -10,7 +10,8 @@
  * name patterns. Time is cut in windows; a window in which at least
  * min_background background threads had a read, write or sync call in flight
  * is contended. Per foreground group, the windows with no such contention in
- * which the group had a call in flight make its baseline (calls a window, a
+ * which the group had a call in flight (as in the windows either side: the
+ * edges of its activity are partly idle) make its baseline (calls a window, a
  * histogram of call times); contended windows in a row make an interval, and
  * an interval in which the group made rate_drop % fewer calls a window, or
  * whose p99 call time was latency_factor times the baseline's, is harm.
@@ -124,6 +125,7 @@ struct shown {
 struct group {
 	char name[DIO_COMM_LEN];
 	uint32_t role, pid, tid, nmembers;
+	uint32_t was_present, pad;	/* in the window closed last */
 	char members[MEMBERS][DIO_COMM_LEN];
 	/* foreground groups */
 	struct fgstat base;
@@ -563,10 +565,18 @@ static void close_window(struct contention *s, struct window *w)
 	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		struct group *g = &s->groups[gi];
 		struct fgstat *f = fgwin(s, gi, w->idx);
+		int prev = g->was_present;
+		int next = w->idx < s->newest && fgwin(s, gi, w->idx + 1)->windows;
 
+		g->was_present = f->windows != 0;
 		if (!f->windows)
 			continue;
-		if (g->role == ROLE_FG) {
+		/*
+		 * The first and the last window of a stretch of activity are partly
+		 * idle: counted, they would look like a drop in the call rate (a
+		 * client that stops while compactions run is not a slow client).
+		 */
+		if (g->role == ROLE_FG && prev && next) {
 			fg_merge(contended ? &g->cur.fg : &g->base, f);
 			/* intervals that came before a baseline are judged once there is one */
 			if (!contended && g->npending && baseline_ready(s, g)) {
@@ -604,6 +614,8 @@ static void advance(struct contention *s, uint64_t idx)
 			close_window(s, &s->win[i % RING]);
 		if (s->active)
 			end_interval(s);
+		for (uint32_t gi = 0; gi < s->ngroups; gi++)
+			s->groups[gi].was_present = 0;
 		s->oldest = s->newest = idx;
 		open_window(s, idx);
 		return;
@@ -785,7 +797,7 @@ static int report(struct contention *s, uint32_t gi)
 	    g->harm_bg.calls);
 	put_bytes(&m, g->harm_bg.bytes);
 	put(&m, ").\nHarmful intervals: %" PRIu64, g->harmful);
-	if (g->harmful > g->nshown)
+	if (g->harmful > g->nshown && g->nshown)
 		put(&m, ", the first %u", g->nshown);
 	if (g->harmless)
 		put(&m, "; %" PRIu64 " contended intervals did no harm", g->harmless);

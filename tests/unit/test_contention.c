@@ -164,7 +164,7 @@ static void pattern_gives_one_finding_with_the_numbers(void **unused)
 	assert_int_equal(f->count, 1);
 	assert_int_equal(f->has_tag, 0);
 	assert_non_null(strstr(f->message, "The foreground threads client0, client1 (group client)"));
-	assert_non_null(strstr(f->message, "  baseline (25 windows without): 1000 calls/s, p99 100 us\n"
+	assert_non_null(strstr(f->message, "  baseline (23 windows without): 1000 calls/s, p99 100 us\n"
 			       "  contended (10 windows):         500 calls/s, p99 400 us\n"));
 	assert_non_null(strstr(f->message, "Background threads doing I/O then: rocksdb:low0, "
 			       "rocksdb:low1, rocksdb:low2, rocksdb:low3 (40 calls, 40.0 MiB).\n"
@@ -235,18 +235,18 @@ static void interval_before_a_baseline_is_judged_once_there_is_one(void **unused
 	st = start();
 	k = windows(st, 10, 3, 100, 100000, 0);
 	k = windows(st, k, 5, 30, 100000, 4);
-	k = windows(st, k, 7, 100, 100000, 0);	/* 10 calm windows now: judged */
+	k = windows(st, k, 7, 100, 100000, 0);	/* 9 baseline windows: 10 with the next */
 	windows(st, k, 2, 100, 100000, 0);
 	stop_analyzer(st);
 	assert_int_equal(nfindings(CODE), 1);
 	assert_int_equal(found[0].ts_first, 13 * W);
 	assert_non_null(strstr(found[0].title, "client: 300 I/O calls/s instead of 1000 (-70%)"));
 
-	/* 9 calm windows in all: never a baseline, no finding */
+	/* 9 baseline windows in all (the first and the last calm ones are edges): none */
 	st = start();
 	k = windows(st, 10, 4, 100, 100000, 0);
 	k = windows(st, k, 5, 30, 100000, 4);
-	windows(st, k, 5, 100, 100000, 0);
+	windows(st, k, 7, 100, 100000, 0);
 	stop_analyzer(st);
 	assert_int_equal(nfound, 0);
 	/* the same with baseline_windows at 9 */
@@ -254,7 +254,7 @@ static void interval_before_a_baseline_is_judged_once_there_is_one(void **unused
 	st = start();
 	k = windows(st, 10, 4, 100, 100000, 0);
 	k = windows(st, k, 5, 30, 100000, 4);
-	windows(st, k, 5, 100, 100000, 0);
+	windows(st, k, 7, 100, 100000, 0);
 	stop_analyzer(st);
 	assert_int_equal(nfindings(CODE), 1);
 }
@@ -274,15 +274,17 @@ static void several_intervals_are_one_finding(void **unused)
 	k = windows(st, k, 3, 100, 100000, 2);	/* no harm */
 	k = windows(st, k, 2, 100, 100000, 0);
 	k = windows(st, k, 4, 40, 100000, 3);	/* harm */
+	k = windows(st, k, 1, 100, 100000, 0);
 	/* a quiet gap of an hour, then more */
 	k = windows(st, k + 36000, 1, 100, 100000, 0);
-	k = windows(st, k, 2, 20, 100000, 2);	/* harm, at the very end */
+	k = windows(st, k, 2, 20, 100000, 2);	/* harm */
+	windows(st, k, 1, 100, 100000, 0);
 	stop_analyzer(st);
 	assert_int_equal(nfound, 1);
 	f = &found[0];
 	assert_int_equal(f->count, 3);
 	assert_int_equal(f->ts_first, 30 * W);
-	assert_int_equal(f->ts_last, (k) * W);
+	assert_int_equal(f->ts_last, k * W);
 	/* 3 x 50 + 4 x 40 + 2 x 20 calls in 9 windows */
 	assert_non_null(strstr(f->title, "client: 389 I/O calls/s instead of 1000 (-61%)"));
 	assert_non_null(strstr(f->title, "while 3 background threads did I/O"));
@@ -344,6 +346,45 @@ static void long_foreground_call_counts_where_it_began(void **unused)
 	assert_non_null(strstr(found[0].title, "client: 5 I/O calls/s instead of 1000 (-100%), "
 			       "p99 250.0 ms instead of 100 us (x2500.0)"));
 	assert_non_null(strstr(found[0].excerpt, "fdatasync(3) = 0"));
+}
+
+/* 50 client calls, one a millisecond from t: half a window's worth */
+static void half_window(void *st, uint64_t t)
+{
+	for (int i = 0; i < 50; i++) {
+		struct dio_ev_syscall e = sys_ev(t + (uint64_t)i * 1000000, PID, 201 + (uint32_t)(i % 2),
+						 i % 2 ? "client1" : "client0", NR_pwrite64, 3,
+						 &fgfile, 0, 4096, 100000);
+
+		feed(st, &e);
+	}
+}
+
+static void clients_that_stop_or_start_during_contention_are_not_slow(void **unused)
+{
+	void *st;
+	uint64_t k;
+
+	(void)unused;
+	opts_reset(NULL);
+	/* the clients stop half-way through the first contended window */
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	window(st, k, 0, 0, 2);
+	half_window(st, k * W + 1000);
+	windows(st, k + 1, 5, 0, 0, 2);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+	/* they start half-way through the last one, and go on */
+	st = start();
+	k = windows(st, 10, 20, 100, 100000, 0);
+	k = windows(st, k, 2, 0, 0, 0);
+	k = windows(st, k, 4, 0, 0, 2);
+	window(st, k, 0, 0, 2);
+	half_window(st, k * W + W / 2);
+	windows(st, k + 1, 5, 100, 100000, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
 }
 
 static void groups_and_roles(void **unused)
@@ -480,6 +521,7 @@ int main(void)
 		cmocka_unit_test(several_intervals_are_one_finding),
 		cmocka_unit_test(long_call_keeps_its_thread_busy_in_every_window),
 		cmocka_unit_test(long_foreground_call_counts_where_it_began),
+		cmocka_unit_test(clients_that_stop_or_start_during_contention_are_not_slow),
 		cmocka_unit_test(groups_and_roles),
 		cmocka_unit_test(failed_and_other_calls_do_not_count),
 		cmocka_unit_test(same_stream_same_findings),
