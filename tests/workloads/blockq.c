@@ -162,26 +162,20 @@ static int hogged(int with_hog)
 			sched_yield();
 	}
 	/*
-	 * The real-time worker is born real-time on CPU 0: set after its start,
-	 * its first wakeup and the move to CPU 0 would wait behind the hog.
+	 * The real-time worker is born real-time on CPU 0: this thread becomes
+	 * so first and the worker inherits both at clone. Set on the worker after
+	 * its start, its first run would queue behind the hog as an ordinary
+	 * thread (glibc applies explicit attributes only after the clone).
 	 */
 	if (realtime) {
 		struct sched_param sp = { .sched_priority = 1 };
-		pthread_attr_t a;
-		cpu_set_t set;
 
-		CPU_ZERO(&set);
-		CPU_SET(0, &set);
-		if (pthread_attr_init(&a) || pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED) ||
-		    pthread_attr_setschedpolicy(&a, SCHED_FIFO) ||
-		    pthread_attr_setschedparam(&a, &sp) ||
-		    pthread_attr_setaffinity_np(&a, sizeof(set), &set) ||
-		    pthread_create(&s, &a, worker, NULL))
-			die("a SCHED_FIFO thread");
-		pthread_attr_destroy(&a);
-	} else if (pthread_create(&s, NULL, worker, NULL)) {
-		die("pthread_create");
+		pin();
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("SCHED_FIFO");
 	}
+	if (pthread_create(&s, NULL, worker, NULL))
+		die("pthread_create");
 	pthread_join(s, NULL);
 	if (with_hog) {
 		stop = 1;
