@@ -3,12 +3,17 @@
  * dio's kernel side: one program pair for the entry and exit tracepoints of
  * every selected system call (the host attaches the same two programs to each
  * syscalls:sys_{enter,exit}_<name> it wants, so a call nobody asked for has no
- * probe), plus process, thread-name and io_uring request tracking.
+ * probe), plus process, thread-name, io_uring, block and run-queue tracking.
  *
  * Entry stores the arguments in task-local storage; exit joins them with the
  * return value, enriches the call from the file behind its fd (file tag, type,
  * offset) and emits one record. A file's path is walked in the kernel only the
  * first time its tag is seen (or after it moved) and sent as a record of its own.
+ *
+ * The helpers live in headers by job: maps.bpf.h (settings, maps), compat.bpf.h
+ * (every difference between kernels), task.bpf.h (what is traced), file.bpf.h
+ * (fd to file, tag, offset), emit.bpf.h (records), path.bpf.h (path walks and
+ * --path matching).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -16,606 +21,16 @@
 #include <bpf/bpf_tracing.h>
 #include <dio/event.h>
 #include "dio.h"
+#include "maps.bpf.h"
+#include "compat.bpf.h"
+#include "task.bpf.h"
+#include "file.bpf.h"
+#include "emit.bpf.h"
+#include "path.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define AT_FDCWD	-100
-#define AT_EMPTY_PATH	0x1000
-#define S_IFMT		00170000
-#define MAX_DEPTH	64	/* path components kept */
-#define WALK_STEPS	96	/* components plus mount crossings */
-#define NAME_MAX_BYTES	256
-
-/* Settings, fixed between open and load. */
-const volatile __u32 self_tgid = 0;
-const volatile __u8 trace_all = 0;
-const volatile __u8 filter_tid = 0;
-const volatile __u8 filter_comm = 0;
-const volatile __u8 filter_cgroup = 0;
-const volatile __u8 detailed = 1;
-const volatile __u8 only_files = 0;
-const volatile __u8 n_prefix = 0;
-const volatile __u8 n_exclude = 0;
-const volatile __u64 wakeup_bytes = 0;
-const volatile __u8 hash_mode = 0;		/* 0 off, 1 user (bytes sent), 2 kernel (hash sent) */
-const volatile __u32 hash_bytes = 4096;		/* <= DIO_PATH_MAX */
-const volatile __u32 capture_bytes = 0;		/* <= DIO_PATH_MAX */
-const volatile __u64 runq_min_ns = 10000;	/* run-queue waits shorter than this are not sent */
-const volatile char comm_filter[DIO_COMM_LEN] = {};
-const volatile char prefix[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
-const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};
-const volatile char exclude[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
-const volatile __u16 exclude_len[DIO_MAX_PREFIX] = {};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 << 20);	/* the host sets the size */
-} rb SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, DIO_NR_MAX);
-	__type(key, __u32);
-	__type(value, struct dio_sysmeta);
-} sysmeta SEC(".maps");
-
-/* Traced processes (tgid), kept in step with fork and exit. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u32);
-	__type(value, __u8);
-} traced SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);
-	__type(value, __u8);
-} tids SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, DIO_CNT_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
-
-/* A call in flight: what entry knew. */
-struct inflight {
-	__u64 ts;
-	__u64 args[6];
-	struct dio_file_tag tag;	/* close: the file, looked up at entry */
-	__s64 off;			/* DIO_OFF_PTR: *offp at entry */
-	__u32 nr;
-	__u8 active;
-	__u8 has_file;
-	__u8 ftype;
-	__u8 has_off;
-	__u8 match;			/* close: path filter verdict at entry */
-	__u8 last_match;		/* path filter verdict of last_tag */
-	__u8 last_valid;
-	__u8 traced;			/* the task's process is in the traced set */
-	__u8 selected;			/* its last call passed --tid, --comm, --cgroup */
-	__u8 runq_preempted;		/* runq_ts is a preemption, not a wakeup */
-	__u8 pad[2];
-	__u64 runq_ts;			/* runnable since, 0: running or asleep */
-	/*
-	 * The last file this task used and its dentry's parent and name hash:
-	 * while they stay the same, its path is known to have been sent and the
-	 * shared tag table need not be searched (most calls repeat the last file).
-	 */
-	struct dio_file_tag last_tag;
-	__u64 last_parent;
-	__u64 last_hash;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct inflight);
-} inflight SEC(".maps");
-
-/*
- * Tags whose path was sent. A rename changes the dentry's parent or its name
- * hash: both are kept so that the path is sent again after a move.
- */
-struct tagseen {
-	__u64 parent;
-	__u64 hash_len;
-	__u8 match;		/* 1: the path passes --path/--exclude-path */
-	__u8 pad[7];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);	/* the host sets the size */
-	__type(key, struct dio_file_tag);
-	__type(value, struct tagseen);
-} tagseen SEC(".maps");
-
-/*
- * Devices (file systems' s_dev) that traced processes have files on: requests
- * kernel threads (writeback, journal) send to them are recorded too.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
-	__type(key, __u32);
-	__type(value, __u8);
-} blkdevs SEC(".maps");
-
-/* File mappings, so that munmap of a file (and not of malloc's memory) is traced. */
-struct mapkey {
-	__u64 addr;
-	__u32 tgid;
-	__u32 pad;
-};
-
-struct mapval {
-	struct dio_file_tag tag;
-	__u8 ftype;
-	__u8 has_file;	/* tag and ftype are known (not in raw mode) */
-	__u8 pad[6];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct mapkey);
-	__type(value, struct mapval);
-} mappings SEC(".maps");
-
-/* io_uring requests between submission and completion, by request address. */
-struct uring_pending {
-	__u64 ts;
-	__u64 offset;
-	__u64 user_data;
-	__u32 pid;
-	__u32 tid;
-	__u32 len;
-	__s32 fd;
-	__u8 opcode;
-	__u8 flags;
-	__u8 pad[6];
-	char comm[DIO_COMM_LEN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct uring_pending);
-} uring SEC(".maps");
-
-/* Per-CPU scratch space: records with strings and path walks are built here. */
-#define EV_STR_OFF	sizeof(struct dio_ev_syscall)
-#define EV_BUF		(EV_STR_OFF + 3 * DIO_PATH_MAX + NAME_MAX_BYTES + 64)
-#define DATA_MAX	DIO_PATH_MAX	/* bytes hashed or captured per call */
-#define PATH_BUF	(DIO_PATH_MAX + NAME_MAX_BYTES)
-
-struct walk {
-	__u64 name[MAX_DEPTH];
-	__u32 len[MAX_DEPTH];
-	__u32 depth;
-	__u32 trunc;
-	struct dentry *d;
-	struct mount *mnt;
-};
-
-struct scratch {
-	struct walk w;
-	__u8 ev[EV_BUF];
-	__u8 pathrec[sizeof(struct dio_ev_path) + PATH_BUF];
-	char cmp[PATH_BUF + DIO_PATH_MAX];	/* dir + "/" + relative argument */
-	__u8 data[DATA_MAX];			/* buffer hashed in the kernel */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct scratch);
-} scratch SEC(".maps");
-
-static __always_inline void count(__u32 idx)
-{
-	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
-
-	if (c)
-		*c += 1;
-}
-
-/* Batch wakeups: the consumer drains on a timer; wake it only when the ring fills up. */
-static __always_inline __u64 rb_flags(void)
-{
-	if (!wakeup_bytes)
-		return 0;
-	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
-
-static __always_inline struct scratch *get_scratch(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&scratch, &zero);
-}
-
-static __always_inline int comm_eq(const char *a)
-{
-	for (int i = 0; i < DIO_COMM_LEN; i++) {
-		if (a[i] != comm_filter[i])
-			return 0;
-		if (!a[i])
-			return 1;
-	}
-	return 1;
-}
-
-/* The process part of the verdict: fixed for a task's life once it is true. */
-static __always_inline int proc_traced(__u32 tgid)
-{
-	if (tgid == self_tgid)
-		return 0;
-	return trace_all || bpf_map_lookup_elem(&traced, &tgid);
-}
-
-/*
- * The rest: thread, cgroup and name, which can change under a traced process.
- * t is a BTF task pointer. The cgroup is the current task's: t is current in
- * every caller but a rename, which another thread of t's process (same cgroup)
- * or, rarely, another process writing /proc/PID/comm may do.
- */
-static __always_inline int task_selected(struct task_struct *t)
-{
-	__u32 tid = t->pid;
-
-	if (filter_tid && !bpf_map_lookup_elem(&tids, &tid))
-		return 0;
-	if (filter_cgroup && bpf_current_task_under_cgroup(&cgroup, 0) != 1)
-		return 0;
-	if (filter_comm) {
-		char c[DIO_COMM_LEN];
-
-		BPF_CORE_READ_STR_INTO(&c, t, comm);
-		if (comm_eq(c))
-			return 1;
-		BPF_CORE_READ_STR_INTO(&c, t, group_leader, comm);
-		return comm_eq(c);
-	}
-	return 1;
-}
-
-static __always_inline int is_traced(struct task_struct *t)
-{
-	return proc_traced(t->tgid) && task_selected(t);
-}
-
-/* Type a kernel pointer read as a number so its fields can be loaded directly. */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
-
-/*
- * The file behind fd. Fields are loaded through BTF-typed pointers rather
- * than bpf_probe_read calls: this runs for every call on an fd, and a helper
- * call per field cost more than the rest of the probe.
- */
-static __always_inline struct file *fd_file(struct task_struct *task, long fd)
-{
-	struct fdtable *fdt;
-	struct file *f = NULL;
-
-	if (fd < 0)
-		return NULL;
-	fdt = task->files->fdt;
-	if ((unsigned long)fd >= fdt->max_fds)
-		return NULL;
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]) || !f)
-		return NULL;
-	return bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
-}
-
-static __always_inline __u8 file_tag(struct file *f, struct dio_file_tag *tag)
-{
-	struct inode *ino = f->f_inode;
-	__u8 ft = (ino->i_mode & S_IFMT) >> 12;
-
-	tag->ino = ino->i_ino;
-	tag->dev = ino->i_sb->s_dev;
-	tag->gen = ino->i_generation;
-	return ft ? ft : DIO_FT_ANON;
-}
-
-/* ---- path walk ---------------------------------------------------------- */
-
-static long walk_step(__u32 i, void *ctx)
-{
-	struct walk *w = *(struct walk **)ctx;
-	struct dentry *d = w->d, *parent;
-	struct mount *mnt = w->mnt;
-	__u32 depth = w->depth;
-
-	parent = BPF_CORE_READ(d, d_parent);
-	if (d == BPF_CORE_READ(mnt, mnt.mnt_root) || d == parent) {
-		struct mount *mp = BPF_CORE_READ(mnt, mnt_parent);
-
-		if (mp == mnt || !mp) {
-			/*
-			 * The root of the mount tree. A file that is the root of its
-			 * own internal mount (anon inodes: "[eventfd]", "[io_uring]")
-			 * has only its own name; the real root is named "/".
-			 */
-			const unsigned char *name = BPF_CORE_READ(d, d_name.name);
-			__u32 len = BPF_CORE_READ(d, d_name.len);
-			char c = '/';
-
-			bpf_probe_read_kernel(&c, 1, name);
-			if (depth == 0 && len && c != '/') {
-				w->name[0] = (__u64)name;
-				w->len[0] = len;
-				w->depth = 1;
-			}
-			return 1;
-		}
-		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = mp;
-		return 0;
-	}
-	if (depth >= MAX_DEPTH) {
-		w->trunc = 1;
-		return 1;
-	}
-	w->name[depth & (MAX_DEPTH - 1)] = (__u64)BPF_CORE_READ(d, d_name.name);
-	w->len[depth & (MAX_DEPTH - 1)] = BPF_CORE_READ(d, d_name.len);
-	w->depth = depth + 1;
-	w->d = parent;
-	return 0;
-}
-
-struct build_ctx {
-	struct walk *w;
-	char *buf;
-	__u32 pos;
-	__u32 trunc;
-};
-
-static long build_step(__u32 i, void *ctx)
-{
-	struct build_ctx *b = ctx;
-	struct walk *w = b->w;
-	__u32 k, len, pos = b->pos;
-	long n;
-
-	if (i >= w->depth)
-		return 1;
-	k = (w->depth - 1 - i) & (MAX_DEPTH - 1);
-	len = w->len[k];
-	if (len >= NAME_MAX_BYTES || pos + 1 + len >= DIO_PATH_MAX) {
-		b->trunc = 1;
-		return 1;
-	}
-	pos &= DIO_PATH_MAX - 1;
-	b->buf[pos] = '/';
-	n = bpf_probe_read_kernel_str(b->buf + pos + 1, (len + 1) & (2 * NAME_MAX_BYTES - 1),
-				      (void *)w->name[k]);
-	if (n < 0)
-		return 1;
-	b->pos = pos + 1 + len;
-	return 0;
-}
-
-/*
- * Write the absolute path of (dentry, vfsmount) into buf (PATH_BUF bytes) and
- * return its length without the NUL; *trunc is set when it was cut.
- */
-static __always_inline __u32 walk_path(struct walk *w, struct dentry *d, struct vfsmount *vmnt,
-				       char *buf, __u32 *trunc)
-{
-	struct build_ctx b = { .w = w, .buf = buf };
-	struct walk *wp = w;
-
-	w->d = d;
-	w->mnt = (struct mount *)((void *)vmnt - bpf_core_field_offset(struct mount, mnt));
-	w->depth = 0;
-	w->trunc = 0;
-	bpf_loop(WALK_STEPS, walk_step, &wp, 0);
-	bpf_loop(MAX_DEPTH, build_step, &b, 0);
-	if (b.pos == 0) {
-		buf[0] = '/';
-		b.pos = 1;
-	}
-	b.pos &= DIO_PATH_MAX - 1;
-	buf[b.pos] = 0;
-	*trunc = b.trunc | w->trunc;
-	return b.pos;
-}
-
-struct cmp_ctx {
-	const char *s;
-	__u32 slen;
-	__u32 k;
-	int exclude;
-	int result;
-};
-
-static long prefix_step(__u32 i, void *ctx)
-{
-	struct cmp_ctx *c = ctx;
-	__u32 k = c->k & (DIO_MAX_PREFIX - 1);
-	__u32 plen = c->exclude ? exclude_len[k] : prefix_len[k];
-	char pc;
-
-	if (i >= plen) {
-		/* whole prefix matched: at a component boundary? */
-		c->result = (i >= c->slen || c->s[i & (PATH_BUF - 1)] == '/' ||
-			     (plen && (c->exclude ? exclude[k][(plen - 1) & (DIO_PREFIX_LEN - 1)]
-					       : prefix[k][(plen - 1) & (DIO_PREFIX_LEN - 1)]) == '/'));
-		return 1;
-	}
-	if (i >= c->slen)
-		return 1;
-	pc = c->exclude ? exclude[k][i & (DIO_PREFIX_LEN - 1)] : prefix[k][i & (DIO_PREFIX_LEN - 1)];
-	if (c->s[i & (PATH_BUF - 1)] != pc)
-		return 1;
-	return 0;
-}
-
-static __always_inline int has_prefix(const char *s, __u32 slen, __u32 k, int excl)
-{
-	struct cmp_ctx c = { .s = s, .slen = slen, .k = k, .exclude = excl };
-
-	bpf_loop(DIO_PREFIX_LEN, prefix_step, &c, 0);
-	return c.result;
-}
-
-/* --path / --exclude-path verdict for an absolute path. */
-static __always_inline __u8 path_match(const char *s, __u32 slen)
-{
-	__u8 ok = n_prefix == 0;
-
-	for (__u32 k = 0; k < DIO_MAX_PREFIX; k++) {
-		if (k >= n_prefix)
-			break;
-		if (has_prefix(s, slen, k, 0)) {
-			ok = 1;
-			break;
-		}
-	}
-	if (!ok)
-		return 0;
-	for (__u32 k = 0; k < DIO_MAX_PREFIX; k++) {
-		if (k >= n_exclude)
-			break;
-		if (has_prefix(s, slen, k, 1))
-			return 0;
-	}
-	return 1;
-}
-
-/*
- * Make sure the path of f's tag has been sent (again, if the file moved) and
- * return the path filter's verdict for it.
- */
-static __always_inline __u8 ensure_path(struct scratch *sc, struct file *f,
-					const struct dio_file_tag *tag, __u8 ftype, __u32 pid)
-{
-	struct dentry *d = f->f_path.dentry;
-	struct tagseen *seen, nv = {};
-	struct dio_ev_path *rec;
-	__u32 len, trunc = 0;
-	__u8 flags = 0;
-
-	nv.parent = (__u64)d->d_parent;
-	nv.hash_len = d->d_name.hash_len;
-	seen = bpf_map_lookup_elem(&tagseen, tag);
-	if (seen) {
-		if (seen->parent == nv.parent && seen->hash_len == nv.hash_len)
-			return seen->match;
-		flags |= DIO_PF_RENAMED;
-	}
-	rec = (void *)sc->pathrec;
-	len = walk_path(&sc->w, d, f->f_path.mnt, (char *)sc->pathrec + sizeof(*rec),
-			&trunc);
-	nv.match = path_match((char *)sc->pathrec + sizeof(*rec), len);
-	if (bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY))
-		count(DIO_LOST_PATHTAB);
-	if (trunc) {
-		flags |= DIO_PF_TRUNC;
-		count(DIO_CNT_PATH_TRUNC);
-	}
-	if (!f->f_inode->__i_nlink)
-		flags |= DIO_PF_DELETED;
-	/* filtered-out files need no path in user space */
-	if (!nv.match)
-		return 0;
-	if (ftype == DIO_FT_REG || ftype == DIO_FT_DIR) {
-		__u8 one = 1;
-
-		bpf_map_update_elem(&blkdevs, &tag->dev, &one, BPF_NOEXIST);
-	}
-	rec->hdr.type = DIO_EV_PATH;
-	rec->hdr.size = sizeof(*rec) + len + 1;
-	rec->hdr.cpu = bpf_get_smp_processor_id();
-	rec->hdr.ts = bpf_ktime_get_ns();
-	rec->tag = *tag;
-	rec->len = len + 1;
-	rec->flags = flags;
-	rec->ftype = ftype;
-	rec->pid = pid;
-	if (bpf_ringbuf_output(&rb, rec, (sizeof(*rec) + len + 1) & (2 * DIO_PATH_MAX - 1), rb_flags()))
-		count(DIO_LOST_RINGBUF);
-	return 1;
-}
-
-/* ---- content signatures ------------------------------------------------- */
-
-struct fnv_ctx {
-	const __u8 *buf;
-	__u32 len;
-	__u64 h;
-};
-
-static long fnv_step(__u32 i, void *ctx)
-{
-	struct fnv_ctx *c = ctx;
-
-	if (i >= c->len)
-		return 1;
-	c->h ^= c->buf[i & (DATA_MAX - 1)];
-	c->h *= 0x100000001b3ULL;
-	return 0;
-}
-
-/*
- * Append a struct dio_ev_content (and captured bytes) at tail for a data call
- * that moved n bytes of the user buffer ubuf. Returns the bytes appended.
- */
-static __always_inline __u32 add_content(struct scratch *sc, __u8 *tail, __u64 ubuf, __s64 n)
-{
-	struct dio_ev_content *ct = (void *)tail;
-	__u32 hn = n < hash_bytes ? n : hash_bytes;
-	__u32 cn = n < capture_bytes ? n : capture_bytes;
-
-	ct->hash = 0;
-	ct->hashed_len = hn;
-	if (hash_mode == 2) {
-		struct fnv_ctx c = { .buf = sc->data, .len = hn, .h = 0xcbf29ce484222325ULL };
-
-		if (hn > DATA_MAX)
-			hn = DATA_MAX;
-		c.len = hn;
-		ct->hashed_len = hn;
-		if (bpf_probe_read_user(sc->data, hn, (void *)ubuf))
-			return 0;
-		bpf_loop(DATA_MAX, fnv_step, &c, 0);
-		ct->hash = c.h;
-	} else if (cn < hn) {
-		/* user mode: send what is to be hashed; user space hashes and drops the excess */
-		cn = hn;
-	}
-	if (cn > DATA_MAX)
-		cn = DATA_MAX;
-	ct->data_len = cn;
-	if (cn && bpf_probe_read_user(tail + sizeof(*ct), cn, (void *)ubuf))
-		return 0;
-	return sizeof(*ct) + cn;
-}
-
 /* ---- system calls ------------------------------------------------------- */
-
-static __always_inline __u64 arg(const struct inflight *st, __u32 i)
-{
-	return i < 6 ? st->args[i] : 0;
-}
 
 /*
  * Entry of a selected call. Two program pairs share this body: the
@@ -674,7 +89,8 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 			st->ftype = file_tag(f, &st->tag);
 			st->has_file = 1;
 			if (sc)
-				st->match = ensure_path(sc, f, &st->tag, st->ftype, pid_tgid >> 32);
+				st->match = ensure_path(sc, task, f, &st->tag, st->ftype,
+							 pid_tgid >> 32);
 		}
 	}
 	if (detailed && m->off_how == DIO_OFF_PTR) {
@@ -698,77 +114,65 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 	return 0;
 }
 
-static __always_inline int dropped_type(__u8 ft)
-{
-	return only_files && (ft == DIO_FT_SOCK || ft == DIO_FT_FIFO || ft == DIO_FT_ANON);
-}
-
-/* Read a string argument at exit into buf; returns bytes with the NUL, 0 when absent. */
-static __always_inline __u16 read_str(char *buf, __u64 uptr, __u8 *flags, __u8 trunc_flag,
-				      __u8 fault_flag)
-{
-	long n;
-
-	if (!uptr) {
-		*flags |= fault_flag;
-		return 0;
-	}
-	n = bpf_probe_read_user_str(buf, DIO_PATH_MAX, (void *)uptr);
-	if (n <= 0) {
-		*flags |= fault_flag;
-		return 0;
-	}
-	if (n >= DIO_PATH_MAX)
-		*flags |= trunc_flag;
-	return n;
-}
-
 /*
- * --path for a call that names a file but has no fd: the argument itself when
- * absolute, else the directory it is relative to (dirfd or cwd) + "/" + argument.
+ * The file part of a call's exit: its file, tag, type and offset, and whether
+ * its path passes --path (ensuring the path was sent). Returns the DIO_SF_*
+ * flags it learnt.
  */
-static __always_inline __u8 arg_match(struct scratch *sc, struct task_struct *task, const char *arg,
-				      __u16 alen, long dirfd)
+static __always_inline __u8 exit_file(struct task_struct *task, struct scratch *sc,
+				      const struct dio_sysmeta *m, struct inflight *st, __s64 ret,
+				      struct dio_file_tag *tag, __u8 *ftype, __s64 *off, __s32 *fd,
+				      __u8 *match)
 {
-	__u32 trunc = 0, dlen;
 	struct dentry *d;
-	struct vfsmount *mnt;
+	struct file *f;
+	__u64 parent, hash;
+	__u8 flags = 0;
 
-	if (!n_prefix && !n_exclude)
-		return 1;
-	if (!alen)
-		return 1;
-	if (arg[0] == '/')
-		return path_match(arg, alen - 1);
-	if (dirfd == AT_FDCWD || (int)dirfd == AT_FDCWD) {
-		d = BPF_CORE_READ(task, fs, pwd.dentry);
-		mnt = BPF_CORE_READ(task, fs, pwd.mnt);
-	} else {
-		struct file *f = fd_file(task, (int)dirfd);
-
-		if (!f)
-			return 1;
-		d = BPF_CORE_READ(f, f_path.dentry);
-		mnt = BPF_CORE_READ(f, f_path.mnt);
+	/* close and munmap: the file was looked up at entry */
+	if (m->fd_how == DIO_FD_ARG_ENTRY || (m->flags & DIO_MF_MUNMAP)) {
+		if (!st->has_file)
+			return 0;
+		*tag = st->tag;
+		*ftype = st->ftype;
+		*fd = m->fd_how == DIO_FD_ARG_ENTRY ? (int)arg(st, m->fd_arg) : -1;
+		*match = st->match;
+		return DIO_SF_FILE;
 	}
-	dlen = walk_path(&sc->w, d, mnt, sc->cmp, &trunc);
-	if (dlen > DIO_PATH_MAX - 2)
-		return 1;
-	sc->cmp[dlen & (DIO_PATH_MAX - 1)] = '/';
-	if (bpf_probe_read_kernel_str(sc->cmp + ((dlen + 1) & (DIO_PATH_MAX - 1)), DIO_PATH_MAX, arg) < 0)
-		return 1;
-	return path_match(sc->cmp, dlen + alen);
+	f = call_file(task, m, st, ret, fd);
+	if (!f)
+		return 0;
+	*ftype = file_tag(f, tag);
+	flags = DIO_SF_FILE;
+	if (dropped_type(*ftype))
+		return flags;
+	if (call_offset(f, *ftype, m, st, ret, off))
+		flags |= DIO_SF_OFFSET;
+	/* most calls repeat the task's last file: then its path is known to be sent */
+	d = KLOAD(f, f_path.dentry);
+	parent = (__u64)KLOAD(d, d_parent);
+	hash = KLOAD(d, d_name.hash_len);
+	if (st->last_valid && st->last_parent == parent && st->last_hash == hash &&
+	    st->last_tag.ino == tag->ino && st->last_tag.dev == tag->dev &&
+	    st->last_tag.gen == tag->gen) {
+		*match = st->last_match;
+	} else {
+		*match = ensure_path(sc, task, f, tag, *ftype, task->tgid);
+		st->last_tag = *tag;
+		st->last_parent = parent;
+		st->last_hash = hash;
+		st->last_match = *match;
+		st->last_valid = 1;
+	}
+	return flags;
 }
 
 static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64 ret)
 {
-	__u64 pid_tgid = (__u64)task->tgid << 32 | (__u32)task->pid;
 	struct dio_file_tag tag = {};
-	struct dio_ev_syscall *ev;
 	struct dio_sysmeta *m;
 	struct scratch *sc;
 	struct inflight *st;
-	struct file *f = NULL;
 	__u8 flags = 0, ftype = 0, match = 1;
 	__s64 off = 0;
 	__u16 n0 = 0, n1 = 0;
@@ -788,78 +192,9 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		return 0;
 
 	if (detailed) {
-		long fdv = -1;
-
-		switch (m->fd_how) {
-		case DIO_FD_ARG:
-			fdv = (int)arg(st, m->fd_arg);
-			break;
-		case DIO_FD_RET:
-			fdv = ret;
-			break;
-		case DIO_FD_EMPTY_PATH: {
-			char c = 1;
-			__u64 p = arg(st, m->str0 ? m->str0 - 1 : 1);
-
-			if (!p || (!bpf_probe_read_user(&c, 1, (void *)p) && c == 0))
-				fdv = (int)arg(st, m->fd_arg);
-			break;
-		}
-		}
-		if (m->fd_how == DIO_FD_ARG_ENTRY || (m->flags & DIO_MF_MUNMAP)) {
-			if (st->has_file) {
-				tag = st->tag;
-				ftype = st->ftype;
-				flags |= DIO_SF_FILE;
-				fd = m->fd_how == DIO_FD_ARG_ENTRY ? (int)arg(st, m->fd_arg) : -1;
-				match = st->match;
-			}
-		} else if (fdv >= 0 && (f = fd_file(task, fdv))) {
-			ftype = file_tag(f, &tag);
-			flags |= DIO_SF_FILE;
-			fd = fdv;
-		}
+		flags = exit_file(task, sc, m, st, ret, &tag, &ftype, &off, &fd, &match);
 		if ((flags & DIO_SF_FILE) && dropped_type(ftype))
 			return 0;
-		if (f && ret >= 0 && (ftype == DIO_FT_REG || ftype == DIO_FT_BLK || ftype == DIO_FT_DIR)) {
-			switch (m->off_how) {
-			case DIO_OFF_POS:
-				off = f->f_pos - (ret > 0 ? ret : 0);
-				flags |= DIO_SF_OFFSET;
-				break;
-			case DIO_OFF_ARG:
-				off = arg(st, m->off_arg);
-				if (off == -1)	/* preadv2/pwritev2: current position */
-					off = f->f_pos - (ret > 0 ? ret : 0);
-				flags |= DIO_SF_OFFSET;
-				break;
-			case DIO_OFF_RET:
-				off = ret;
-				flags |= DIO_SF_OFFSET;
-				break;
-			case DIO_OFF_PTR:
-				off = st->has_off ? st->off : f->f_pos - (ret > 0 ? ret : 0);
-				flags |= DIO_SF_OFFSET;
-				break;
-			}
-		}
-		if (f) {
-			struct dentry *d = f->f_path.dentry;
-			__u64 parent = (__u64)d->d_parent, hash = d->d_name.hash_len;
-
-			if (st->last_valid && st->last_parent == parent && st->last_hash == hash &&
-			    st->last_tag.ino == tag.ino && st->last_tag.dev == tag.dev &&
-			    st->last_tag.gen == tag.gen) {
-				match = st->last_match;
-			} else {
-				match = ensure_path(sc, f, &tag, ftype, pid_tgid >> 32);
-				st->last_tag = tag;
-				st->last_parent = parent;
-				st->last_hash = hash;
-				st->last_match = match;
-				st->last_valid = 1;
-			}
-		}
 	}
 	/*
 	 * mmap of anonymous memory is malloc's business, not storage I/O: keep
@@ -871,7 +206,7 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 			return 0;
 	}
 	if ((m->flags & DIO_MF_MMAP) && match && (__u64)ret < (__u64)-4095L) {
-		struct mapkey k = { .addr = ret, .tgid = pid_tgid >> 32 };
+		struct mapkey k = { .addr = ret, .tgid = task->tgid };
 		struct mapval v = { .tag = tag, .ftype = ftype, .has_file = !!(flags & DIO_SF_FILE) };
 
 		bpf_map_update_elem(&mappings, &k, &v, BPF_ANY);
@@ -879,7 +214,6 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 	if (!match)
 		return 0;
 
-	ev = (void *)sc->ev;
 	if (m->str0) {
 		n0 = read_str((char *)sc->ev + EV_STR_OFF, arg(st, (m->str0 - 1)), &flags,
 			      DIO_SF_STR0_TRUNC, DIO_SF_STR0_FAULT);
@@ -912,46 +246,7 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 			size += added;
 		}
 	}
-
-	/* the common case, no strings: fill the reserved ring slot itself */
-	if (size == EV_STR_OFF) {
-		ev = bpf_ringbuf_reserve(&rb, sizeof(*ev), 0);
-		if (!ev) {
-			count(DIO_LOST_RINGBUF);
-			return 0;
-		}
-	}
-	ev->hdr.type = DIO_EV_SYSCALL;
-	ev->hdr.cpu = bpf_get_smp_processor_id();
-	ev->hdr.ts = st->ts;
-	ev->hdr.size = size;
-	ev->pid = pid_tgid >> 32;
-	ev->tid = (__u32)pid_tgid;
-	ev->duration = bpf_ktime_get_ns() - st->ts;
-	ev->ret = ret;
-	ev->args[0] = st->args[0];
-	ev->args[1] = st->args[1];
-	ev->args[2] = st->args[2];
-	ev->args[3] = st->args[3];
-	ev->args[4] = st->args[4];
-	ev->args[5] = st->args[5];
-	/* two loads instead of a helper call; a rename racing with this may show half of each name */
-	__builtin_memcpy(ev->comm, task->comm, sizeof(ev->comm));
-	ev->tag = tag;
-	ev->offset = off;
-	ev->nr = nr;
-	ev->ftype = ftype;
-	ev->flags = flags;
-	ev->str_len[0] = n0;
-	ev->str_len[1] = n1;
-	ev->fd = fd;
-	ev->pad = 0;
-	if (size == EV_STR_OFF) {
-		bpf_ringbuf_submit(ev, rb_flags());
-		return 0;
-	}
-	if (bpf_ringbuf_output(&rb, ev, size & (4 * DIO_PATH_MAX - 1), rb_flags()))
-		count(DIO_LOST_RINGBUF);
+	emit_syscall((void *)sc->ev, size, task, st, ret, &tag, off, ftype, flags, n0, n1, fd);
 	return 0;
 }
 
@@ -991,34 +286,6 @@ int BPF_PROG(dio_raw_exit, struct pt_regs *regs, long ret)
 
 /* ---- processes and threads ---------------------------------------------- */
 
-static __always_inline void emit_proc(struct task_struct *t, __u16 kind, __u16 pflags,
-				      __u32 opid, __u32 otid, __s32 code, const char *comm)
-{
-	struct dio_ev_proc *e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
-
-	if (!e) {
-		count(DIO_LOST_RINGBUF);
-		return;
-	}
-	e->hdr.type = DIO_EV_PROC;
-	e->hdr.size = sizeof(*e);
-	e->hdr.cpu = bpf_get_smp_processor_id();
-	e->hdr.ts = bpf_ktime_get_ns();
-	e->pid = BPF_CORE_READ(t, tgid);
-	e->tid = BPF_CORE_READ(t, pid);
-	e->other_pid = opid;
-	e->other_tid = otid;
-	e->exit_code = code;
-	e->kind = kind;
-	e->flags = pflags;
-	if (comm)
-		bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), comm);
-	else
-		BPF_CORE_READ_STR_INTO(&e->comm, t, comm);
-	bpf_ringbuf_submit(e, rb_flags());
-}
-
-
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -1045,19 +312,30 @@ int BPF_PROG(dio_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
+static __always_inline int proc_exit(struct task_struct *p, int group_dead)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 
 	if (!is_traced(p))
 		return 0;
-	/* group_dead arrived as a tracepoint argument in 6.16; older kernels: compare ids */
 	emit_proc(p, DIO_PROC_EXIT, group_dead ? DIO_PROCF_GROUP_DEAD : 0, 0, 0,
 		  BPF_CORE_READ(p, exit_code), NULL);
 	if (group_dead && !trace_all)
 		bpf_map_delete_elem(&traced, &tgid);
 	return 0;
+}
+
+/* Linux 6.16 and later pass group_dead; the host loads one of these two. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
+{
+	return proc_exit(p, group_dead);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(dio_exit_live, struct task_struct *p)
+{
+	return proc_exit(p, exit_group_dead(p));
 }
 
 SEC("tp_btf/task_rename")
@@ -1079,8 +357,7 @@ static __always_inline int uring_rw(__u8 op)
 	return op == 1 || op == 2 || op == 4 || op == 5 || op == 22 || op == 23;
 }
 
-SEC("tp_btf/io_uring_submit_req")
-int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
+static __always_inline int uring_submit(struct io_kiocb *req)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)req;
 	struct uring_pending p = {};
@@ -1093,7 +370,7 @@ int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
 	p.opcode = BPF_CORE_READ(req, opcode);
 	p.fd = BPF_CORE_READ(req, cqe.fd);
 	p.user_data = BPF_CORE_READ(req, cqe.user_data);
-	if (BPF_CORE_READ(req, flags) & (1ULL << REQ_F_FIXED_FILE_BIT))
+	if (uring_req_flags(req) & (1ULL << REQ_F_FIXED_FILE_BIT))
 		p.flags |= DIO_IF_FIXED;
 	if (uring_rw(p.opcode)) {
 		struct io_rw *rw = (void *)req;
@@ -1110,12 +387,24 @@ int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
 	return 0;
 }
 
-SEC("tp_btf/io_uring_complete")
-int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cqe)
+/* The submit tracepoint is io_uring_submit_req since 6.2 (io_uring_submit_sqe before). */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
 {
-	__u64 key = (__u64)reqp;
-	struct io_kiocb *req = reqp;
+	return uring_submit(req);
+}
+
+SEC("tp_btf/io_uring_submit_sqe")
+int BPF_PROG(dio_uring_submit_sqe, struct io_kiocb *req)
+{
+	return uring_submit(req);
+}
+
+static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
+{
+	__u64 key = (__u64)req;
 	struct uring_pending *p = bpf_map_lookup_elem(&uring, &key);
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct dio_ev_iouring *e;
 	struct dio_file_tag tag = {};
 	struct file *f = NULL;
@@ -1126,13 +415,17 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cq
 		return 0;
 	flags = p->flags;
 	if (detailed) {
-		f = BPF_CORE_READ(req, file);
-		if (f)
-			f = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+		f = typed_file(BPF_CORE_READ(req, file));
 		if (f && (sc = get_scratch())) {
 			ftype = file_tag(f, &tag);
 			flags |= DIO_IF_FILE;
-			if (dropped_type(ftype) || !ensure_path(sc, f, &tag, ftype, p->pid)) {
+			/*
+			 * Completions may run in a worker or in interrupt context:
+			 * the root to see the path from is the submitter's only when
+			 * the current task is of its process.
+			 */
+			if (dropped_type(ftype) ||
+			    !ensure_path(sc, task->tgid == p->pid ? task : NULL, f, &tag, ftype, p->pid)) {
 				bpf_map_delete_elem(&uring, &key);
 				return 0;
 			}
@@ -1151,7 +444,7 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cq
 	e->pid = p->pid;
 	e->tid = p->tid;
 	e->duration = bpf_ktime_get_ns() - p->ts;
-	e->res = cqe ? BPF_CORE_READ(cqe, res) : BPF_CORE_READ(req, cqe.res);
+	e->res = res;
 	e->offset = p->offset;
 	e->user_data = p->user_data;
 	__builtin_memcpy(e->comm, p->comm, sizeof(e->comm));
@@ -1165,6 +458,20 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *reqp, struct io_uring_cqe *cq
 	bpf_ringbuf_submit(e, rb_flags());
 	bpf_map_delete_elem(&uring, &key);
 	return 0;
+}
+
+/* Kernels after 6.12 hand the cqe to io_uring_complete; 6.12 and before its fields. */
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(dio_uring_complete, void *ctx_, void *req, struct io_uring_cqe *cqe)
+{
+	return uring_complete(req, cqe ? BPF_CORE_READ(cqe, res) :
+				   BPF_CORE_READ((struct io_kiocb *)req, cqe.res));
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(dio_uring_complete_res, void *ctx_, void *req, __u64 user_data, int res)
+{
+	return uring_complete(req, res);
 }
 
 /* ---- block requests ----------------------------------------------------- */
@@ -1194,14 +501,6 @@ struct {
 } blk SEC(".maps");
 
 #define PF_KTHREAD	0x00200000
-
-/* the traced verdict a task's last system call left in its storage */
-static __always_inline struct inflight *traced_storage(struct task_struct *t)
-{
-	struct inflight *st = bpf_task_storage_get(&inflight, t, 0, 0);
-
-	return st && st->traced && st->selected ? st : NULL;
-}
 
 /* the request's partition (what a file system's s_dev names), else its disk */
 static __always_inline __u32 blk_dev(struct request *rq)

@@ -4,7 +4,10 @@
 BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_TARGET_ARCH) -Wall -Wno-unused-function \
 	-I$(top_builddir)/bpf -I$(top_srcdir)/bpf -I$(top_srcdir)/include $(BPF_SYS_INCLUDES)
 
-EXTRA_DIST += bpf/dio.bpf.c bpf/dio.h bpf/vmlinux_x86_64.h
+# the BPF helpers, one header per job (see dio.bpf.c)
+DIO_BPF_HDRS = bpf/maps.bpf.h bpf/compat.bpf.h bpf/task.bpf.h bpf/file.bpf.h bpf/emit.bpf.h \
+	bpf/path.bpf.h
+EXTRA_DIST += bpf/dio.bpf.c bpf/dio.h bpf/vmlinux_x86_64.h $(DIO_BPF_HDRS)
 CLEANFILES += bpf/vmlinux.h bpf/dio.bpf.o bpf/dio.skel.h
 BUILT_SOURCES += bpf/dio.skel.h
 
@@ -18,6 +21,7 @@ bpf/vmlinux.h: $(top_srcdir)/bpf/vmlinux_x86_64.h
 	fi && mv $@.tmp $@
 
 bpf/dio.bpf.o: $(top_srcdir)/bpf/dio.bpf.c $(top_srcdir)/bpf/dio.h \
+		$(DIO_BPF_HDRS:%=$(top_srcdir)/%) \
 		$(top_srcdir)/include/dio/event.h bpf/vmlinux.h
 	$(AM_V_CC)$(CLANG) $(BPF_CFLAGS) -c $(top_srcdir)/bpf/dio.bpf.c -o $@.tmp && \
 	$(LLVM_STRIP) -g $@.tmp && mv $@.tmp $@

@@ -10,6 +10,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
 	engine/config.c engine/config.h \
+	engine/features.c engine/features.h \
 	engine/probe.c engine/probe.h \
 	engine/session.c engine/session.h \
 	engine/proc.c engine/proc.h \

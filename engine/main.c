@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "features.h"
 #include "options.h"
 #include "plugin.h"
 #include "probe.h"
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
 		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
-		"       dio list analyzers|sinks|syscalls            what this dio offers\n"
+		"       dio list analyzers|sinks|syscalls|features   what this dio (and kernel) offers\n"
 		"       dio --version\n"
 		"\n"
 		"See 'dio trace --help' for the options and examples.\n");
@@ -73,7 +74,18 @@ static int cmd_list(int argc, char **argv)
 			fprintf(stderr, "dio: no sinks found (set DIO_SINK_PATH?)\n");
 		return 0;
 	}
-	die_msg("list what? use 'dio list analyzers', 'dio list sinks' or 'dio list syscalls'");
+	if (what && !strcmp(what, "features")) {
+		struct features f;
+		char err[512];
+
+		if (features__probe(&f, err, sizeof(err))) {
+			die_msg("%s", err);
+			return 1;
+		}
+		features__print(&f, stdout);
+		return 0;
+	}
+	die_msg("list what? use 'dio list analyzers', 'dio list sinks', 'dio list syscalls' or 'dio list features'");
 	return 2;
 }
 

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <dio/event.h>
 #include "dio.skel.h"
+#include "features.h"
 #include "probe.h"
 #include "syscalls.h"
 #include "util.h"
@@ -31,6 +32,7 @@ struct probe {
 	int cap;
 	struct ring_buffer *rb;
 	int cgroup_fd;
+	struct features feat;
 };
 
 static int debug_libbpf;
@@ -191,6 +193,26 @@ static int open_cgroup(struct probe *p, const char *path, char *err, size_t errl
 	return e;
 }
 
+/*
+ * Of the programs that exist once per kernel variant, keep the one the
+ * running kernel's prototypes fit (features.c read them).
+ */
+static void set_variants(struct probe *p, const struct options *o)
+{
+	struct dio_bpf *sk = p->skel;
+	int uring = o->iouring && p->feat.state[FEAT_IOURING] != FEAT_MISSING;
+
+	sk->rodata->btf_loads = p->feat.state[FEAT_FIELD_LOADS] == FEAT_NATIVE;
+	bpf_program__set_autoload(p->feat.state[FEAT_EXIT_GROUP] == FEAT_NATIVE ?
+				  sk->progs.dio_exit_live : sk->progs.dio_exit, false);
+	bpf_program__set_autoload(sk->progs.dio_uring_submit, uring && !p->feat.uring_submit_sqe);
+	bpf_program__set_autoload(sk->progs.dio_uring_submit_sqe, uring && p->feat.uring_submit_sqe);
+	bpf_program__set_autoload(sk->progs.dio_uring_complete,
+				  uring && !p->feat.uring_complete_res);
+	bpf_program__set_autoload(sk->progs.dio_uring_complete_res,
+				  uring && p->feat.uring_complete_res);
+}
+
 static int set_rodata(struct probe *p, const struct options *o, char *err, size_t errlen)
 {
 	struct dio_bpf__rodata *ro = p->skel->rodata;
@@ -243,16 +265,13 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 		bpf_program__set_autoload(p->skel->progs.dio_raw_enter, false);
 		bpf_program__set_autoload(p->skel->progs.dio_raw_exit, false);
 	}
-	if (!o->iouring || !tracepoint_exists("io_uring", "io_uring_submit_req")) {
-		bpf_program__set_autoload(p->skel->progs.dio_uring_submit, false);
-		bpf_program__set_autoload(p->skel->progs.dio_uring_complete, false);
-	}
-	if (!o->block) {
+	set_variants(p, o);
+	if (!o->block || p->feat.state[FEAT_BLOCK] == FEAT_MISSING) {
 		bpf_program__set_autoload(p->skel->progs.dio_blk_insert, false);
 		bpf_program__set_autoload(p->skel->progs.dio_blk_issue, false);
 		bpf_program__set_autoload(p->skel->progs.dio_blk_complete, false);
 	}
-	if (!o->runq) {
+	if (!o->runq || p->feat.state[FEAT_RUNQ] == FEAT_MISSING) {
 		bpf_program__set_autoload(p->skel->progs.dio_wakeup, false);
 		bpf_program__set_autoload(p->skel->progs.dio_wakeup_new, false);
 		bpf_program__set_autoload(p->skel->progs.dio_switch, false);
@@ -368,6 +387,22 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 		return NULL;
 	}
 	p->cgroup_fd = -1;
+	e = features__probe(&p->feat, err, errlen);
+	if (!e)
+		e = features__check_helpers(&p->feat, err, errlen);
+	if (e)
+		goto fail;
+	{
+		const int wanted[FEAT_MAX] = {
+			[FEAT_FIELD_LOADS] = o->mode == MODE_DETAILED,
+			[FEAT_EXIT_GROUP] = 1,
+			[FEAT_IOURING] = o->iouring,
+			[FEAT_BLOCK] = o->block,
+			[FEAT_RUNQ] = o->runq,
+		};
+
+		features__warn(&p->feat, wanted);
+	}
 	p->skel = dio_bpf__open();
 	if (!p->skel) {
 		e = -errno;
@@ -421,13 +456,19 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_exit, err, errlen);
 	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_exit_live, err, errlen);
+	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_exec, err, errlen);
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_rename, err, errlen);
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_uring_submit, err, errlen);
 	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_uring_submit_sqe, err, errlen);
+	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_uring_complete, err, errlen);
+	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_uring_complete_res, err, errlen);
 	/* completion before issue before insert: no request is half seen */
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_blk_complete, err, errlen);
@@ -552,6 +593,11 @@ int probe__counters(struct probe *p, uint64_t *out)
 	}
 	free(vals);
 	return 0;
+}
+
+const struct features *probe__features(const struct probe *p)
+{
+	return &p->feat;
 }
 
 int probe__attached(const struct probe *p)

@@ -9,6 +9,7 @@
 #include "options.h"
 
 struct probe;
+struct features;
 
 /* Root or CAP_BPF+CAP_PERFMON, BTF, tracefs (mounted if missing). 0 or -errno with a one-line fix. */
 int probe__check_machine(char *err, size_t errlen);
@@ -32,6 +33,8 @@ int probe__poll(struct probe *p, int timeout_ms);
 int probe__drain(struct probe *p);
 /* Sum the per-CPU loss counters: out[DIO_CNT_MAX]. */
 int probe__counters(struct probe *p, uint64_t *out);
+/* What the running kernel let the probe use (features.h); owned by p. */
+const struct features *probe__features(const struct probe *p);
 /* Number of tracepoints attached. */
 int probe__attached(const struct probe *p);
 

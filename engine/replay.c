@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "options.h"
 #include "probe.h"
+#include "features.h"
 #include "replay.h"
 #include "session.h"
 #include "syscalls.h"
@@ -34,21 +35,25 @@ static void read_line(const char *file, char *buf, size_t len)
 }
 
 /* What a reader needs to decode the records without the recording machine. */
-static void build_meta(const struct options *o, int64_t realtime_off, int argc, char **argv,
+static void build_meta(const struct options *o, const struct session *s, int argc, char **argv,
 		       char *buf, size_t len)
 {
+	const struct features *feat = session__features(s);
+	char ftext[256] = "";
 	struct utsname u;
 	char boot[64];
 	size_t off;
 
 	uname(&u);
 	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	if (feat)
+		features__text(feat, ftext, sizeof(ftext));
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
-		       "boot_id=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\ncapture_bytes=%u\n"
-		       "options=",
-		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot,
-		       (long long)realtime_off, o->mode == MODE_RAW ? "raw" : "detailed",
+		       "boot_id=%s\nfeatures=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\n"
+		       "capture_bytes=%u\noptions=",
+		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot, ftext,
+		       (long long)session__realtime_off(s), o->mode == MODE_RAW ? "raw" : "detailed",
 		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
 		       o->capture_bytes);
 	/* the command line as given, one line: arguments separated by spaces */
@@ -193,7 +198,7 @@ int cmd_record(int argc, char **argv)
 		die_msg("out of memory");
 		goto out;
 	}
-	build_meta(&o, session__realtime_off(s), argc, argv, meta, META_MAX);
+	build_meta(&o, s, argc, argv, meta, META_MAX);
 	rc.base = path;
 	rc.o = &o;
 	rc.meta = meta;

@@ -358,7 +358,7 @@ static const size_t min_size[DIO_EV_MAX] = {
 	[DIO_EV_SYSCALL] = sizeof(struct dio_ev_syscall),
 	[DIO_EV_PATH] = sizeof(struct dio_ev_path),
 	[DIO_EV_IOURING] = sizeof(struct dio_ev_iouring),
-	[DIO_EV_PROC] = sizeof(struct dio_ev_proc),
+	[DIO_EV_PROC] = DIO_EV_PROC_SIZE_V1,
 	[DIO_EV_BLOCK] = sizeof(struct dio_ev_block),
 	[DIO_EV_RUNQ] = sizeof(struct dio_ev_runq),
 };
@@ -438,6 +438,13 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 			return e;
 		}
 	}
+	/* a process record of an older recording: modules see the fields appended since as 0 */
+	if (h->type == DIO_EV_PROC && h->size < sizeof(struct dio_ev_proc)) {
+		memset(s->rewrite, 0, sizeof(struct dio_ev_proc));
+		memcpy(s->rewrite, rec, h->size);
+		((struct dio_ev_hdr *)s->rewrite)->size = sizeof(struct dio_ev_proc);
+		h = (const void *)s->rewrite;
+	}
 	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
 	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
 		h = hash_in_user(s, rec);
@@ -485,6 +492,11 @@ void session__set_realtime_off(struct session *s, int64_t off)
 int64_t session__realtime_off(const struct session *s)
 {
 	return s->realtime_off;
+}
+
+const struct features *session__features(const struct session *s)
+{
+	return s->probe ? probe__features(s->probe) : NULL;
 }
 
 static int on_record(void *ctx, void *data, size_t size)

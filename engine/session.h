@@ -13,6 +13,7 @@
 #include "options.h"
 
 struct session;
+struct features;
 
 /* Load and initialise the modules o asks for. NULL with errno and a message in err. */
 struct session *session__new(struct options *o, char *err, size_t errlen);
@@ -44,6 +45,8 @@ void session__record_to(struct session *s, int (*add)(void *ud, const void *rec,
 /* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);
+/* What the running kernel let the live session use; NULL in a replay. Owned by s. */
+const struct features *session__features(const struct session *s);
 /*
  * Feed every record of r for which keep (if not NULL) returns non-zero to the
  * modules, then finish the analyzers. Returns dio's exit status (0, or 1 when a

@@ -155,7 +155,12 @@ struct dio_ev_proc {
 	__u16 kind;		/* DIO_PROC_* */
 	__u16 flags;		/* DIO_PROCF_* */
 	char comm[DIO_COMM_LEN];
+	/* appended: a record of an older recording (DIO_EV_PROC_SIZE_V1) reaches modules with 0 */
+	__u32 mnt_ns;		/* mount namespace (inode number, as /proc/PID/ns/mnt) */
+	__u32 pad;
 };
+/* the record's size before mnt_ns was appended: the host accepts both */
+#define DIO_EV_PROC_SIZE_V1	56
 
 /* dio_ev_block.flags */
 #define DIO_BF_KTHREAD	0x01	/* submitted by a kernel thread (writeback, journal, loop, ...)
@@ -224,7 +229,7 @@ DIO_STATIC_ASSERT(sizeof(struct dio_ev_syscall) == 144, "dio_ev_syscall layout")
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_content) == 16, "dio_ev_content layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_path) == 40, "dio_ev_path layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout");
-DIO_STATIC_ASSERT(sizeof(struct dio_ev_proc) == 56, "dio_ev_proc layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_proc) == 64, "dio_ev_proc layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_block) == 96, "dio_ev_block layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_runq) == 88, "dio_ev_runq layout");
 

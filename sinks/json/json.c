@@ -438,6 +438,7 @@ static int json_proc(struct json *j, const struct dio_ev_proc *p)
 	put_rec_head(j, "proc", &p->hdr, p->pid, p->tid);
 	put_kcomm(j, p->comm);
 	put_kstr(j, "kind", kinds[p->kind]);
+	put(j, ",\"mnt_ns\":%u", p->mnt_ns);
 	switch (p->kind) {
 	case DIO_PROC_FORK:
 		put(j, ",\"child_pid\":%u,\"child_tid\":%u,\"thread\":%s", p->other_pid,

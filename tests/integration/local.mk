@@ -15,6 +15,8 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
 INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
+# paths seen from the process's root (chroot, mount namespaces)
+INTEGRATION_TESTS += tests/integration/trace-root.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md

@@ -138,11 +138,11 @@ SYSCALL = struct.Struct("<" + HDR.format[1:] + "IIQq6Q16s" + TAG + "qHBBHHiI")
 CONTENT = struct.Struct("<QII")			# hash, hashed_len, data_len
 PATH = struct.Struct("<" + HDR.format[1:] + TAG + "HBBI")
 IOURING = struct.Struct("<" + HDR.format[1:] + "IIQqQQ16s" + TAG + "IiBBB5s")
-PROC = struct.Struct("<" + HDR.format[1:] + "IIIIiHH16s")
+PROC = struct.Struct("<" + HDR.format[1:] + "IIIIiHH16sII")
 BLOCK = struct.Struct("<" + HDR.format[1:] + "IIQQQQ16sIIiHBB8s")
 RUNQ = struct.Struct("<" + HDR.format[1:] + "IIQQ16sII16sHB5s")
 assert (HDR.size, SYSCALL.size, CONTENT.size, PATH.size, IOURING.size, PROC.size, BLOCK.size,
-        RUNQ.size) == (16, 144, 16, 40, 104, 56, 96, 88), "event.h's _Static_assert sizes"
+        RUNQ.size) == (16, 144, 16, 40, 104, 64, 96, 88), "event.h's _Static_assert sizes"
 
 EV_SYSCALL, EV_PATH, EV_IOURING, EV_PROC, EV_BLOCK, EV_RUNQ = 1, 2, 3, 4, 5, 6
 SF_FILE, SF_OFFSET, SF_STR0_TRUNC, SF_STR1_TRUNC = 0x01, 0x02, 0x04, 0x08
@@ -164,7 +164,8 @@ PARSE = {
     EV_PATH: (PATH, "type size cpu ts ino dev gen len flags ftype pid"),
     EV_IOURING: (IOURING, "type size cpu ts pid tid duration res offset user_data comm "
                           "ino dev gen len fd opcode ftype flags pad"),
-    EV_PROC: (PROC, "type size cpu ts pid tid other_pid other_tid exit_code kind flags comm"),
+    EV_PROC: (PROC, "type size cpu ts pid tid other_pid other_tid exit_code kind flags comm "
+                    "mnt_ns pad"),
     EV_BLOCK: (BLOCK, "type size cpu ts pid tid duration queue_ns sector sys_ts comm dev bytes "
                       "error nr flags pad rwbs"),
     EV_RUNQ: (RUNQ, "type size cpu ts pid tid delay sys_ts comm prev_pid prev_tid prev_comm nr "
@@ -477,6 +478,9 @@ class Check:
     def proc(self, r):
         self.head(r, "proc", r["tid"])
         self.comm(r)
+        self.key("mnt_ns", r["mnt_ns"])
+        if r["pad"]:
+            self.fail(f"pad {r['pad']!r}")
         kind = PROC_KINDS.get(r["kind"])
         self.key("kind", kind)
         fl = r["flags"]

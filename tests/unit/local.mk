@@ -177,3 +177,10 @@ tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_contention_LDADD = $(CMOCKA_LIBS)
+
+# what the kernel lets dio use, read from synthetic BTFs of 6.1, 6.12, 6.18 and older
+check_PROGRAMS += tests/unit/test_features
+TESTS += tests/unit/test_features
+tests_unit_test_features_SOURCES = tests/unit/test_features.c
+tests_unit_test_features_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)

@@ -99,7 +99,7 @@ static void event_records_are_pinned(void **unused)
 		OFF(dio_ev_iouring, flags, 98),
 		OFF(dio_ev_iouring, pad, 99),
 
-		SZ(dio_ev_proc, 56),
+		SZ(dio_ev_proc, 64),
 		OFF(dio_ev_proc, hdr, 0),
 		OFF(dio_ev_proc, pid, 16),
 		OFF(dio_ev_proc, tid, 20),
@@ -109,6 +109,7 @@ static void event_records_are_pinned(void **unused)
 		OFF(dio_ev_proc, kind, 36),
 		OFF(dio_ev_proc, flags, 38),
 		OFF(dio_ev_proc, comm, 40),
+		OFF(dio_ev_proc, mnt_ns, 56),
 
 		SZ(dio_ev_block, 96),
 		OFF(dio_ev_block, hdr, 0),

@@ -317,7 +317,7 @@ static void other_records_and_a_finding(void **st)
 	struct dio_ev_proc f = {
 		.hdr = { .type = DIO_EV_PROC, .size = sizeof(f), .ts = TS + 6 },
 		.pid = 10, .tid = 11, .other_pid = 12, .other_tid = 12,
-		.kind = DIO_PROC_FORK, .comm = "app",
+		.kind = DIO_PROC_FORK, .comm = "app", .mnt_ns = 4026531841u,
 	};
 	/* a thread other than the leader called execve: it goes on as the leader */
 	struct dio_ev_proc e = {
@@ -354,12 +354,13 @@ static void other_records_and_a_finding(void **st)
 		    "\"fixed\":true,\"sqpoll\":false,\"offset\":8192,\"len\":4096,"
 		    "\"user_data\":42,\"ret\":-11,\"errno\":\"EAGAIN\",\"duration_ns\":99}\n"
 		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000006,\"rel_ns\":6,\"pid\":10,"
-		    "\"tid\":11,\"cpu\":0,\"comm\":\"app\",\"kind\":\"fork\",\"child_pid\":12,"
+		    "\"tid\":11,\"cpu\":0,\"comm\":\"app\",\"kind\":\"fork\",\"mnt_ns\":4026531841,"
+		    "\"child_pid\":12,"
 		    "\"child_tid\":12,\"thread\":false}\n"
 		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000006,\"rel_ns\":6,\"pid\":10,"
-		    "\"tid\":10,\"cpu\":0,\"comm\":\"new\",\"kind\":\"exec\",\"old_tid\":11}\n"
+		    "\"tid\":10,\"cpu\":0,\"comm\":\"new\",\"kind\":\"exec\",\"mnt_ns\":0,\"old_tid\":11}\n"
 		    "{\"type\":\"proc\",\"ts_ns\":1704164645000000007,\"rel_ns\":7,\"pid\":10,"
-		    "\"tid\":11,\"cpu\":2,\"comm\":\"app\",\"kind\":\"exit\",\"exit_code\":768,"
+		    "\"tid\":11,\"cpu\":2,\"comm\":\"app\",\"kind\":\"exit\",\"mnt_ns\":0,\"exit_code\":768,"
 		    "\"group_dead\":true,\"exit_status\":3}\n"
 		    "{\"type\":\"finding\"," HEAD ",\"severity\":\"warning\","
 		    "\"code\":\"fsync.missing\",\"analyzer\":\"fsync\",\"title\":\"never synced\","

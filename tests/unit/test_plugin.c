@@ -238,6 +238,48 @@ static void session_delivers_only_subscribed_types(void **unused)
 	assert_string_equal(line, "limit=10 syscall=2 path=0 iouring=0 proc=0\n");
 }
 
+/*
+ * A process record of a recording made before mnt_ns was appended (56 bytes)
+ * reaches modules at today's size with mnt_ns 0; a shorter one is refused.
+ */
+static void old_process_record_reaches_modules_at_full_size(void **unused)
+{
+	struct options o;
+	struct session *s;
+	char err[512] = "", out[] = "/tmp/dio-test-plugin-XXXXXX", line[512] = "";
+	struct dio_ev_proc pr = {
+		.hdr = { .type = DIO_EV_PROC, .size = DIO_EV_PROC_SIZE_V1, .ts = 5 },
+		.pid = 7, .tid = 7, .kind = DIO_PROC_EXEC, .comm = "old",
+		.mnt_ns = 99,	/* beyond the old record's end: must not be seen */
+	};
+	char spec[4200];
+	FILE *f;
+	int fd = mkstemp(out);
+
+	assert_true(fd >= 0);
+	close(fd);
+	options_init(&o);
+	o.no_summary = 1;
+	snprintf(spec, sizeof(spec), "json:file=%s", out);
+	assert_int_equal(options_add_plugin(&o, 1, spec, err, sizeof(err)), 0);
+	s = session__new(&o, err, sizeof(err));
+	if (!s)
+		fail_msg("session__new: %s", err);
+	assert_int_equal(session__dispatch(s, &pr, DIO_EV_PROC_SIZE_V1), 0);
+	pr.hdr.size = DIO_EV_PROC_SIZE_V1 - 4;
+	assert_int_equal(session__dispatch(s, &pr, sizeof(pr)), 0);
+	session__free(s);
+	options_free(&o);
+	f = fopen(out, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_null(strstr(line, "\"mnt_ns\":99"));
+	assert_non_null(strstr(line, "\"comm\":\"old\",\"kind\":\"exec\",\"mnt_ns\":0,"));
+	assert_null(fgets(line, sizeof(line), f));	/* the short one was dropped */
+	fclose(f);
+	unlink(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +294,7 @@ int main(void)
 		cmocka_unit_test(unknown_config_key_names_file_and_line),
 		cmocka_unit_test(bad_values_are_explained),
 		cmocka_unit_test(session_delivers_only_subscribed_types),
+		cmocka_unit_test(old_process_record_reaches_modules_at_full_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
