@@ -39,13 +39,17 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 		       char *buf, size_t len)
 {
 	const struct features *feat = session__features(s);
-	char ftext[256] = "";
+	struct features probed;
+	char ftext[256] = "", err[256];
 	struct utsname u;
 	char boot[64];
 	size_t off;
 
 	uname(&u);
 	read_line("/proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	/* the probe is made when the trace starts: until then, read the kernel as it will */
+	if (!feat && !features__probe(&probed, err, sizeof(err)))
+		feat = &probed;
 	if (feat)
 		features__text(feat, ftext, sizeof(ftext));
 	off = snprintf(buf, len,
