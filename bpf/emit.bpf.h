@@ -60,10 +60,11 @@ static __always_inline __u16 read_str(char *buf, __u64 uptr, __u8 *flags, __u8 t
 		return 0;
 	}
 	n = bpf_probe_read_user_str(buf, DIO_PATH_MAX, (void *)uptr);
-	if (n <= 0) {
+	if (n < 0) {
 		*flags |= fault_flag;
 		return 0;
 	}
+	n = str_len_read(buf, n);
 	if (n >= DIO_PATH_MAX)
 		*flags |= trunc_flag;
 	return n;

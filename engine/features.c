@@ -16,27 +16,25 @@ static const struct feature_info {
 	const char *needs;	/* what the kernel must have */
 	const char *since;	/* the Linux that has it */
 	const char *fallback;	/* what dio does without it; NULL: those records do not come */
-	int notice;		/* the fallback costs more: say so at start */
 } info[FEAT_MAX] = {
 	[FEAT_FIELD_LOADS] = {
 		"field-loads", "direct loads of file, inode and dentry fields",
 		"the kfunc bpf_rdonly_cast", "6.2",
-		"each field is read with bpf_probe_read_kernel: the same records at a higher cost per call",
-		1 },
+		"each field is read with bpf_probe_read_kernel: the same records at a higher cost per call" },
 	[FEAT_EXIT_GROUP] = {
 		"exit-group", "which exiting thread ends its process",
 		"sched_process_exit's group_dead argument", "6.16",
-		"signal->live is read at exit: the same records", 0 },
+		"signal->live is read at exit: the same records" },
 	[FEAT_IOURING] = {
 		"io_uring", "io_uring requests",
-		"io_uring tracepoints that pass the request", "6.1", NULL, 0 },
+		"io_uring tracepoints that pass the request", "6.1", NULL },
 	[FEAT_BLOCK] = {
 		"block", "block requests",
 		"block_rq_insert, block_rq_issue (the request alone) and block_rq_complete", "5.11",
-		NULL, 0 },
+		NULL },
 	[FEAT_RUNQ] = {
 		"runq", "run-queue waits",
-		"sched_switch with its prev_state argument", "5.18", NULL, 0 },
+		"sched_switch with its prev_state argument", "5.18", NULL },
 };
 
 const char *feature__name(enum feature id)
@@ -242,18 +240,14 @@ void features__warn(const struct features *f, const int wanted[FEAT_MAX])
 	for (int id = 0; id < FEAT_MAX; id++) {
 		const struct feature_info *fi = &info[id];
 
-		if (!wanted[id] || f->state[id] == FEAT_NATIVE)
+		/* a fallback gives the same records: nothing to say */
+		if (!wanted[id] || f->state[id] != FEAT_MISSING)
 			continue;
 		if (f->disabled & (1u << id))
-			warn_msg("%s: turned off by DIO_DISABLE_FEATURES%s%s", fi->name,
-				 f->state[id] == FEAT_MISSING ? ": no " : "; instead ",
-				 f->state[id] == FEAT_MISSING ? fi->what : fi->fallback);
-		else if (f->state[id] == FEAT_MISSING)
-			warn_msg("%s are not traced: %s (Linux %s has %s)", fi->what, f->why[id], fi->since,
-				 fi->needs);
-		else if (f->state[id] == FEAT_FALLBACK && fi->notice)
-			warn_msg("%s: %s (Linux %s has %s): %s", fi->name, f->why[id], fi->since,
-				 fi->needs, fi->fallback);
+			warn_msg("%s: turned off by DIO_DISABLE_FEATURES: no %s", fi->name, fi->what);
+		else
+			warn_msg("%s are not traced: %s (Linux %s has %s)", fi->what, f->why[id],
+				 fi->since, fi->needs);
 	}
 }
 

@@ -59,9 +59,9 @@ int features__check_helpers(const struct features *f, char *err, size_t errlen);
 const char *feature__name(enum feature id);
 
 /*
- * One line per feature that this kernel degrades and that wanted[id] asks for
- * (0: the user turned it off): what is missing, why, and which Linux has it.
- * Fallbacks that give the same records at the same cost say nothing.
+ * One line for each feature that this kernel lacks and that wanted[id] asks
+ * for (0: the user turned it off): what is missing, why, and which Linux has
+ * it. A fallback gives the same records and says nothing.
  */
 void features__warn(const struct features *f, const int wanted[FEAT_MAX]);
 
