@@ -51,10 +51,10 @@ static __always_inline __u64 uring_req_flags(struct io_kiocb *req)
 }
 
 /*
- * Bytes bpf_probe_read_user_str() copied, NUL included. Before 6.13 or so
- * (6.1 and 6.12 do) it returns 0, not 1, for an empty string: the ""
- * that glibc's fstat() passes to newfstatat. 0 is never a fault (that is
- * -EFAULT), so it is the empty string.
+ * Bytes bpf_probe_read_user_str() copied, NUL included. On 6.1 and 6.12 it
+ * returns 0, not 1 as on 6.18, for an empty string: the "" that glibc's
+ * fstat() passes to newfstatat. 0 is never a fault (that is -EFAULT), so it
+ * is the empty string.
  */
 static __always_inline long str_len_read(char *buf, long n)
 {

@@ -19,6 +19,8 @@ INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
 INTEGRATION_TESTS += tests/integration/trace-root.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
+# the README's first command
+INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md
