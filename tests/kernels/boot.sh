@@ -13,6 +13,7 @@
 #   124  the timeout hit (default 600 s for boot and CMD together)
 #   125  the VM did not boot (the kernel never ran the initramfs)
 #   123  the guest set-up failed: a module did not load, or a mount
+#   122  the guest kernel crashed (panic, oops, lockup) or stopped while CMD ran
 #     2  usage or host-side errors
 #
 # In the guest, /tmp, /var/tmp, /run and /dev/shm are empty tmpfs; --keep PATH
@@ -100,24 +101,41 @@ cp "$kdir"/modules/*.ko "$kdir/modules/order" "$tmp/root/modules/"
 
 # qemu reads ',' in an option value as the next option unless doubled
 qout=${out//,/,,}
+# A guest that locks up, oopses or blocks a task for two minutes panics, and
+# with panic=-1 and -no-reboot that ends qemu: a dead guest costs seconds, not
+# the timeout. oops=panic also keeps a damaged kernel from running more tests.
+# thread=single: with one host thread per vCPU (qemu 7.2's default), a CPU runs
+# stale code while the other patches it; turning tracepoints on and off while
+# processes fork (what dio does) crashed 6.12 (Oops: int3) and locked up 6.1
+# within a minute, without dio as well. One thread for both vCPUs did not.
 start=$(date +%s.%N)
-set +e
-timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 2 \
+timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 2048 -smp 2 \
 	-nographic -no-reboot -nic none \
 	-kernel "$kdir/vmlinuz" -initrd "$tmp/initramfs" \
-	-append "console=ttyS0 panic=-1 rdinit=/init" \
+	-append "console=ttyS0 panic=-1 oops=panic softlockup_panic=1 hung_task_panic=1 rdinit=/init" \
 	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=rootfs \
 	-fsdev "local,id=o,path=$qout,security_model=none,multidevs=remap" \
 	-device virtio-9p-pci,fsdev=o,mount_tag=outdir \
-	< /dev/null > "$out/console.log" 2>&1
-qrc=$?
-set -e
-wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-echo "wall=$wall" >> "$out/times"
+	< /dev/null > "$out/console.log" 2>&1 &
+qpid=$!
+# timeout runs in a process group of its own: a Ctrl-C or kill of this script
+# would not reach qemu
+walltime() {
+	wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+	echo "wall=$wall" >> "$out/times"
+}
+trap 'kill "$qpid" 2> /dev/null; wait "$qpid"; walltime; exit 143' TERM INT HUP
+qrc=0
+wait "$qpid" || qrc=$?
+trap - TERM INT HUP
+walltime
 
 # the last "dio-boot:" line tells how far the guest got
 stage=$(grep -a '^dio-boot: ' "$out/console.log" | tail -n 1 | tr -d '\r' || true)
+# what brought the kernel down: the first report of a bug, else the panic's own line
+crash=$(grep -a -m 1 -E 'BUG:|Oops:|general protection fault|blocked for more than|Kernel panic' \
+	"$out/console.log" | sed 's/^\[[ 0-9.]*\] //' | tr -d '\r' || true)
 if [ -f "$out/status" ]; then
 	[ -f "$out/output" ] && cat "$out/output"
 	rc=$(cat "$out/status")
@@ -141,11 +159,16 @@ case $stage in
 	# the last line, without the terminal escapes of the firmware
 	last=$(sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1b.//g; s/[^[:print:]]//g' "$out/console.log" |
 		grep -v '^ *$' | tail -n 1)
-	echo "$prog: $release: the VM did not boot (qemu exited with $qrc after $wall s; last" \
-		"console line: ${last:-none}); see $out/console.log" >&2
+	echo "$prog: $release: the VM did not boot (qemu exited with $qrc after $wall s;" \
+		"${crash:-last console line: ${last:-none}}); see $out/console.log" >&2
 	exit 125
 	;;
 esac
-echo "$prog: $release: the guest stopped without an exit status (qemu exited with $qrc" \
-	"after $wall s; last: $stage); see $out/console.log" >&2
-exit 123
+if [ -n "$crash" ]; then
+	echo "$prog: $release: the guest kernel crashed: $crash (after $wall s; last: $stage);" \
+		"see $out/console.log" >&2
+else
+	echo "$prog: $release: the guest stopped without an exit status (qemu exited with $qrc" \
+		"after $wall s; last: $stage); see $out/console.log" >&2
+fi
+exit 122

@@ -65,11 +65,12 @@ $bb mount -t 9p -o "trans=virtio,version=9p2000.L,msize=$MSIZE,cache=mmap" outdi
 
 # up is the time from the kernel's start to the command, for boot.sh's report
 read -r up _ < /proc/uptime
+echo "up=$up" > "$OUTDIR/times"
 say "running the command (up $up s)"
 /bin/sh "$OUTDIR/cmd.sh" < /dev/null > "$OUTDIR/output" 2>&1
 rc=$?
 read -r end _ < /proc/uptime
-echo "up=$up end=$end" > "$OUTDIR/times"
+echo "end=$end" >> "$OUTDIR/times"
 # the status last: its presence tells boot.sh the command ran to its end
 echo "$rc" > "$OUTDIR/status"
 say "the command exited with $rc"
