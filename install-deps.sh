@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian 12 packages dio needs to build and test.
+# qemu-system-x86 busybox-static kmod xz-utils: make check-kernels (tests/kernels)
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -14,4 +15,5 @@ apt-get install -y -q --no-install-recommends \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq \
-	python3-jsonschema
+	python3-jsonschema \
+	qemu-system-x86 busybox-static kmod xz-utils
