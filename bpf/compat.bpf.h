@@ -51,6 +51,18 @@ static __always_inline __u64 uring_req_flags(struct io_kiocb *req)
 }
 
 /*
+ * v & mask, for a length already clamped below mask: the AND changes nothing,
+ * but 6.1's verifier loses a clamp's bounds when the compiler reloads the
+ * value from the stack, and refuses the helper call ("R2 min value is
+ * negative"); the barrier keeps the compiler from dropping the AND.
+ */
+static __always_inline __u32 bounded(__u32 v, __u32 mask)
+{
+	asm volatile("" : "+r"(v));
+	return v & mask;
+}
+
+/*
  * Bytes bpf_probe_read_user_str() copied, NUL included. On 6.1 and 6.12 it
  * returns 0, not 1 as on 6.18, for an empty string: the "" that glibc's
  * fstat() passes to newfstatat. 0 is never a fault (that is -EFAULT), so it

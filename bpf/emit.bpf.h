@@ -16,7 +16,8 @@ static __always_inline void emit_path(struct dio_ev_path *rec, const struct dio_
 	rec->flags = flags;
 	rec->ftype = ftype;
 	rec->pid = pid;
-	if (bpf_ringbuf_output(&rb, rec, (sizeof(*rec) + len + 1) & (2 * DIO_PATH_MAX - 1), rb_flags()))
+	if (bpf_ringbuf_output(&rb, rec, bounded(sizeof(*rec) + len + 1, 2 * DIO_PATH_MAX - 1),
+			       rb_flags()))
 		count(DIO_LOST_RINGBUF);
 }
 
@@ -106,7 +107,7 @@ static __always_inline __u32 add_content(struct scratch *sc, __u8 *tail, __u64 u
 			hn = DATA_MAX;
 		c.len = hn;
 		ct->hashed_len = hn;
-		if (bpf_probe_read_user(sc->data, hn, (void *)ubuf))
+		if (bpf_probe_read_user(sc->data, bounded(hn, 2 * DATA_MAX - 1), (void *)ubuf))
 			return 0;
 		bpf_loop(DATA_MAX, fnv_step, &c, 0);
 		ct->hash = c.h;
@@ -117,7 +118,7 @@ static __always_inline __u32 add_content(struct scratch *sc, __u8 *tail, __u64 u
 	if (cn > DATA_MAX)
 		cn = DATA_MAX;
 	ct->data_len = cn;
-	if (cn && bpf_probe_read_user(tail + sizeof(*ct), cn, (void *)ubuf))
+	if (cn && bpf_probe_read_user(tail + sizeof(*ct), bounded(cn, 2 * DATA_MAX - 1), (void *)ubuf))
 		return 0;
 	return sizeof(*ct) + cn;
 }
@@ -168,7 +169,7 @@ static __always_inline void emit_syscall(struct dio_ev_syscall *ev, __u32 size, 
 		bpf_ringbuf_submit(ev, rb_flags());
 		return;
 	}
-	if (bpf_ringbuf_output(&rb, ev, size & (4 * DIO_PATH_MAX - 1), rb_flags()))
+	if (bpf_ringbuf_output(&rb, ev, bounded(size, 4 * DIO_PATH_MAX - 1), rb_flags()))
 		count(DIO_LOST_RINGBUF);
 }
 
