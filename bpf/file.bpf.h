@@ -29,19 +29,11 @@ static __always_inline struct file *fd_file(struct task_struct *task, long fd)
 static __always_inline __u8 file_tag(struct file *f, struct dio_file_tag *tag)
 {
 	struct inode *ino = KLOAD(f, f_inode);
-	__u8 ft;
+	__u8 ft = (KLOAD(ino, i_mode) & S_IFMT) >> 12;
 
-	if (btf_loads) {
-		ft = (ino->i_mode & S_IFMT) >> 12;
-		tag->ino = ino->i_ino;
-		tag->dev = ino->i_sb->s_dev;
-		tag->gen = ino->i_generation;
-	} else {
-		ft = (BPF_CORE_READ(ino, i_mode) & S_IFMT) >> 12;
-		tag->ino = BPF_CORE_READ(ino, i_ino);
-		tag->dev = BPF_CORE_READ(ino, i_sb, s_dev);
-		tag->gen = BPF_CORE_READ(ino, i_generation);
-	}
+	tag->ino = KLOAD(ino, i_ino);
+	tag->dev = KLOAD(ino, i_sb, s_dev);
+	tag->gen = KLOAD(ino, i_generation);
 	return ft ? ft : DIO_FT_ANON;
 }
 
