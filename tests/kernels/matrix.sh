@@ -14,8 +14,13 @@
 #   DIO_KERNEL_OUT           where the logs go (default: a new directory in $TMPDIR or /tmp)
 #   DIO_KERNEL_TEST_TIMEOUT  seconds one test may take (default 120)
 set -eu
-TESTS="trace-basic trace-threads trace-reuse trace-uring trace-filters trace-cgroup trace-block
-	record-dump"
+# what each kernel must show: calls with paths, offsets and tags (basic), generations
+# after re-creation (reuse), fork/exec/exit and renames (threads, exit), io_uring,
+# --path and --cgroup, block requests and run-queue waits (block), recordings
+# (record-dump, including --hash), paths under chroot and in mount namespaces
+# (root), what the kernel lacks said and recorded (features), and the README's demo
+TESTS="trace-basic trace-threads trace-exit trace-reuse trace-uring trace-filters trace-cgroup
+	trace-block trace-hash record-dump trace-root trace-features readme-demo"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
