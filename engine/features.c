@@ -224,8 +224,12 @@ int features__check_helpers(const struct features *f, char *err, size_t errlen)
 	};
 
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		/* a tracing program sees them all; 0 is a clear no, < 0 a probe that failed */
-		if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACING, need[i].id, NULL) != 0)
+		/*
+		 * dio's syscall programs are tracepoint programs, which may call them
+		 * all. 0 is a clear no; < 0 a probe that could not run (libbpf cannot
+		 * probe for BPF_PROG_TYPE_TRACING at all): let the load speak then.
+		 */
+		if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, need[i].id, NULL) != 0)
 			continue;
 		snprintf(err, errlen,
 			 "this kernel (%s) lacks the BPF helper %s: dio needs Linux %s or newer",
