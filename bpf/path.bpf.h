@@ -230,7 +230,9 @@ static __always_inline __u8 arg_match(struct scratch *sc, struct task_struct *ta
 /*
  * Make sure the path of f's tag, as task sees it, has been sent (again, if the
  * file moved or the root it is seen from changed) and return the path
- * filter's verdict for it.
+ * filter's verdict for it. One path is kept per tag: processes with other
+ * roots (host and chroot) that take turns on one file send it at each turn,
+ * and a task's last-file cache (exit_file) may then name it as the other saw it.
  */
 static __always_inline __u8 ensure_path(struct scratch *sc, struct task_struct *task, struct file *f,
 					const struct dio_file_tag *tag, __u8 ftype, __u32 pid)
