@@ -43,13 +43,15 @@ setups=(vanilla native field-loads exit-group)
 declare -A ns us
 for ((i = 0; i < rounds; i++)); do
 	for s in "${setups[@]}"; do
-		case $s in
-		vanilla) t=$(calls); u=$(spawn) ;;
-		native) t=$(calls env DIO_DISABLE_FEATURES= taskset -c 1 "$dio" trace -q --no-summary --)
-			u=$(spawn env DIO_DISABLE_FEATURES= taskset -c 1 "$dio" trace -q --no-summary --) ;;
-		*) t=$(calls env DIO_DISABLE_FEATURES="$s" taskset -c 1 "$dio" trace -q --no-summary -- 2> /dev/null)
-		   u=$(spawn env DIO_DISABLE_FEATURES="$s" taskset -c 1 "$dio" trace -q --no-summary -- 2> /dev/null) ;;
-		esac
+		if [ "$s" = vanilla ]; then
+			t=$(calls) u=$(spawn)
+		else
+			# native: nothing turned off; else the feature named by the setup
+			dis=$s
+			[ "$s" = native ] && dis=
+			t=$(calls env DIO_DISABLE_FEATURES="$dis" taskset -c 1 "$dio" trace -q --no-summary --)
+			u=$(spawn env DIO_DISABLE_FEATURES="$dis" taskset -c 1 "$dio" trace -q --no-summary --)
+		fi
 		ns[$s]=$(best "${ns[$s]:-}" "$t")
 		us[$s]=$(best "${us[$s]:-}" "$u")
 	done
