@@ -164,7 +164,7 @@ static __always_inline void emit_syscall(struct dio_ev_syscall *ev, __u32 size, 
 	ev->str_len[0] = n0;
 	ev->str_len[1] = n1;
 	ev->fd = fd;
-	ev->pad = 0;
+	ev->ofd = 0;
 	if (size == EV_STR_OFF) {
 		bpf_ringbuf_submit(ev, rb_flags());
 		return;

@@ -21,7 +21,8 @@
 #define DIO_EV_PROC	4	/* struct dio_ev_proc: fork, exec, exit, thread rename */
 #define DIO_EV_BLOCK	5	/* struct dio_ev_block: one block request, issue to completion */
 #define DIO_EV_RUNQ	6	/* struct dio_ev_runq: a traced thread waited for a CPU */
-#define DIO_EV_MAX	7
+#define DIO_EV_OFD	7	/* struct dio_ev_ofd: an open file description ended (made by the host) */
+#define DIO_EV_MAX	8
 #define DIO_EV_MASK(t)	(1ULL << (t))
 
 #define DIO_COMM_LEN	16
@@ -87,7 +88,55 @@ struct dio_ev_syscall {
 	__u8 flags;		/* DIO_SF_* */
 	__u16 str_len[2];
 	__s32 fd;		/* the fd the file was found through, -1 if none */
-	__u32 pad;
+	__u32 ofd;		/* DIO_SF_FILE: its open file description, 0 if unknown (below) */
+};
+
+/*
+ * Open file descriptions. open() makes one (the kernel's struct file); dup,
+ * dup2, dup3, fcntl F_DUPFD, fork and SCM_RIGHTS give it more fds, all
+ * sharing its offset and flags; it ends when its last fd is closed. The ofd
+ * of a record is a keyed hash of that struct file, with a key made anew for
+ * each session and never written down: equal in two records of one session
+ * means the same description (while it lives: the kernel reuses the memory
+ * of one that ended), and it tells nothing of kernel addresses. It has 32
+ * bits, so two descriptions alive at once share one with odds of about n^2
+ * in 2^33 for n of them. Records of recordings made before dio knew
+ * descriptions have 0; the host then numbers them itself from open and dup
+ * calls, in the range DIO_OFD_HOST and above.
+ */
+#define DIO_OFD_HOST	0x80000000u
+
+/* dio_ev_ofd.how: what closed its last fd */
+#define DIO_OFD_CLOSE	1	/* close, or close_range, of its last fd */
+#define DIO_OFD_REPLACED 2	/* dup2, dup3 or F_DUPFD onto its last fd closed it */
+#define DIO_OFD_EXEC	3	/* its last fds were close-on-exec, and the process ran execve */
+#define DIO_OFD_EXIT	4	/* the process that held its last fds ended */
+#define DIO_OFD_END	5	/* the trace ended with it open (dio analyze, dio trace at exit) */
+
+/* dio_ev_ofd.flags */
+#define DIO_OFDF_OPENED	0x01	/* dio saw the call that made it: open_ts is that call's entry */
+#define DIO_OFDF_FILE	0x02	/* tag and ftype are valid */
+
+/*
+ * An open file description ended: the host makes this record, after the
+ * record of the call that closed its last fd (or the exit or exec that did),
+ * from the fds it follows per process: those that records returned (open,
+ * dup, fcntl F_DUPFD) or used, copied to the child at fork. A description
+ * whose fds dio learnt only by seeing them used (inherited from before the
+ * trace, received over a socket) ends when the last fd dio knows goes.
+ */
+struct dio_ev_ofd {
+	struct dio_ev_hdr hdr;	/* hdr.ts: entry of the call that ended it, or the exit's time */
+	__u32 pid;		/* the process that held the last fd */
+	__u32 tid;		/* the thread whose call ended it (0 for DIO_OFD_END) */
+	__u32 ofd;
+	__s32 fd;		/* the last fd */
+	struct dio_file_tag tag; /* DIO_OFDF_FILE */
+	__u64 open_ts;		/* first seen: its open call (DIO_OFDF_OPENED) or first use */
+	__u16 nr;		/* the call that ended it; 0 for exit and end */
+	__u8 how;		/* DIO_OFD_* */
+	__u8 ftype;		/* DIO_OFDF_FILE */
+	__u32 flags;		/* DIO_OFDF_* */
 };
 
 /* Tail of a syscall record with content signatures (--hash, --capture-data). */
@@ -232,5 +281,6 @@ DIO_STATIC_ASSERT(sizeof(struct dio_ev_iouring) == 104, "dio_ev_iouring layout")
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_proc) == 64, "dio_ev_proc layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_block) == 96, "dio_ev_block layout");
 DIO_STATIC_ASSERT(sizeof(struct dio_ev_runq) == 88, "dio_ev_runq layout");
+DIO_STATIC_ASSERT(sizeof(struct dio_ev_ofd) == 64, "dio_ev_ofd layout");
 
 #endif /* DIO_EVENT_H */
