@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "format.h"
+#include "ofdtab.h"
 #include "plugin.h"
 #include "probe.h"
 #include "proc.h"
@@ -28,6 +29,8 @@ struct dio_ctx {
 struct session {
 	struct options *o;
 	struct tagtab *tags;
+	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
+	uint64_t last_ts;	/* of the latest record: when the trace ended */
 	struct probe *probe;
 	struct plugin plugins[MAX_PLUGINS];
 	struct dio_ctx ctx[MAX_PLUGINS];
@@ -328,6 +331,13 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	for (int i = 0; !e && i < s->nplugins; i++)
 		if (s->plugins[i].an)
 			e = init_plugin(s, &s->plugins[i], err, errlen);
+	if (!e && s->nby[DIO_EV_OFD]) {
+		s->ofds = ofdtab__new();
+		if (!s->ofds) {
+			e = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+		}
+	}
 	if (e)
 		goto fail;
 	return s;
@@ -349,6 +359,7 @@ void session__free(struct session *s)
 	for (int i = s->nplugins - 1; i >= 0; i--)
 		plugin__unload(&s->plugins[i]);
 	tagtab__free(s->tags);
+	ofdtab__free(s->ofds);
 	free(s);
 }
 
@@ -361,6 +372,7 @@ static const size_t min_size[DIO_EV_MAX] = {
 	[DIO_EV_PROC] = DIO_EV_PROC_SIZE_V1,
 	[DIO_EV_BLOCK] = sizeof(struct dio_ev_block),
 	[DIO_EV_RUNQ] = sizeof(struct dio_ev_runq),
+	[DIO_EV_OFD] = SIZE_MAX,	/* made by the host, never read from the kernel or a file */
 };
 
 /*
@@ -417,10 +429,66 @@ static int set_path(struct session *s, const struct dio_ev_path *p)
 	return tagtab__set(s->tags, &p->tag, name, len);
 }
 
+static int to_modules(struct session *s, const struct dio_ev_hdr *h)
+{
+	for (int i = 0; i < s->nby[h->type]; i++) {
+		struct plugin *p = s->by_type[h->type][i];
+		int e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
+
+		if (e < 0) {
+			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
+				 strerror(-e));
+			s->failed = 1;
+			return e;
+		}
+	}
+	return 0;
+}
+
+/* The descriptions the last record ended, after that record. */
+static int ended_to_modules(struct session *s)
+{
+	const struct dio_ev_ofd *r;
+	size_t n = ofdtab__ended(s->ofds, &r);
+	int e = 0;
+
+	for (size_t i = 0; !e && i < n; i++)
+		e = to_modules(s, &r[i].hdr);
+	return e;
+}
+
+/*
+ * Follow fds and descriptions through a syscall or process record. A
+ * syscall record of a recording made before descriptions had ids gets the
+ * one the table numbered (*h then points to a copy).
+ */
+static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
+{
+	int64_t id;
+
+	if ((*h)->ts > s->last_ts)
+		s->last_ts = (*h)->ts;
+	if ((*h)->type == DIO_EV_PROC)
+		return ofdtab__proc(s->ofds, (const void *)*h);
+	id = ofdtab__syscall(s->ofds, (const void *)*h);
+	if (id < 0)
+		return (int)id;
+	if (id && ((const struct dio_ev_syscall *)*h)->ofd != id) {
+		if ((const void *)*h != s->rewrite) {
+			if ((*h)->size > sizeof(s->rewrite))
+				return 0;
+			memcpy(s->rewrite, *h, (*h)->size);
+			*h = (const void *)s->rewrite;
+		}
+		((struct dio_ev_syscall *)s->rewrite)->ofd = (uint32_t)id;
+	}
+	return 0;
+}
+
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
-	int e;
+	int e, follows;
 
 	if (size < sizeof(*h) || h->size > size || !h->type || h->type >= DIO_EV_MAX ||
 	    h->size < min_size[h->type]) {
@@ -463,18 +531,13 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 		if (set_path(s, p))
 			return -ENOMEM;
 	}
-	for (int i = 0; i < s->nby[h->type]; i++) {
-		struct plugin *p = s->by_type[h->type][i];
-
-		e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
-		if (e < 0) {
-			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
-				 strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	return 0;
+	follows = s->ofds && (h->type == DIO_EV_SYSCALL || h->type == DIO_EV_PROC);
+	if (follows && (e = follow_descriptions(s, &h)) < 0)
+		return e;
+	e = to_modules(s, h);
+	if (!e && follows)
+		e = ended_to_modules(s);
+	return e;
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
@@ -551,6 +614,11 @@ static void report_loss(struct session *s)
 static int finish_analyzers(struct session *s)
 {
 	int ret = 0;
+
+	if (s->ofds && !s->failed) {
+		ofdtab__end(s->ofds, s->last_ts);
+		ret = ended_to_modules(s);
+	}
 
 	for (int i = 0; i < s->nplugins; i++) {
 		struct plugin *p = &s->plugins[i];
