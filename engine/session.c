@@ -44,6 +44,14 @@ struct session {
 	uint64_t events;
 	uint64_t malformed;
 	uint64_t findings;
+	/* --max-findings: findings reported and left out, per code */
+	struct code_count {
+		char *code;
+		const char *analyzer;
+		uint64_t shown, left_out;
+		uint32_t left_sev;	/* the highest severity left out */
+	} *codes;
+	size_t ncodes;
 	uint64_t counters[DIO_CNT_MAX];
 	int failed;		/* a module returned an error */
 	/* dio record: every record also goes here */
@@ -129,28 +137,100 @@ static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
 	out->path_truncated = s->counters[DIO_CNT_PATH_TRUNC];
 }
 
-static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+/*
+ * --max-findings: whether another finding of f's code may be reported. The
+ * ones left out are counted, and said at the end (left_out_findings).
+ */
+static int within_cap(struct session *s, const struct dio_finding *f, const char *analyzer)
 {
-	struct session *s = ctx->s;
-	struct dio_finding copy;
+	struct code_count *c = NULL;
+	const char *code = f->code ? f->code : "";
+
+	if (!s->o->max_findings)
+		return 1;
+	for (size_t i = 0; i < s->ncodes; i++)
+		if (!strcmp(s->codes[i].code, code))
+			c = &s->codes[i];
+	if (!c) {
+		struct code_count *n = realloc(s->codes, (s->ncodes + 1) * sizeof(*n));
+
+		if (!n)
+			return 1;	/* no room to count: report it */
+		s->codes = n;
+		c = &n[s->ncodes];
+		memset(c, 0, sizeof(*c));
+		c->code = strdup(code);
+		if (!c->code)
+			return 1;
+		c->analyzer = analyzer;
+		s->ncodes++;
+	}
+	if (c->shown < s->o->max_findings) {
+		c->shown++;
+		return 1;
+	}
+	c->left_out++;
+	if (f->severity > c->left_sev)
+		c->left_sev = f->severity;
+	return 0;
+}
+
+static int to_finding_sinks(struct session *s, const struct dio_finding *f)
+{
 	int e, ret = 0;
 
-	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
-		return -EINVAL;
-	copy = *f;
-	copy.size = sizeof(copy);
-	copy.analyzer = ctx->p->name;
 	s->findings++;
 	for (int i = 0; i < s->nfinding; i++) {
 		struct plugin *p = s->finding_sinks[i];
 
-		e = p->sk->finding(p->state, &copy);
+		e = p->sk->finding(p->state, f);
 		if (e < 0) {
 			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
 			ret = e;
 		}
 	}
 	return ret;
+}
+
+static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+{
+	struct session *s = ctx->s;
+	struct dio_finding copy;
+
+	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
+	copy = *f;
+	copy.size = sizeof(copy);
+	copy.analyzer = ctx->p->name;
+	if (!within_cap(s, &copy, copy.analyzer))
+		return 0;
+	return to_finding_sinks(s, &copy);
+}
+
+/*
+ * One finding per code that --max-findings cut, with the highest severity it
+ * left out, so that nothing serious goes unsaid.
+ */
+static void left_out_findings(struct session *s)
+{
+	for (size_t i = 0; i < s->ncodes; i++) {
+		const struct code_count *c = &s->codes[i];
+		char title[512], msg[512];
+		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
+					 .title = title, .message = msg, .analyzer = c->analyzer };
+
+		if (!c->left_out)
+			continue;
+		f.severity = c->left_sev;
+		f.count = c->left_out;
+		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
+			 (unsigned long long)c->left_out, c->code, s->o->max_findings);
+		snprintf(msg, sizeof(msg),
+			 "The first %llu %s findings are above; %llu more came after them. "
+			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
+			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
+		to_finding_sinks(s, &f);
+	}
 }
 
 static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
@@ -360,6 +440,9 @@ void session__free(struct session *s)
 		plugin__unload(&s->plugins[i]);
 	tagtab__free(s->tags);
 	ofdtab__free(s->ofds);
+	for (size_t i = 0; i < s->ncodes; i++)
+		free(s->codes[i].code);
+	free(s->codes);
 	free(s);
 }
 
@@ -619,7 +702,6 @@ static int finish_analyzers(struct session *s)
 		ofdtab__end(s->ofds, s->last_ts);
 		ret = ended_to_modules(s);
 	}
-
 	for (int i = 0; i < s->nplugins; i++) {
 		struct plugin *p = &s->plugins[i];
 		int e;
@@ -632,6 +714,7 @@ static int finish_analyzers(struct session *s)
 			ret = e;
 		}
 	}
+	left_out_findings(s);
 	flush_sinks(s);
 	return ret;
 }
