@@ -160,7 +160,7 @@ PATH_MAX = 4096
 # each type's struct and its fields' names, in event.h's order
 PARSE = {
     EV_SYSCALL: (SYSCALL, "type size cpu ts pid tid duration ret a0 a1 a2 a3 a4 a5 comm "
-                          "ino dev gen offset nr ftype flags str_len0 str_len1 fd pad"),
+                          "ino dev gen offset nr ftype flags str_len0 str_len1 fd ofd"),
     EV_PATH: (PATH, "type size cpu ts ino dev gen len flags ftype pid"),
     EV_IOURING: (IOURING, "type size cpu ts pid tid duration res offset user_data comm "
                           "ino dev gen len fd opcode ftype flags pad"),
@@ -393,9 +393,10 @@ class Check:
                    SF_STR1_FAULT | SF_HASH)
         self.file(r, fl & SF_FILE)
         self.optional(r, "offset", fl & SF_OFFSET)
+        # the open file description: with a file, when known
+        self.optional(r, "ofd", fl & SF_FILE and r["ofd"])
         self.strings(r)
         self.content(r)
-        self.zero(r, "pad")
 
     def strings(self, r):
         fl, strs = r["flags"], r["strings"]
