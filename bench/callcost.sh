@@ -6,15 +6,19 @@
 # alternate between the setups, and each cell is the best of its rounds: far
 # steadier than fio's IOPS for comparing two builds of the probes.
 #
-# usage: sudo bench/callcost.sh [-r ROUNDS] [-x] [DIO]   (-x: leave strace out)
+# With -b OTHER, another build of dio (its tree's dio) runs detailed too, in
+# the same alternating rounds: how much a change to the probes costs.
+#
+# usage: sudo bench/callcost.sh [-r ROUNDS] [-x] [-b OTHER_DIO] [DIO]   (-x: leave strace out)
 set -euo pipefail
 
-rounds=3 with_strace=1
-while getopts "r:x" opt; do
+rounds=3 with_strace=1 other=
+while getopts "r:xb:" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	x) with_strace=0 ;;
-	*) echo "usage: $0 [-r ROUNDS] [-x] [DIO]" >&2; exit 2 ;;
+	b) other=$OPTARG ;;
+	*) echo "usage: $0 [-r ROUNDS] [-x] [-b OTHER_DIO] [DIO]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -35,7 +39,9 @@ run() { "$@" taskset -c 0 "$prog" "$file" 20 100000; }
 run_short() { "$@" taskset -c 0 "$prog" "$file" 2 5000; }
 best() { [ -z "$1" ] && echo "$2" || echo "$1 $2" | awk '{ print ($1 < $2) ? $1 : $2 }'; }
 
+[ -z "$other" ] || [ -x "$other" ] || { echo "callcost.sh: -b $other: not an executable" >&2; exit 1; }
 setups=(vanilla raw detailed)
+[ -n "$other" ] && setups+=(other)
 [ "$with_strace" = 1 ] && setups+=(strace)
 declare -A ns
 for ((i = 0; i < rounds; i++)); do
@@ -44,6 +50,7 @@ for ((i = 0; i < rounds; i++)); do
 		vanilla) t=$(run) ;;
 		raw) t=$(run taskset -c 1 "$dio" trace -q --no-summary --mode raw --) ;;
 		detailed) t=$(run taskset -c 1 "$dio" trace -q --no-summary --) ;;
+		other) t=$(run taskset -c 1 "$other" trace -q --no-summary --) ;;
 		strace) t=$(run_short taskset -c 1 strace -f -o /dev/null) ;;
 		esac
 		ns[$s]=$(best "${ns[$s]:-}" "$t")
@@ -54,4 +61,5 @@ printf '%-10s %12s %14s\n' setup "ns/call" "added ns/call"
 for s in "${setups[@]}"; do
 	printf '%-10s %12.1f %14.1f\n' "$s" "${ns[$s]}" "$(echo "${ns[$s]} - ${ns[vanilla]}" | bc -l)"
 done
-printf '\nreproduce: sudo %s -r %s%s %s\n' "$0" "$rounds" "$([ "$with_strace" = 0 ] && echo ' -x')" "$dio"
+printf '\nreproduce: sudo %s -r %s%s%s %s\n' "$0" "$rounds" "$([ "$with_strace" = 0 ] && echo ' -x')" \
+	"${other:+ -b $other}" "$dio"
