@@ -620,11 +620,25 @@ static void suspect_message(struct ro *st, const struct suspect *s, const struct
 			 below, s->eof_reads, s->reads);
 }
 
+/* the saved calls in the order they were made (the jump can come before the first write) */
 static void render_excerpt(struct ro *st, const struct suspect *s, char *buf, size_t len)
 {
+	const struct dio_ev_syscall *e[SUSPECT_RECS], *t;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->nrec; i++) {
+		uint32_t j;
+
+		t = rec_ev(&s->rec[i]);
+		if (!t)
+			continue;
+		for (j = n++; j > 0 && e[j - 1]->hdr.ts > t->hdr.ts; j--)
+			e[j] = e[j - 1];
+		e[j] = t;
+	}
 	excerpt_reset(&st->x);
-	for (uint32_t i = 0; i < s->nrec; i++)
-		excerpt_add_fmt(&st->x, st->host, st->ctx, &rec_ev(&s->rec[i])->hdr, SUSPECT_RECS,
+	for (uint32_t i = 0; i < n; i++)
+		excerpt_add_fmt(&st->x, st->host, st->ctx, &e[i]->hdr, SUSPECT_RECS,
 				DIO_FMT_DETAILS);
 	st->x.more += s->more;
 	snprintf(buf, len, "%s", excerpt_text(&st->x));
