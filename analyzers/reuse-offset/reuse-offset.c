@@ -240,6 +240,15 @@ struct writer {
 	char comm[DIO_COMM_LEN];
 };
 
+/* processes that read a file's data, by pid and thread name (a restarted follower keeps its name) */
+#define READERS	6
+
+struct readers {
+	uint32_t pid[READERS];
+	char comm[READERS][DIO_COMM_LEN];
+	uint32_t n;		/* more than READERS: any process may have read it */
+};
+
 /* what dio knows of one generation of an inode */
 struct genstate {
 	uint32_t size_known;	/* no data past size but what dio saw written */
@@ -253,6 +262,8 @@ struct genstate {
 	uint64_t cut_read_end;	/* read_end when data was last thrown away */
 	uint64_t deleted_ts;	/* a path record said the file was deleted */
 	struct writer w[2];	/* the first two writers since creation or the last truncation */
+	struct readers readers;	/* since creation or the last truncation that threw data away */
+	struct readers carriers;	/* of the data that went at that truncation */
 	struct ranges written;	/* since creation, clipped at truncations */
 };
 
@@ -263,6 +274,7 @@ struct inode {
 	uint32_t extra;		/* pool index + 1 of its struct extra, 0: none */
 	uint32_t nsusp;		/* suspects reading this generation */
 	uint64_t prev_read_end;
+	struct readers prev_readers;	/* of the earlier generation */
 	struct genstate g;
 };
 
@@ -437,6 +449,36 @@ static struct inode *inode_of_tag(struct ro *st, const struct dio_file_tag *t)
 static int replaced(const struct inode *n)
 {
 	return n->has_prev || n->g.discards;
+}
+
+static void readers_add(struct readers *r, uint32_t pid, const char *comm)
+{
+	for (uint32_t i = 0; i < r->n && i < READERS; i++)
+		if (r->pid[i] == pid && !memcmp(r->comm[i], comm, DIO_COMM_LEN))
+			return;
+	if (r->n < READERS) {
+		r->pid[r->n] = pid;
+		memcpy(r->comm[r->n], comm, DIO_COMM_LEN);
+	}
+	if (r->n <= READERS)
+		r->n++;
+}
+
+/* could this process have carried an offset over: it, or a program of its name, read r's file */
+static int readers_has(const struct readers *r, uint32_t pid, const char *comm)
+{
+	if (r->n > READERS)
+		return 1;
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->pid[i] == pid || !memcmp(r->comm[i], comm, DIO_COMM_LEN))
+			return 1;
+	return 0;
+}
+
+/* the readers of what the file held before it was last replaced */
+static const struct readers *carriers_of(const struct inode *n)
+{
+	return n->g.discards ? &n->g.carriers : &n->prev_readers;
 }
 
 /*
@@ -983,6 +1025,7 @@ static void new_generation(struct ro *st, const struct ikey *ik, struct inode *n
 	/* the suspects of the earlier file are complete: it will not be written again */
 	settle_tag(st, &old, n);
 	n->prev_read_end = n->g.read_end;
+	n->prev_readers = n->g.readers;
 	n->prev_deleted = n->g.deleted_ts != 0;
 	n->prev_gen = n->gen;
 	n->has_prev = 1;
@@ -1040,6 +1083,8 @@ static void truncated(struct ro *st, struct inode *n, const struct dio_ev_syscal
 
 		n->g.discards++;
 		n->g.cut_read_end = n->g.read_end;
+		n->g.carriers = n->g.readers;
+		memset(&n->g.readers, 0, sizeof(n->g.readers));
 		if (x)
 			rec_set(&x->replaced, e);
 	}
@@ -1151,6 +1196,9 @@ static void put_at(struct inode *n, struct position *p, const struct dio_ev_sysc
 	if ((p->flags & (POS_END | POS_DONE | POS_CAND | POS_RANDOM)) || !off || off <= p->reach ||
 	    !replaced(n))
 		return;
+	/* an offset carried over comes from reading what the file held before */
+	if (!kept && !readers_has(carriers_of(n), e->pid, e->comm))
+		return;
 	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0);
 	p->cand = off;
 	p->cand_ts = e->hdr.ts;
@@ -1260,6 +1308,8 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 		n->g.read_end = off + got;
 	if (got && off + got > n->g.size)
 		n->g.size = off + got;
+	if (got)
+		readers_add(&n->g.readers, e->pid, e->comm);
 	p = position_for(st, n, e, &k);
 	if (!(p->flags & POS_USED) || off != p->next) {
 		/* put somewhere by the read itself: a pread, or the first read it makes here */

@@ -440,14 +440,17 @@ static struct dio_file_tag rotated_log(void *st, uint64_t ino, const char *path,
 	return b;
 }
 
-/* reads through fd/ofd by pid/tid from off to the end of a file of size bytes, then a poll */
-static void read_to_end(void *st, uint32_t pid, uint32_t tid, int32_t fd, uint32_t ofd,
-			const struct dio_file_tag *tag, int64_t off, int64_t size)
+/* reads through fd/ofd by pid/tid (comm) from off to the end of a file of size bytes, and a poll */
+static void read_to_end(void *st, uint32_t pid, uint32_t tid, const char *comm, int32_t fd,
+			uint32_t ofd, const struct dio_file_tag *tag, int64_t off, int64_t size)
 {
-	for (; off < size; off += ASK)
-		callx(st, pid, tid, "follower", NR_read, fd, ofd, tag, off,
-		      size - off < ASK ? size - off : ASK, 0);
-	callx(st, pid, tid, "follower", NR_read, fd, ofd, tag, off > size ? off : size, 0, 0);
+	int64_t n;
+
+	for (; off < size; off += n) {
+		n = size - off < ASK ? size - off : ASK;
+		callx(st, pid, tid, comm, NR_read, fd, ofd, tag, off, n, 0);
+	}
+	callx(st, pid, tid, comm, NR_read, fd, ofd, tag, off, 0, 0);
 }
 
 /*
@@ -461,7 +464,7 @@ static void header_then_resume(void *st, uint32_t hpid, int32_t hfd, uint32_t ho
 	if (hfd >= 0)
 		callx(st, hpid, hpid, "follower", NR_read, hfd, hofd, tag, 0, 26, 0);
 	callx(st, pid, pid, "follower", NR_lseek, fd, ofd, tag, off, off, SEEK_SET);
-	read_to_end(st, pid, pid, fd, ofd, tag, off, size);
+	read_to_end(st, pid, pid, "follower", fd, ofd, tag, off, size);
 }
 
 /*
@@ -660,7 +663,7 @@ static void one_report_per_process_and_code(void **unused)
 
 		callx(st, READER, READER, "follower", NR_lseek, 5, ofd, &b, resume[i], resume[i],
 		      SEEK_SET);
-		read_to_end(st, READER, READER, 5, ofd, &b, resume[i], size[i]);
+		read_to_end(st, READER, READER, "follower", 5, ofd, &b, resume[i], size[i]);
 		ofd_end(st, READER, ofd, &b);
 	}
 	/* another follower, on another file, copytruncated under it */
@@ -697,7 +700,10 @@ static void one_report_per_process_and_code(void **unused)
 	assert_int_equal(f->count, 40);
 }
 
-/* tail: it goes to the end (SEEK_END) and reads the last lines from there: no offset carried */
+/*
+ * tail: it goes to the end (SEEK_END) and reads the last lines from there: no
+ * offset carried, though the same program read the earlier file
+ */
 static void seek_relative_to_the_end_is_not_a_resume(void **unused)
 {
 	struct dio_file_tag b;
@@ -707,15 +713,18 @@ static void seek_relative_to_the_end_is_not_a_resume(void **unused)
 	opts_reset(NULL);
 	st = start();
 	b = rotated_log(st, INO, "/mnt/app.log", 4000);
-	callx(st, 500, 500, "tail", NR_lseek, 3, 70, &b, 0, 0, SEEK_CUR);
-	callx(st, 500, 500, "tail", NR_lseek, 3, 70, &b, 0, 4000, SEEK_END);
-	callx(st, 500, 500, "tail", NR_lseek, 3, 70, &b, 3900, 3900, SEEK_SET);
-	read_to_end(st, 500, 500, 3, 70, &b, 3900, 4000);
+	callx(st, READER, READER, "follower", NR_lseek, 3, 70, &b, 0, 0, SEEK_CUR);
+	callx(st, READER, READER, "follower", NR_lseek, 3, 70, &b, 0, 4000, SEEK_END);
+	callx(st, READER, READER, "follower", NR_lseek, 3, 70, &b, 3900, 3900, SEEK_SET);
+	read_to_end(st, READER, READER, "follower", 3, 70, &b, 3900, 4000);
 	stop_analyzer(st);
 	assert_int_equal(nfound, 0);
 }
 
-/* a reader that jumps about (a database, an index) and goes below where it jumped to */
+/*
+ * a reader of the earlier file that jumps about in the new one (a database,
+ * an index) and goes below where it jumped to, or never reads on to the end
+ */
 static void random_access_is_not_a_resume(void **unused)
 {
 	struct dio_file_tag b;
@@ -725,12 +734,33 @@ static void random_access_is_not_a_resume(void **unused)
 	opts_reset(NULL);
 	st = start();
 	b = rotated_log(st, INO, "/mnt/app.log", 8192);
-	callx(st, 500, 500, "query", NR_pread64, 3, 70, &b, 4096, 64, 0);
-	callx(st, 500, 500, "query", NR_pread64, 3, 70, &b, 64, 64, 0);
-	callx(st, 500, 500, "query", NR_pread64, 3, 70, &b, 8192, 0, 0);
+	callx(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 4096, 64, 0);
+	callx(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 64, 64, 0);
+	callx(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 8192, 0, 0);
 	/* and one that never reads on to the end from where it jumped */
-	callx(st, 501, 501, "query", NR_pread64, 3, 71, &b, 4096, 64, 0);
-	callx(st, 501, 501, "query", NR_pread64, 3, 71, &b, 6144, 64, 0);
+	callx(st, READER, READER, "follower", NR_pread64, 3, 71, &b, 4096, 64, 0);
+	callx(st, READER, READER, "follower", NR_pread64, 3, 71, &b, 6144, 64, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
+/*
+ * dd skip=10, or a script's seek: a program that never read the earlier file
+ * (nor one of its name) had no offset of it to carry over. A restarted
+ * follower has its name: restarted_follower_at_the_old_offset.
+ */
+static void skip_by_a_program_that_never_read_the_earlier_file(void **unused)
+{
+	struct dio_file_tag b;
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	b = rotated_log(st, INO, "/mnt/app.log", 4000);
+	callx(st, 600, 600, "dd", NR_lseek, 0, 80, &b, 1000, 1000, SEEK_SET);
+	read_to_end(st, 600, 600, "dd", 0, 80, &b, 1000, 4000);
+	exit_(st, 600);
 	stop_analyzer(st);
 	assert_int_equal(nfound, 0);
 }
@@ -816,6 +846,7 @@ int main(void)
 		cmocka_unit_test(one_report_per_process_and_code),
 		cmocka_unit_test(seek_relative_to_the_end_is_not_a_resume),
 		cmocka_unit_test(random_access_is_not_a_resume),
+		cmocka_unit_test(skip_by_a_program_that_never_read_the_earlier_file),
 		cmocka_unit_test(bad_options_are_refused),
 		cmocka_unit_test(memory_stays_bounded),
 	};
