@@ -240,12 +240,15 @@ struct writer {
 	char comm[DIO_COMM_LEN];
 };
 
-/* processes that read a file's data, by pid and thread name (a restarted follower keeps its name) */
+/*
+ * processes that read a file's data, by pid and a hash of the thread name (a
+ * restarted follower keeps its name; two names with one hash count as one)
+ */
 #define READERS	6
 
 struct readers {
 	uint32_t pid[READERS];
-	char comm[READERS][DIO_COMM_LEN];
+	uint32_t name[READERS];
 	uint32_t n;		/* more than READERS: any process may have read it */
 };
 
@@ -263,7 +266,6 @@ struct genstate {
 	uint64_t deleted_ts;	/* a path record said the file was deleted */
 	struct writer w[2];	/* the first two writers since creation or the last truncation */
 	struct readers readers;	/* since creation or the last truncation that threw data away */
-	struct readers carriers;	/* of the data that went at that truncation */
 	struct ranges written;	/* since creation, clipped at truncations */
 };
 
@@ -274,7 +276,8 @@ struct inode {
 	uint32_t extra;		/* pool index + 1 of its struct extra, 0: none */
 	uint32_t nsusp;		/* suspects reading this generation */
 	uint64_t prev_read_end;
-	struct readers prev_readers;	/* of the earlier generation */
+	/* the readers of what the file held before it was last replaced (generation or truncation) */
+	struct readers carriers;
 	struct genstate g;
 };
 
@@ -451,14 +454,25 @@ static int replaced(const struct inode *n)
 	return n->has_prev || n->g.discards;
 }
 
+static uint32_t comm_hash(const char *comm)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < DIO_COMM_LEN && comm[i]; i++)
+		h = (h ^ (uint8_t)comm[i]) * 16777619u;
+	return h;
+}
+
 static void readers_add(struct readers *r, uint32_t pid, const char *comm)
 {
+	uint32_t name = comm_hash(comm);
+
 	for (uint32_t i = 0; i < r->n && i < READERS; i++)
-		if (r->pid[i] == pid && !memcmp(r->comm[i], comm, DIO_COMM_LEN))
+		if (r->pid[i] == pid && r->name[i] == name)
 			return;
 	if (r->n < READERS) {
 		r->pid[r->n] = pid;
-		memcpy(r->comm[r->n], comm, DIO_COMM_LEN);
+		r->name[r->n] = name;
 	}
 	if (r->n <= READERS)
 		r->n++;
@@ -467,18 +481,14 @@ static void readers_add(struct readers *r, uint32_t pid, const char *comm)
 /* could this process have carried an offset over: it, or a program of its name, read r's file */
 static int readers_has(const struct readers *r, uint32_t pid, const char *comm)
 {
+	uint32_t name = comm_hash(comm);
+
 	if (r->n > READERS)
 		return 1;
 	for (uint32_t i = 0; i < r->n; i++)
-		if (r->pid[i] == pid || !memcmp(r->comm[i], comm, DIO_COMM_LEN))
+		if (r->pid[i] == pid || r->name[i] == name)
 			return 1;
 	return 0;
-}
-
-/* the readers of what the file held before it was last replaced */
-static const struct readers *carriers_of(const struct inode *n)
-{
-	return n->g.discards ? &n->g.carriers : &n->prev_readers;
 }
 
 /*
@@ -1025,7 +1035,7 @@ static void new_generation(struct ro *st, const struct ikey *ik, struct inode *n
 	/* the suspects of the earlier file are complete: it will not be written again */
 	settle_tag(st, &old, n);
 	n->prev_read_end = n->g.read_end;
-	n->prev_readers = n->g.readers;
+	n->carriers = n->g.readers;
 	n->prev_deleted = n->g.deleted_ts != 0;
 	n->prev_gen = n->gen;
 	n->has_prev = 1;
@@ -1083,7 +1093,7 @@ static void truncated(struct ro *st, struct inode *n, const struct dio_ev_syscal
 
 		n->g.discards++;
 		n->g.cut_read_end = n->g.read_end;
-		n->g.carriers = n->g.readers;
+		n->carriers = n->g.readers;
 		memset(&n->g.readers, 0, sizeof(n->g.readers));
 		if (x)
 			rec_set(&x->replaced, e);
@@ -1197,7 +1207,7 @@ static void put_at(struct inode *n, struct position *p, const struct dio_ev_sysc
 	    !replaced(n))
 		return;
 	/* an offset carried over comes from reading what the file held before */
-	if (!kept && !readers_has(carriers_of(n), e->pid, e->comm))
+	if (!kept && !readers_has(&n->carriers, e->pid, e->comm))
 		return;
 	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0);
 	p->cand = off;

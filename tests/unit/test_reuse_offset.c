@@ -788,6 +788,18 @@ static void bad_options_are_refused(void **unused)
 	stop_analyzer(st);
 }
 
+/* with the defaults, init takes what the README's memory table adds up to */
+static void memory_at_init_as_the_readme_says(void **unused)
+{
+	size_t used;
+
+	(void)unused;
+	opts_reset(NULL);
+	used = init_heap_bytes();
+	assert_true(used > (size_t)18 << 20);
+	assert_true(used < (size_t)19 << 20);
+}
+
 /*
  * A million events with ever-new inode numbers, generations, readers and
  * suspects: the heap does not grow after init, and suspects that are pushed
@@ -848,6 +860,7 @@ int main(void)
 		cmocka_unit_test(random_access_is_not_a_resume),
 		cmocka_unit_test(skip_by_a_program_that_never_read_the_earlier_file),
 		cmocka_unit_test(bad_options_are_refused),
+		cmocka_unit_test(memory_at_init_as_the_readme_says),
 		cmocka_unit_test(memory_stays_bounded),
 	};
 
