@@ -34,7 +34,7 @@ grep -F "<$f>" "$TMP/inline" > "$TMP/f" || true
 awk -v f="$f" '
 /openat\(AT_FDCWD, "f", O_WRONLY\|O_CREAT\|O_APPEND, 0666\) = 3/ { id = $1; n++; w = 0; next }
 id != "" && $1 == id && /write\(1</ { w++ }
-id != "" && /--- ofd / && $5 == id {
+id != "" && /--- ofd / && $4 == id {
 	if ($0 !~ "ended: replaced of 1<" f "> sys=dup2 ---$" || w != 1) {
 		print "FAIL: append " n ": end " $0 " after " w " writes through fd 1"; bad = 1
 	}
@@ -54,7 +54,7 @@ grep -q "^$rd \[[0-9]*/[0-9]* cat\] read(0<$f>, 0x[0-9a-f]*, [0-9]*) = 6 " "$TMP
 awk -v rd="$rd" '
 /openat\(AT_FDCWD, "f", O_RDONLY\) = 3/ { on = 1; shell = $2; sub(/^\[/, "", shell); sub(/\/.*/, "", shell); next }
 on && / cat\] close\(0</ { closed = 1 }
-on && /--- ofd / && $5 == rd {
+on && /--- ofd / && $4 == rd {
 	n++
 	pid = $1; sub(/^\[/, "", pid); sub(/\/.*/, "", pid)
 	if (!closed || pid != shell || $0 !~ /ended: close of [0-9]+<.*> sys=close ---$/) {
