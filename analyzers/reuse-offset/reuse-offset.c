@@ -17,10 +17,12 @@
  *
  * A position becomes a candidate when, on a replaced file (a new generation
  * of an inode number dio saw before, or after a truncation that threw data
- * away), it is put at an offset > 0 it never reached there: an lseek, a pread
- * away from where its reads ended, the first read of a new description
+ * away), it is put at an offset > 0 it never reached there by a process that
+ * (or a program of whose name) read what the file held before: an lseek, a
+ * pread away from where its reads ended, the first read of a new description
  * (stale-offset); or when its first read after such a truncation goes on at
- * the offset it had before (read-past-end). It becomes a suspect once it reads
+ * the offset it had before (read-past-end). Seeks relative to the end, and
+ * positions that read below where they were put, are not candidates. It becomes a suspect once it reads
  * on to the end of the file from there (a read that returns 0 or less than it
  * asked for), as a follower does. A suspect is settled when what it missed is
  * final (its description or process ends, the file is replaced again, the
