@@ -796,8 +796,11 @@ static void memory_at_init_as_the_readme_says(void **unused)
 	(void)unused;
 	opts_reset(NULL);
 	used = init_heap_bytes();
-	assert_true(used > (size_t)18 << 20);
-	assert_true(used < (size_t)19 << 20);
+	/* valgrind's allocator does not show in mallinfo2 */
+	if (!used)
+		skip();
+	if (used < (size_t)18 << 20 || used > (size_t)19 << 20)
+		fail_msg("%zu bytes after init, not 18.1 MiB", used);
 }
 
 /*
