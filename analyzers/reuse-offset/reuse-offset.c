@@ -1,20 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * reuse-offset: a reader that carries its file offset over to a file that only
- * looks like the one it read before. A log is deleted and created again under
- * the same name, the file system hands the freed inode number out again, and a
- * follower that keys its saved offset by name and inode number (Fluent Bit's
- * tail input in 1.4, fluent-bit#1875) resumes the new file at the old
- * offset: what was written below it is never read. dio's file tags carry the
- * inode generation, which is what tells the two files apart.
+ * looks like the one it read before, or keeps it while the file is truncated
+ * under it, and so never reads what was written below that offset. A log is
+ * deleted and created again under the same name, the file system hands the
+ * freed inode number out again, and a follower that keys its saved offset by
+ * name and inode number (Fluent Bit's tail input in 1.4, fluent-bit#1875)
+ * resumes the new file at the old offset. dio's file tags carry the inode
+ * generation, which is what tells the two files apart.
  *
  * Followed per inode number (dev+ino): the generation last seen, the bytes
- * written to it (a few ranges), how far readers got; per file+process: how
- * far that process read. A reader whose first read of a new generation starts
- * where it (or any reader) left the earlier one, or whose read returns 0 past
- * the end of a file that was written again below it, becomes a suspect, and
- * is reported when its process exits, the file is replaced again, or the
- * trace ends, with the bytes written below its offset that it never read.
+ * written to it (a few ranges), truncations that threw data away. Per reading
+ * position, i.e. open file description (the record's ofd; before dio knew
+ * descriptions, pid+fd): what it read and wrote of this generation, how far it
+ * got, and where it put itself. Per file+thread: what the thread wrote.
+ *
+ * A position becomes a candidate when, on a replaced file (a new generation
+ * of an inode number dio saw before, or after a truncation that threw data
+ * away), it is put at an offset > 0 it never reached there by a process that
+ * (or a program of whose name) read what the file held before: an lseek, a
+ * pread away from where its reads ended, the first read of a new description
+ * (stale-offset); or when its first read after such a truncation goes on at
+ * the offset it had before (read-past-end). Seeks relative to the end, and
+ * positions that read below where they were put, are not candidates. It becomes a suspect once it reads
+ * on to the end of the file from there (a read that returns 0 or less than it
+ * asked for), as a follower does. A suspect is settled when what it missed is
+ * final (its description or process ends, the file is replaced again, the
+ * trace ends), and the bytes other threads and descriptions wrote below its
+ * offset that it never read are added to one report per (code, process),
+ * made when the process exits or the trace ends.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,26 +36,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/pool.h"
 #include "analyzers/common/table.h"
 
-enum { O_MIN_LOST, O_ANY_OFFSET, O_MAX_FILES, O_MAX_READERS, O_MAX_SUSPECTS, O_MAX_REMOVALS };
+enum {
+	O_MIN_LOST, O_MAX_FILES, O_MAX_READERS, O_MAX_POSITIONS, O_MAX_SUSPECTS, O_MAX_REMOVALS,
+	O_ANY_OFFSET, O_COUNT
+};
 
 static const struct dio_option options[] = {
 	[O_MIN_LOST] = { "min_lost", DIO_OPT_INT, "1",
 			 "bytes a reader must have missed for a finding" },
-	[O_ANY_OFFSET] = { "any_offset", DIO_OPT_BOOL, "false",
-			   "a first read of a new file at any offset > 0 is suspect, not only at "
-			   "the offset a reader had reached in the earlier file" },
 	[O_MAX_FILES] = { "max_files", DIO_OPT_INT, "8192", "inode numbers followed" },
 	[O_MAX_READERS] = { "max_readers", DIO_OPT_INT, "16384",
-			    "file+process pairs whose read offsets are kept" },
+			    "file+thread pairs whose writes are kept (a thread's own bytes)" },
+	[O_MAX_POSITIONS] = { "max_positions", DIO_OPT_INT, "8192",
+			      "reading positions (open file descriptions) followed" },
 	[O_MAX_SUSPECTS] = { "max_suspects", DIO_OPT_INT, "128",
-			     "readers at a stale offset followed until they are reported" },
+			     "readers at a stale offset followed until they are reported, and "
+			     "processes with a report waiting for their exit" },
 	[O_MAX_REMOVALS] = { "max_removals", DIO_OPT_INT, "1024",
 			     "unlink and rename calls kept, to tell who deleted a file" },
+	[O_ANY_OFFSET] = { "any_offset", DIO_OPT_BOOL, NULL,
+			   "removed: refused when given (every offset > 0 counts now)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -128,22 +148,65 @@ static uint64_t ranges_below(const struct ranges *r, uint64_t x)
 	return sum;
 }
 
-/* bytes of w below x that are not in c */
-static uint64_t ranges_missing(const struct ranges *w, const struct ranges *c, uint64_t x)
+/* bytes of r inside [lo, hi) */
+static uint64_t ranges_in(const struct ranges *r, uint64_t lo, uint64_t hi)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t k = 0; k < r->n && r->lo[k] < hi; k++) {
+		uint64_t a = r->lo[k] > lo ? r->lo[k] : lo, b = r->hi[k] < hi ? r->hi[k] : hi;
+
+		if (a < b)
+			sum += b - a;
+	}
+	return sum;
+}
+
+/* bytes of a and b both inside [lo, hi) */
+static uint64_t ranges_in2(const struct ranges *a, const struct ranges *b, uint64_t lo,
+			   uint64_t hi)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t k = 0; k < a->n && a->lo[k] < hi; k++) {
+		uint64_t l = a->lo[k] > lo ? a->lo[k] : lo, h = a->hi[k] < hi ? a->hi[k] : hi;
+
+		if (l < h)
+			sum += ranges_in(b, l, h);
+	}
+	return sum;
+}
+
+/* bytes of w below x in none of c[0..nc-1] (nc <= 3) */
+static uint64_t ranges_missing(const struct ranges *w, const struct ranges *const *c, int nc,
+			       uint64_t x)
 {
 	uint64_t missing = 0;
 
 	for (uint32_t k = 0; k < w->n && w->lo[k] < x; k++) {
-		uint64_t lo = w->lo[k], hi = w->hi[k] < x ? w->hi[k] : x;
+		uint64_t lo = w->lo[k], hi = w->hi[k] < x ? w->hi[k] : x, cov = 0;
 
-		missing += hi - lo;
-		for (uint32_t m = 0; m < c->n; m++) {
-			uint64_t a = c->lo[m] > lo ? c->lo[m] : lo;
-			uint64_t b = c->hi[m] < hi ? c->hi[m] : hi;
+		/* inclusion-exclusion over at most three sets of covering ranges */
+		for (int i = 0; i < nc; i++)
+			cov += ranges_in(c[i], lo, hi);
+		for (int i = 0; i < nc; i++)
+			for (int j = i + 1; j < nc; j++)
+				cov -= ranges_in2(c[i], c[j], lo, hi);
+		if (nc == 3) {
+			/* the triple overlap, walked on the first two's common parts */
+			for (uint32_t a = 0; a < c[0]->n; a++)
+				for (uint32_t b = 0; b < c[1]->n; b++) {
+					uint64_t l = lo, h = hi;
 
-			if (a < b)
-				missing -= b - a;
+					l = c[0]->lo[a] > l ? c[0]->lo[a] : l;
+					l = c[1]->lo[b] > l ? c[1]->lo[b] : l;
+					h = c[0]->hi[a] < h ? c[0]->hi[a] : h;
+					h = c[1]->hi[b] < h ? c[1]->hi[b] : h;
+					if (l < h)
+						cov += ranges_in(c[2], l, h);
+				}
 		}
+		missing += hi - lo - cov;
 	}
 	return missing;
 }
@@ -159,11 +222,11 @@ struct rec {
 
 /*
  * For a file that replaced an earlier one (a new generation, or a truncation
- * that threw data away): the call that did it, the first write after it, and
- * the last lseek on it (a follower moving to its saved offset).
+ * that threw data away): the call that did it, the first write after it, the
+ * last lseek on it and the last read that put a position somewhere new.
  */
 struct extra {
-	struct rec replaced, first_write, seek;
+	struct rec replaced, first_write, seek, jump;
 };
 
 struct ikey {
@@ -171,19 +234,41 @@ struct ikey {
 	uint32_t dev, pad;
 };
 
+/* truncation lengths kept, so that ranges of an older epoch can be caught up */
+#define CUTS	4
+
+struct writer {
+	uint32_t pid, tid;
+	char comm[DIO_COMM_LEN];
+};
+
+/*
+ * processes that read a file's data, by pid and a hash of the thread name (a
+ * restarted follower keeps its name; two names with one hash count as one)
+ */
+#define READERS	6
+
+struct readers {
+	uint32_t pid[READERS];
+	uint32_t name[READERS];
+	uint32_t n;		/* more than READERS: any process may have read it */
+};
+
 /* what dio knows of one generation of an inode */
 struct genstate {
 	uint32_t size_known;	/* no data past size but what dio saw written */
-	uint32_t epoch;		/* truncations that threw data away */
+	uint32_t epoch;		/* truncations (cut[epoch % CUTS]: the length of the last) */
+	uint32_t discards;	/* truncations that threw away data dio saw */
+	uint32_t nwriters;	/* distinct writers since creation or the last truncation */
+	uint64_t cut[CUTS];
 	uint64_t gen_ts;	/* first record of this generation */
 	uint64_t size;		/* the end of the data, as far as dio has seen */
-	uint64_t wbytes;	/* bytes written since creation or the last truncation */
 	uint64_t read_end;	/* the furthest offset a read reached */
+	uint64_t cut_read_end;	/* read_end when data was last thrown away */
 	uint64_t deleted_ts;	/* a path record said the file was deleted */
-	uint32_t wpid, wtid;	/* first writer since creation or the last truncation */
-	uint32_t other_writers;	/* a process other than wpid wrote */
-	char wcomm[DIO_COMM_LEN];
-	struct ranges written;	/* since creation or the last truncation */
+	struct writer w[2];	/* the first two writers since creation or the last truncation */
+	struct readers readers;	/* since creation or the last truncation that threw data away */
+	struct ranges written;	/* since creation, clipped at truncations */
 };
 
 struct inode {
@@ -193,43 +278,111 @@ struct inode {
 	uint32_t extra;		/* pool index + 1 of its struct extra, 0: none */
 	uint32_t nsusp;		/* suspects reading this generation */
 	uint64_t prev_read_end;
+	/* the readers of what the file held before it was last replaced (generation or truncation) */
+	struct readers carriers;
 	struct genstate g;
 };
 
-/* a file (one generation) and a process */
-struct rkey {
+/* a reading position: an open file description, or pid+fd when the record has no ofd */
+struct pkey {
+	uint32_t ofd, pid;
+	int32_t fd;
+	uint32_t pad;
+};
+
+#define POS_USED	0x01	/* it read, wrote or moved in this epoch */
+#define POS_KEPT	0x02	/* it was used in an earlier epoch and kept its offset since */
+#define POS_END		0x04	/* put relative to the end (SEEK_END, SEEK_DATA, SEEK_HOLE) */
+#define POS_CAND	0x08	/* cand is an offset it was put at and has not read below */
+#define POS_CAND_KEPT	0x10	/* ... by keeping its offset across a truncation */
+#define POS_DONE	0x20	/* it became a suspect in this epoch */
+#define POS_RANDOM	0x40	/* it read below where it was put: it reads at random */
+
+struct position {
 	struct dio_file_tag tag;
-	uint32_t pid, pad;
+	uint32_t epoch;		/* of the inode's generation, that read and wrote belong to */
+	uint32_t flags;		/* POS_* */
+	uint64_t next;		/* where its reads go on: the end of the last, or an lseek's */
+	uint64_t reach;		/* the furthest it read or wrote in this epoch */
+	uint64_t prev_reach;	/* reach before the last truncation */
+	uint64_t cand, cand_ts;
+	uint32_t cand_pid, cand_tid;
+	char cand_comm[DIO_COMM_LEN];
+	struct ranges read, wrote;	/* in this epoch */
 };
 
-struct reader {
-	uint64_t max_end, last_end, last_ts;
-	uint64_t lo, hi;	/* hull of the reads since the last truncation */
-	uint32_t epoch;		/* the inode's epoch lo and hi belong to */
-	uint32_t reported;	/* a finding was made for this reader */
+/* a file (one generation) and a thread: what the thread wrote, how far it read */
+struct tkey {
+	struct dio_file_tag tag;
+	uint32_t tid, pad;
 };
 
-#define KIND_STALE	1	/* first read of a new generation at an old offset */
-#define KIND_PAST_END	2	/* read returned 0 past the end, data written below */
+struct thread_io {
+	uint32_t epoch, pad;
+	uint64_t read_end;
+	struct ranges wrote;
+};
+
+#define KIND_STALE	0	/* put at an offset it never reached, then read on to the end */
+#define KIND_PAST_END	1	/* kept its offset across a truncation, read on to the end */
+#define KINDS		2
+
+static const char *const codes[KINDS] = {
+	"reuse-offset.stale-offset", "reuse-offset.read-past-end",
+};
 
 #define SUSPECT_RECS	6
 
 struct suspect {
-	uint32_t kind, tid;
+	struct dio_file_tag tag;
+	uint32_t kind, pid, tid, nrec;
 	char comm[DIO_COMM_LEN];
-	uint64_t off;		/* where it reads */
-	uint64_t old_end;	/* KIND_STALE: where it had left the earlier file */
-	uint64_t size_then;	/* KIND_PAST_END: the file's size at the first such read */
-	uint32_t same_reader;	/* KIND_STALE: this process read the earlier file */
-	uint32_t nrec;
-	uint64_t first_ts, last_ts, reads, eof_reads, bytes_read;
+	uint64_t off;		/* where it was put */
+	uint64_t old_end;	/* how far it, or a reader, had got in the earlier file or epoch */
+	uint32_t same_reader;	/* old_end is this reader's own */
+	uint32_t size_known;
+	uint64_t size_then;	/* the file's size when it read on to the end */
+	uint64_t first_ts, last_ts, reads, eof_reads, bytes_read, bytes_above;
 	uint64_t more;		/* calls left out of the excerpt */
-	struct ranges read;	/* what it read of this generation */
+	struct ranges read, wrote;	/* what its position read and wrote of this epoch */
 	struct rec rec[SUSPECT_RECS];
+};
+
+/* one finding in the making: the suspects of one process and kind */
+struct rkey {
+	uint32_t pid, kind;
+};
+
+#define OTHERS	3	/* files named after the top one */
+
+struct other {
+	struct dio_file_tag tag;
+	uint64_t off, lost;
+};
+
+struct report {
+	uint32_t tid, nfiles;
+	char comm[DIO_COMM_LEN];
+	uint64_t lost, first_ts, last_ts;
+	/* the suspect that lost the most, written out when it was settled */
+	struct dio_file_tag tag;
+	uint64_t off, top_lost;
+	char title[512];
+	char message[1536];
+	char excerpt[EXCERPT_SIZE];
+	struct other others[OTHERS];
+	uint32_t nothers, rest_files;
+	uint64_t rest_lost;
 };
 
 struct removal {
 	struct rec rec;		/* the unlink or rename, with its path arguments */
+};
+
+/* a table entry to handle, in the order it arose */
+struct picked {
+	uint8_t key[16];
+	uint64_t ts;
 };
 
 struct ro {
@@ -238,12 +391,12 @@ struct ro {
 	struct call_kinds kinds;
 	uint8_t open_flags_arg[CALLS_NR_MAX];	/* argument with the open flags + 1, 0: none */
 	uint8_t creat[CALLS_NR_MAX];
+	uint8_t counted[CALLS_NR_MAX];		/* args[2] is the byte count (read, pread64) */
 	uint64_t min_lost;
-	int any_offset;
-	struct table inodes, readers, suspects, removals;
+	struct table inodes, positions, threads, suspects, reports, removals;
 	struct pool extras;
-	struct picked *batch;	/* suspects to report at once */
-	size_t max_suspects;
+	struct picked *batch;	/* entries to handle at once */
+	size_t max_batch;
 	struct excerpt x;
 };
 
@@ -289,6 +442,82 @@ static struct dio_file_tag tag_of(uint64_t ino, uint32_t dev, uint32_t gen)
 	return t;
 }
 
+static struct inode *inode_of_tag(struct ro *st, const struct dio_file_tag *t)
+{
+	struct ikey ik = { .ino = t->ino, .dev = t->dev };
+	struct inode *n = table_get(&st->inodes, &ik);
+
+	return n && n->gen == t->gen ? n : NULL;
+}
+
+/* a file whose data went away: a new generation of a number dio saw, or a truncation */
+static int replaced(const struct inode *n)
+{
+	return n->has_prev || n->g.discards;
+}
+
+static uint32_t comm_hash(const char *comm)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < DIO_COMM_LEN && comm[i]; i++)
+		h = (h ^ (uint8_t)comm[i]) * 16777619u;
+	return h;
+}
+
+static void readers_add(struct readers *r, uint32_t pid, const char *comm)
+{
+	uint32_t name = comm_hash(comm);
+
+	for (uint32_t i = 0; i < r->n && i < READERS; i++)
+		if (r->pid[i] == pid && r->name[i] == name)
+			return;
+	if (r->n < READERS) {
+		r->pid[r->n] = pid;
+		r->name[r->n] = name;
+	}
+	if (r->n <= READERS)
+		r->n++;
+}
+
+/* could this process have carried an offset over: it, or a program of its name, read r's file */
+static int readers_has(const struct readers *r, uint32_t pid, const char *comm)
+{
+	uint32_t name = comm_hash(comm);
+
+	if (r->n > READERS)
+		return 1;
+	for (uint32_t i = 0; i < r->n; i++)
+		if (r->pid[i] == pid || r->name[i] == name)
+			return 1;
+	return 0;
+}
+
+/*
+ * Bring ranges of an older epoch of g up to date: what was past a truncation
+ * is gone. Returns the shortest length cut to, UINT64_MAX if none.
+ */
+static uint64_t catch_up(const struct genstate *g, uint32_t *epoch, struct ranges *a,
+			 struct ranges *b)
+{
+	uint64_t low = UINT64_MAX;
+
+	if (*epoch == g->epoch)
+		return low;
+	if (g->epoch - *epoch > CUTS) {
+		low = 0;
+	} else {
+		for (uint32_t e = *epoch + 1; e != g->epoch + 1; e++)
+			if (g->cut[e % CUTS] < low)
+				low = g->cut[e % CUTS];
+	}
+	ranges_clip(a, low);
+	if (b)
+		ranges_clip(b, low);
+	*epoch = g->epoch;
+	return low;
+}
+
 /* ---- reports ------------------------------------------------------------- */
 
 static void add_rec(struct suspect *s, const struct dio_ev_syscall *e)
@@ -309,12 +538,13 @@ static void who(char *buf, size_t len, uint32_t pid, const char *comm)
  * How the data of the file went away, from the call saved for it: "deleted
  * (unlink by pid 811 (rm)) and created again", "truncated (ftruncate by ...)".
  */
-static void replaced_by(struct ro *st, const struct inode *n, char *buf, size_t len)
+static void replaced_by(struct ro *st, const struct inode *n, int truncation, char *buf,
+			size_t len)
 {
 	struct extra *x = extra_of(st, n);
 	const struct dio_ev_syscall *e = x ? rec_ev(&x->replaced) : NULL;
 	enum call_kind k = e ? call_kind(&st->kinds, e->nr) : CALL_OTHER;
-	int deleted = e ? k == CALL_UNLINK || k == CALL_RENAME : n->has_prev;
+	int deleted = e ? k == CALL_UNLINK || k == CALL_RENAME : !truncation;
 	char w[64], by[128] = "";
 
 	if (e) {
@@ -327,159 +557,357 @@ static void replaced_by(struct ro *st, const struct inode *n, char *buf, size_t 
 		 deleted ? " and created again" : "");
 }
 
-static void report(struct ro *st, const struct rkey *k, struct suspect *s,
-		   const struct inode *n)
+/* "pid 100 (logwriter)", "... and others": who wrote the data, leaving out the reader */
+static void writers_text(const struct genstate *g, uint32_t tid, char *buf, size_t len)
 {
-	struct dio_finding f = { .size = sizeof(f) };
-	struct dio_file_tag tag = k->tag;
-	const char *path = st->host->tag_path(st->ctx, &tag);
-	char title[512], msg[2048], reader[64], writer[96], how[192];
-	uint64_t lost, below;
-	struct reader *r;
+	const struct writer *w = NULL;
+	uint32_t others = 0;
 
-	if (!n || n->gen != k->tag.gen)
-		return;
-	lost = ranges_missing(&n->g.written, &s->read, s->off);
-	if (lost < st->min_lost)
-		return;
-	below = ranges_below(&n->g.written, s->off);
-	who(reader, sizeof(reader), k->pid, s->comm);
-	who(writer, sizeof(writer), n->g.wpid, n->g.wcomm);
-	if (n->g.other_writers)
-		strcat(writer, " and others");
-	replaced_by(st, n, how, sizeof(how));
-	if (!path)
-		path = "(path unknown)";
-	if (s->kind == KIND_STALE) {
-		f.code = "reuse-offset.stale-offset";
-		f.severity = DIO_SEV_ERROR;
-		snprintf(title, sizeof(title),
-			 "%s resumed the new %s at its old offset %" PRIu64 ": %" PRIu64
-			 " bytes %s wrote below it were never read", reader, path, s->off, lost,
-			 writer);
-		snprintf(msg, sizeof(msg),
-			 "%s was %s, and the new file got the same inode "
-			 "number %" PRIu64 " back with a new generation (%u, then %u): a key of "
-			 "name and inode number cannot tell the two files apart. %s "
-			 "had read the earlier file up to offset %" PRIu64 "; its first read of "
-			 "the new one was at offset %" PRIu64 ", not 0, so %" PRIu64 " of the %"
-			 PRIu64 " bytes written below that offset were never read; %" PRIu64
-			 " of its %" PRIu64 " reads returned 0. This is how Fluent Bit's tail "
-			 "input lost log lines (fluent-bit#1875).\n"
-			 "Fix: key a saved offset by device, inode number and something that "
-			 "changes when the file is created again (the inode generation from "
-			 "ioctl FS_IOC_GETVERSION, or the birth time from statx STATX_BTIME); "
-			 "forget it when the file is deleted (st_nlink == 0 in fstat of the open "
-			 "fd, inotify IN_DELETE_SELF); start again at 0 when the file is shorter "
-			 "than the saved offset.",
-			 path, how, (uint64_t)k->tag.ino, n->prev_gen, n->gen,
-			 s->same_reader ? "It" : "A reader (another process)", s->old_end, s->off,
-			 lost, below, s->eof_reads, s->reads);
-	} else {
-		f.code = "reuse-offset.read-past-end";
-		f.severity = DIO_SEV_WARNING;
-		snprintf(title, sizeof(title),
-			 "%s waits at offset %" PRIu64 " of %s, past its end at %" PRIu64 ": %"
-			 PRIu64 " bytes %s wrote below it were never read", reader, s->off, path,
-			 s->size_then, lost, writer);
-		snprintf(msg, sizeof(msg),
-			 "Reads at offset %" PRIu64 " returned 0 (end of file) %" PRIu64 " times "
-			 "while the file held %" PRIu64 " bytes: it was %s and written again "
-			 "from the start, but the reader kept its old offset, so it waits for data "
-			 "past the end while the new data sits below it: %" PRIu64 " of the %"
-			 PRIu64 " bytes written below offset %" PRIu64 " were never read.\n"
-			 "Fix: when a read returns 0, compare the size from fstat with the "
-			 "offset; a smaller size means the file was truncated (copytruncate "
-			 "rotation) or replaced: start again at 0, as tail -F does.",
-			 s->off, s->eof_reads, s->size_then, how, lost, below, s->off);
+	for (uint32_t i = 0; i < g->nwriters; i++) {
+		if (i < 2 && g->w[i].tid == tid)
+			continue;
+		if (!w && i < 2)
+			w = &g->w[i];
+		else
+			others++;
 	}
-	f.title = title;
-	f.message = msg;
-	f.pid = k->pid;
-	f.tid = s->tid;
-	f.comm = s->comm;
-	f.path = st->host->tag_path(st->ctx, &tag);
-	f.tag = tag;
-	f.has_tag = 1;
-	f.ts_first = s->first_ts;
-	f.ts_last = s->last_ts;
-	f.count = lost;
+	if (!w) {
+		snprintf(buf, len, "other threads");
+		return;
+	}
+	who(buf, len, w->pid, w->comm);
+	if (others)
+		snprintf(buf + strlen(buf), len - strlen(buf), " and others");
+}
+
+/* bytes written below s->off, by other threads and descriptions, that s's position never read */
+static uint64_t lost_of(struct ro *st, const struct suspect *s, const struct inode *n)
+{
+	struct tkey tk = { .tag = s->tag, .tid = s->tid };
+	struct thread_io *t = table_get(&st->threads, &tk);
+	const struct ranges *cover[3] = { &s->read, &s->wrote };
+	int nc = 2;
+
+	if (t) {
+		catch_up(&n->g, &t->epoch, &t->wrote, NULL);
+		cover[nc++] = &t->wrote;
+	}
+	return ranges_missing(&n->g.written, cover, nc, s->off);
+}
+
+/* the title of one suspect, as the finding's when it is the only one of its report */
+static void suspect_title(struct ro *st, const struct suspect *s, const struct inode *n,
+			  uint64_t lost, char *buf, size_t len)
+{
+	char reader[64], writer[96], label[256];
+	const char *path = file_label(st->host, st->ctx, &s->tag, label, sizeof(label));
+
+	who(reader, sizeof(reader), s->pid, s->comm);
+	writers_text(&n->g, s->tid, writer, sizeof(writer));
+	if (s->kind == KIND_PAST_END)
+		snprintf(buf, len, "%s kept its offset %" PRIu64 " while %s was truncated: %"
+			 PRIu64 " bytes %s wrote below it were never read", reader, s->off, path,
+			 lost, writer);
+	else
+		snprintf(buf, len, "%s resumed %s%s at offset %" PRIu64 ", which it never read up "
+			 "to: %" PRIu64 " bytes %s wrote below it were never read", reader,
+			 n->g.discards ? "the truncated " : "the new ", path, s->off, lost, writer);
+}
+
+static void suspect_message(struct ro *st, const struct suspect *s, const struct inode *n,
+			    uint64_t lost, char *buf, size_t len)
+{
+	uint64_t below = ranges_below(&n->g.written, s->off);
+	char how[192], where[160] = "", size[96] = "", label[256];
+	const char *path = file_label(st->host, st->ctx, &s->tag, label, sizeof(label));
+	int truncation = n->g.discards > 0;
+
+	replaced_by(st, n, truncation, how, sizeof(how));
+	if (s->old_end)
+		snprintf(where, sizeof(where), "%s had read %s up to offset %" PRIu64 ". ",
+			 s->same_reader ? "It" : "A reader", truncation ? "the file before the "
+			 "truncation" : "the earlier file", s->old_end);
+	if (s->size_known)
+		snprintf(size, sizeof(size), " (the file then held %" PRIu64 " bytes)",
+			 s->size_then);
+	if (s->kind == KIND_PAST_END) {
+		snprintf(buf, len,
+			 "%s was %s and written again from the start, but this reader went on "
+			 "reading at offset %" PRIu64 ", where it was before, and read on to the "
+			 "end%s: %" PRIu64 " of the %" PRIu64 " bytes written below that offset "
+			 "were never read by it; %" PRIu64 " of its %" PRIu64 " reads there "
+			 "returned 0.\n"
+			 "Fix: when a read returns 0, compare the size from fstat with the offset; "
+			 "a smaller size means the file was truncated (copytruncate rotation) or "
+			 "replaced: start again at 0, as tail -F does.",
+			 path, how, s->off, size, lost, below, s->eof_reads, s->reads);
+		return;
+	}
+	if (truncation)
+		snprintf(buf, len,
+			 "The file was %s, and this reader was then put at offset %" PRIu64 ", "
+			 "which it had never read up to in the new data, and read on to the "
+			 "end%s. %s%" PRIu64 " of the %" PRIu64 " bytes written below that offset "
+			 "were never read by it; %" PRIu64 " of its %" PRIu64 " reads there "
+			 "returned 0.\n"
+			 "Fix: an offset saved for a file is only good while the file is not "
+			 "truncated: compare the size from fstat with it (smaller: start at 0) and "
+			 "keep a checksum of the first bytes to see a file that was truncated and "
+			 "grew again.",
+			 how, s->off, size, where, lost, below, s->eof_reads, s->reads);
+	else
+		snprintf(buf, len,
+			 "The file was %s, and the new file got the same inode number %" PRIu64
+			 " back with a new generation (%u, then %u): a key of name and inode "
+			 "number cannot tell the two files apart. %sThis reader was put at offset "
+			 "%" PRIu64 " of the new file, not 0, and read on to the end%s, so %" PRIu64
+			 " of the %" PRIu64 " bytes written below that offset were never read by "
+			 "it; %" PRIu64 " of its %" PRIu64 " reads there returned 0. This is how "
+			 "Fluent Bit's tail input lost log lines (fluent-bit#1875).\n"
+			 "Fix: key a saved offset by device, inode number and something that "
+			 "changes when the file is created again (the inode generation from ioctl "
+			 "FS_IOC_GETVERSION, or the birth time from statx STATX_BTIME); forget it "
+			 "when the file is deleted (st_nlink == 0 in fstat of the open fd, inotify "
+			 "IN_DELETE_SELF); start again at 0 when the file is shorter than the "
+			 "saved offset.",
+			 how, (uint64_t)s->tag.ino, n->prev_gen, n->gen, where, s->off, size, lost,
+			 below, s->eof_reads, s->reads);
+}
+
+/* the saved calls in the order they were made (the jump can come before the first write) */
+static void render_excerpt(struct ro *st, const struct suspect *s, char *buf, size_t len)
+{
+	const struct dio_ev_syscall *e[SUSPECT_RECS], *t;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->nrec; i++) {
+		uint32_t j;
+
+		t = rec_ev(&s->rec[i]);
+		if (!t)
+			continue;
+		for (j = n++; j > 0 && e[j - 1]->hdr.ts > t->hdr.ts; j--)
+			e[j] = e[j - 1];
+		e[j] = t;
+	}
 	excerpt_reset(&st->x);
-	for (uint32_t i = 0; i < s->nrec; i++)
-		excerpt_add_fmt(&st->x, st->host, st->ctx, &rec_ev(&s->rec[i])->hdr, SUSPECT_RECS,
+	for (uint32_t i = 0; i < n; i++)
+		excerpt_add_fmt(&st->x, st->host, st->ctx, &e[i]->hdr, SUSPECT_RECS,
 				DIO_FMT_DETAILS);
 	st->x.more += s->more;
-	f.excerpt = excerpt_text(&st->x);
-	st->host->emit_finding(st->ctx, &f);
-	/* the reader entry may be gone; then nothing stops a second suspect, which is rare */
-	r = table_get(&st->readers, k);
-	if (r)
-		r->reported = 1;
+	snprintf(buf, len, "%s", excerpt_text(&st->x));
 }
 
-static int key_cmp(const struct rkey *a, const struct rkey *b)
+/* keep the OTHERS files that lost the most, the rest only counted */
+static void push_other(struct report *r, const struct dio_file_tag *tag, uint64_t off,
+		       uint64_t lost)
 {
-	int c = file_tag_cmp(&a->tag, &b->tag);
+	uint32_t i = r->nothers;
 
-	if (c || a->pid == b->pid)
-		return c;
-	return a->pid < b->pid ? -1 : 1;
+	if (i == OTHERS) {
+		if (lost <= r->others[OTHERS - 1].lost) {
+			r->rest_files++;
+			r->rest_lost += lost;
+			return;
+		}
+		r->rest_files++;
+		r->rest_lost += r->others[OTHERS - 1].lost;
+		i = OTHERS - 1;
+	} else {
+		r->nothers++;
+	}
+	for (; i > 0 && r->others[i - 1].lost < lost; i--)
+		r->others[i] = r->others[i - 1];
+	r->others[i].tag = *tag;
+	r->others[i].off = off;
+	r->others[i].lost = lost;
 }
 
-/* a suspect to report, and when it arose */
-struct picked {
-	struct rkey k;
-	uint64_t first_ts;
-};
+/* a suspect whose loss is final: into the report of its process and kind */
+static void file_suspect(struct ro *st, const struct suspect *s, const struct inode *n)
+{
+	struct rkey rk = { .pid = s->pid, .kind = s->kind };
+	struct report *r;
+	uint64_t lost;
+	int created;
+
+	if (!n)
+		return;
+	lost = lost_of(st, s, n);
+	if (lost < st->min_lost)
+		return;
+	r = table_put(&st->reports, &rk, &created);
+	if (created)
+		r->first_ts = s->first_ts;
+	r->lost += lost;
+	r->nfiles++;
+	if (s->first_ts < r->first_ts)
+		r->first_ts = s->first_ts;
+	if (s->last_ts > r->last_ts)
+		r->last_ts = s->last_ts;
+	if (!created && lost <= r->top_lost) {
+		push_other(r, &s->tag, s->off, lost);
+		return;
+	}
+	if (!created)
+		push_other(r, &r->tag, r->off, r->top_lost);
+	r->tag = s->tag;
+	r->off = s->off;
+	r->top_lost = lost;
+	r->tid = s->tid;
+	memcpy(r->comm, s->comm, sizeof(r->comm));
+	suspect_title(st, s, n, lost, r->title, sizeof(r->title));
+	suspect_message(st, s, n, lost, r->message, sizeof(r->message));
+	render_excerpt(st, s, r->excerpt, sizeof(r->excerpt));
+}
+
+static void emit_report(struct ro *st, const struct rkey *k, const struct report *r)
+{
+	struct dio_finding f = { .size = sizeof(f) };
+	char title[768], msg[2560], label[256], reader[64];
+	size_t len;
+
+	f.title = r->title;
+	if (r->nfiles > 1) {
+		who(reader, sizeof(reader), k->pid, r->comm);
+		snprintf(title, sizeof(title), "%s %s %u files: %" PRIu64 " bytes other threads "
+			 "wrote below its offsets were never read (%" PRIu64 " in %s)", reader,
+			 k->kind == KIND_STALE ? "resumed at offsets it never read up to in" :
+			 "kept its offsets while they were truncated in", r->nfiles, r->lost,
+			 r->top_lost, file_label(st->host, st->ctx, &r->tag, label, sizeof(label)));
+		f.title = title;
+	}
+	len = (size_t)snprintf(msg, sizeof(msg), "%s", r->message);
+	if (r->nfiles > 1 && len < sizeof(msg)) {
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "\nThe other files:");
+		for (uint32_t i = 0; i < r->nothers && len < sizeof(msg); i++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len,
+						"%s %s at offset %" PRIu64 " (%" PRIu64 " bytes)",
+						i ? "," : "", file_label(st->host, st->ctx,
+						&r->others[i].tag, label, sizeof(label)),
+						r->others[i].off, r->others[i].lost);
+		if (r->rest_files && len < sizeof(msg))
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, ", and %u more (%"
+						PRIu64 " bytes)", r->rest_files, r->rest_lost);
+		if (len < sizeof(msg))
+			snprintf(msg + len, sizeof(msg) - len, ".");
+	}
+	f.code = codes[k->kind];
+	f.severity = DIO_SEV_ERROR;
+	f.message = msg;
+	f.pid = k->pid;
+	f.tid = r->tid;
+	f.comm = r->comm;
+	f.path = st->host->tag_path(st->ctx, &r->tag);
+	f.tag = r->tag;
+	f.has_tag = 1;
+	f.ts_first = r->first_ts;
+	f.ts_last = r->last_ts;
+	f.count = r->lost;
+	f.excerpt = r->excerpt;
+	st->host->emit_finding(st->ctx, &f);
+}
+
+/* ---- settling: in the order things arose, whatever their places in a table --- */
 
 struct pick {
 	struct ro *st;
-	const struct rkey *like;	/* match the tag, or the pid when like's tag is zero */
-	size_t n;
+	int all;
+	uint32_t pid;			/* when tag.ino is 0 */
+	struct dio_file_tag tag;
+	size_t key_size, n;
 };
 
-static void pick_one(void *key, void *val, void *ud)
+static void pick_suspect(void *key, void *val, void *ud)
 {
 	struct pick *p = ud;
-	const struct rkey *k = key, *l = p->like;
+	const struct suspect *s = val;
 
-	if (l && (l->tag.ino ? file_tag_cmp(&k->tag, &l->tag) : k->pid != l->pid))
+	if (!p->all && (p->tag.ino ? !file_tag_eq(&s->tag, &p->tag) : s->pid != p->pid))
 		return;
-	p->st->batch[p->n].k = *k;
-	p->st->batch[p->n++].first_ts = ((const struct suspect *)val)->first_ts;
+	memcpy(p->st->batch[p->n].key, key, p->key_size);
+	p->st->batch[p->n++].ts = s->first_ts;
 }
 
-/* in the order the suspects arose, whatever their places in the table */
+static void pick_report(void *key, void *val, void *ud)
+{
+	struct pick *p = ud;
+	const struct rkey *k = key;
+
+	if (!p->all && k->pid != p->pid)
+		return;
+	memcpy(p->st->batch[p->n].key, key, p->key_size);
+	p->st->batch[p->n++].ts = ((const struct report *)val)->first_ts;
+}
+
 static int batch_cmp(const void *a, const void *b)
 {
 	const struct picked *x = a, *y = b;
 
-	if (x->first_ts != y->first_ts)
-		return x->first_ts < y->first_ts ? -1 : 1;
-	return key_cmp(&x->k, &y->k);
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return memcmp(x->key, y->key, sizeof(x->key));
 }
 
-/*
- * Report and forget the suspects like `like` (all with NULL). n: their inode when
- * the caller has it (it is being evicted or changes generation), else looked up.
- */
-static void settle(struct ro *st, const struct rkey *like, struct inode *n)
+static void pick_sorted(struct ro *st, struct table *t, void (*fn)(void *, void *, void *),
+			struct pick *p)
 {
-	struct pick p = { .st = st, .like = like };
+	p->st = st;
+	p->key_size = t->key_size;
+	p->n = 0;
+	memset(st->batch, 0, st->max_batch * sizeof(*st->batch));
+	table_each(t, fn, p);
+	qsort(st->batch, p->n, sizeof(*st->batch), batch_cmp);
+}
 
+/* forget a suspect whose loss is final, filing it in its report */
+static void settle_one(struct ro *st, const void *key, struct inode *n)
+{
+	struct suspect *s = table_get(&st->suspects, key);
+
+	if (!s)
+		return;
+	if (!n)
+		n = inode_of_tag(st, &s->tag);
+	file_suspect(st, s, n);
+	if (n && n->gen == s->tag.gen && n->nsusp)
+		n->nsusp--;
+	table_del(&st->suspects, key);
+}
+
+/* settle the suspects that p picks; n: their inode when the caller has it */
+static void settle(struct ro *st, struct pick *p, struct inode *n)
+{
 	if (!st->suspects.n)
 		return;
-	table_each(&st->suspects, pick_one, &p);
-	qsort(st->batch, p.n, sizeof(*st->batch), batch_cmp);
-	for (size_t i = 0; i < p.n; i++) {
-		const struct rkey *k = &st->batch[i].k;
-		struct ikey ik = { .ino = k->tag.ino, .dev = k->tag.dev };
-		struct inode *in = n ? n : table_get(&st->inodes, &ik);
+	pick_sorted(st, &st->suspects, pick_suspect, p);
+	for (size_t i = 0; i < p->n; i++)
+		settle_one(st, st->batch[i].key, n);
+}
 
-		report(st, k, table_get(&st->suspects, k), in);
-		if (in && in->nsusp)
-			in->nsusp--;
-		table_del(&st->suspects, k);
+static void settle_tag(struct ro *st, const struct dio_file_tag *tag, struct inode *n)
+{
+	struct pick p = { .tag = *tag };
+
+	if (n->nsusp)
+		settle(st, &p, n);
+}
+
+/* make the reports of pid (all with pid 0) */
+static void emit_reports(struct ro *st, uint32_t pid, int all)
+{
+	struct pick p = { .pid = pid, .all = all };
+
+	if (!st->reports.n)
+		return;
+	pick_sorted(st, &st->reports, pick_report, &p);
+	for (size_t i = 0; i < p.n; i++) {
+		const struct rkey *k = (const void *)st->batch[i].key;
+		struct report *r = table_get(&st->reports, k);
+
+		if (r)
+			emit_report(st, k, r);
+		table_del(&st->reports, k);
 	}
 }
 
@@ -490,10 +918,9 @@ static void on_inode_evict(void *key, void *val, void *ud)
 	struct ro *st = ud;
 	const struct ikey *ik = key;
 	struct inode *n = val;
-	struct rkey like = { .tag = tag_of(ik->ino, ik->dev, n->gen) };
+	struct dio_file_tag t = tag_of(ik->ino, ik->dev, n->gen);
 
-	if (n->nsusp)
-		settle(st, &like, n);
+	settle_tag(st, &t, n);
 	if (n->extra)
 		pool_put(&st->extras, (int32_t)n->extra - 1);
 }
@@ -501,13 +928,18 @@ static void on_inode_evict(void *key, void *val, void *ud)
 static void on_suspect_evict(void *key, void *val, void *ud)
 {
 	struct ro *st = ud;
-	const struct rkey *k = key;
-	struct ikey ik = { .ino = k->tag.ino, .dev = k->tag.dev };
-	struct inode *n = table_get(&st->inodes, &ik);
+	const struct suspect *s = val;
+	struct inode *n = inode_of_tag(st, &s->tag);
 
-	report(st, k, val, n);
-	if (n && n->gen == k->tag.gen && n->nsusp)
+	(void)key;
+	file_suspect(st, s, n);
+	if (n && n->nsusp)
 		n->nsusp--;
+}
+
+static void on_report_evict(void *key, void *val, void *ud)
+{
+	emit_report(ud, key, val);
 }
 
 /* the last path component of s (len bytes, NUL included or not) */
@@ -598,15 +1030,14 @@ static void new_generation(struct ro *st, const struct ikey *ik, struct inode *n
 			   const struct dio_ev_syscall *e)
 {
 	struct dio_file_tag old = tag_of(ik->ino, ik->dev, n->gen);
-	struct rkey like = { .tag = tag_of(ik->ino, ik->dev, n->gen) };
 	uint64_t since = n->g.gen_ts;
 	const char *path;
 	struct extra *x;
 
 	/* the suspects of the earlier file are complete: it will not be written again */
-	if (n->nsusp)
-		settle(st, &like, n);
+	settle_tag(st, &old, n);
 	n->prev_read_end = n->g.read_end;
+	n->carriers = n->g.readers;
 	n->prev_deleted = n->g.deleted_ts != 0;
 	n->prev_gen = n->gen;
 	n->has_prev = 1;
@@ -653,141 +1084,275 @@ static void truncated(struct ro *st, struct inode *n, const struct dio_ev_syscal
 	int discarded = n->g.size > len;
 
 	/* what the suspects missed is final: it is not there any more */
-	if (discarded && n->nsusp) {
-		struct rkey like = { .tag = e->tag };
-
-		settle(st, &like, n);
-	}
-	if (discarded || !n->g.size_known)
+	if (discarded)
+		settle_tag(st, &e->tag, n);
+	if (discarded || !n->g.size_known) {
 		n->g.epoch++;
-	ranges_clip(&n->g.written, len);
-	n->g.wbytes = ranges_below(&n->g.written, UINT64_MAX);
-	n->g.size = len;
-	n->g.size_known = 1;
-	n->g.wpid = 0;
-	n->g.other_writers = 0;
+		n->g.cut[n->g.epoch % CUTS] = len;
+	}
 	if (discarded) {
 		struct extra *x = extra_new(st, n);
 
+		n->g.discards++;
+		n->g.cut_read_end = n->g.read_end;
+		n->carriers = n->g.readers;
+		memset(&n->g.readers, 0, sizeof(n->g.readers));
 		if (x)
 			rec_set(&x->replaced, e);
 	}
+	ranges_clip(&n->g.written, len);
+	if (n->g.read_end > len)
+		n->g.read_end = len;
+	n->g.size = len;
+	n->g.size_known = 1;
+	n->g.nwriters = 0;
+}
+
+static struct pkey pkey_of(const struct dio_ev_syscall *e, int32_t fd)
+{
+	struct pkey k = { .ofd = e->ofd };
+
+	if (!k.ofd) {
+		k.pid = e->pid;
+		k.fd = fd;
+	}
+	return k;
+}
+
+/* e's reading position, brought up to the inode's epoch */
+static struct position *position_for(struct ro *st, struct inode *n,
+				     const struct dio_ev_syscall *e, struct pkey *k)
+{
+	struct position *p;
+	int created;
+	uint64_t low;
+
+	*k = pkey_of(e, e->fd);
+	p = table_put(&st->positions, k, &created);
+	if (created || !file_tag_eq(&p->tag, &e->tag)) {
+		memset(p, 0, sizeof(*p));
+		p->tag = e->tag;
+		p->epoch = n->g.epoch;
+		return p;
+	}
+	if (p->epoch == n->g.epoch)
+		return p;
+	/* the file was truncated since this position last did anything: its offset stays */
+	low = catch_up(&n->g, &p->epoch, &p->read, &p->wrote);
+	p->prev_reach = p->reach;
+	if (p->reach > low)
+		p->reach = low;
+	p->flags = p->flags & (POS_USED | POS_KEPT) ? POS_KEPT : 0;
+	return p;
+}
+
+static struct thread_io *thread_for(struct ro *st, const struct inode *n,
+				    const struct dio_ev_syscall *e)
+{
+	struct tkey k = { .tag = e->tag, .tid = e->tid };
+	int created;
+	struct thread_io *t = table_put(&st->threads, &k, &created);
+
+	if (created)
+		t->epoch = n->g.epoch;
+	else
+		catch_up(&n->g, &t->epoch, &t->wrote, NULL);
+	return t;
+}
+
+static void note_writer(struct genstate *g, const struct dio_ev_syscall *e)
+{
+	for (uint32_t i = 0; i < g->nwriters && i < 2; i++)
+		if (g->w[i].tid == e->tid)
+			return;
+	if (g->nwriters < 2) {
+		g->w[g->nwriters].pid = e->pid;
+		g->w[g->nwriters].tid = e->tid;
+		memcpy(g->w[g->nwriters].comm, e->comm, DIO_COMM_LEN);
+	}
+	if (g->nwriters < UINT32_MAX)
+		g->nwriters++;
 }
 
 static void wrote(struct ro *st, struct inode *n, const struct dio_ev_syscall *e)
 {
 	uint64_t lo = (uint64_t)e->offset, hi = lo + (uint64_t)e->ret;
-	struct extra *x;
+	struct extra *x = extra_of(st, n);
+	struct position *p;
+	struct suspect *s;
+	struct pkey k;
 
 	ranges_add(&n->g.written, lo, hi);
-	n->g.wbytes += (uint64_t)e->ret;
 	if (hi > n->g.size)
 		n->g.size = hi;
-	if (!n->g.wpid) {
-		n->g.wpid = e->pid;
-		n->g.wtid = e->tid;
-		memcpy(n->g.wcomm, e->comm, sizeof(n->g.wcomm));
-		x = extra_of(st, n);
-		if (x && !rec_ev(&x->first_write))
-			rec_set(&x->first_write, e);
-	} else if (n->g.wpid != e->pid) {
-		n->g.other_writers = 1;
-	}
+	note_writer(&n->g, e);
+	if (x && !rec_ev(&x->first_write))
+		rec_set(&x->first_write, e);
+	ranges_add(&thread_for(st, n, e)->wrote, lo, hi);
+	/* bytes written through a description are its own, whichever thread wrote them */
+	p = position_for(st, n, e, &k);
+	ranges_add(&p->wrote, lo, hi);
+	p->flags |= POS_USED;
+	p->next = hi;
+	if (hi > p->reach)
+		p->reach = hi;
+	s = st->suspects.n ? table_get(&st->suspects, &k) : NULL;
+	if (s)
+		ranges_add(&s->wrote, lo, hi);
 }
 
-static struct suspect *suspect_new(struct ro *st, struct inode *n, const struct rkey *k,
-				   const struct dio_ev_syscall *e, uint32_t kind)
+/* a position was put at off; a candidate if that is a place it never got to in a replaced file */
+static void put_at(struct inode *n, struct position *p, const struct dio_ev_syscall *e,
+		   uint64_t off, int kept)
 {
-	struct suspect *s = table_put(&st->suspects, k, NULL);
+	if ((p->flags & (POS_END | POS_DONE | POS_CAND | POS_RANDOM)) || !off || off <= p->reach ||
+	    !replaced(n))
+		return;
+	/* an offset carried over comes from reading what the file held before */
+	if (!kept && !readers_has(&n->carriers, e->pid, e->comm))
+		return;
+	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0);
+	p->cand = off;
+	p->cand_ts = e->hdr.ts;
+	p->cand_pid = e->pid;
+	p->cand_tid = e->tid;
+	memcpy(p->cand_comm, e->comm, sizeof(p->cand_comm));
+}
+
+static void did_seek(struct ro *st, struct inode *n, const struct dio_ev_syscall *e)
+{
+	struct extra *x = extra_of(st, n);
+	uint64_t whence = e->args[2], off = (uint64_t)e->ret;
+	struct position *p;
+	struct pkey k;
+
+	if (x)
+		rec_set(&x->seek, e);
+	p = position_for(st, n, e, &k);
+	if (whence == SEEK_CUR && !e->args[1]) {
+		/* where am I: it does not move */
+		p->next = off;
+		return;
+	}
+	p->next = off;
+	p->flags = (p->flags | POS_USED) & ~POS_KEPT;
+	if (whence == SEEK_SET || whence == SEEK_CUR) {
+		put_at(n, p, e, off, 0);
+		return;
+	}
+	/* relative to the end, or data and holes: it did not carry an offset over */
+	p->flags = (p->flags | POS_END) & ~(POS_CAND | POS_CAND_KEPT);
+}
+
+/* how far it, or any reader, had got in what the file held before */
+static void old_end(struct ro *st, const struct inode *n, const struct position *p,
+		    struct suspect *s)
+{
+	struct dio_file_tag old = tag_of(p->tag.ino, p->tag.dev, n->prev_gen);
+	struct tkey tk = { .tag = old, .tid = s->tid };
+	struct thread_io *t;
+
+	if (n->g.discards) {
+		s->same_reader = p->prev_reach > 0;
+		s->old_end = s->same_reader ? p->prev_reach : n->g.cut_read_end;
+		return;
+	}
+	t = table_get(&st->threads, &tk);
+	s->same_reader = t && t->read_end;
+	s->old_end = s->same_reader ? t->read_end : n->prev_read_end;
+}
+
+/* the position read on to the end from its candidate offset: a suspect, if it lost bytes */
+static struct suspect *suspect_try(struct ro *st, struct inode *n, struct position *p,
+				   const struct pkey *k, const struct dio_ev_syscall *e)
+{
 	struct extra *x = extra_of(st, n);
 	const struct dio_ev_syscall *r;
+	struct suspect tmp, *s;
 
-	s->kind = kind;
-	s->tid = e->tid;
-	memcpy(s->comm, e->comm, sizeof(s->comm));
-	s->off = (uint64_t)e->offset;
-	s->first_ts = e->hdr.ts;
+	memset(&tmp, 0, offsetof(struct suspect, rec));
+	tmp.tag = p->tag;
+	tmp.tid = p->cand_tid;
+	tmp.off = p->cand;
+	tmp.read = p->read;
+	tmp.wrote = p->wrote;
+	/* nothing lost so far (nothing written below yet, or only its own): look again later */
+	if (!lost_of(st, &tmp, n))
+		return NULL;
+	s = table_put(&st->suspects, k, NULL);
+	memcpy(s, &tmp, offsetof(struct suspect, rec));
+	s->kind = p->flags & POS_CAND_KEPT ? KIND_PAST_END : KIND_STALE;
+	s->pid = p->cand_pid;
+	memcpy(s->comm, p->cand_comm, sizeof(s->comm));
+	s->first_ts = p->cand_ts;
+	s->size_known = n->g.size_known;
+	s->size_then = n->g.size;
+	old_end(st, n, p, s);
 	n->nsusp++;
-	/* what replaced the file and the first write to the new one come first */
+	p->flags = (p->flags | POS_DONE) & ~(POS_CAND | POS_CAND_KEPT);
+	/* what replaced the file, the first write to the new data, how the reader got there */
 	if (x && (r = rec_ev(&x->replaced)))
 		add_rec(s, r);
 	if (x && (r = rec_ev(&x->first_write)) && r->hdr.ts <= e->hdr.ts)
 		add_rec(s, r);
-	if (x && (r = rec_ev(&x->seek)) && r->pid == e->pid && r->ret == e->offset)
+	if (x && (r = rec_ev(&x->seek)) && r->pid == s->pid && (uint64_t)r->ret == s->off)
 		add_rec(s, r);
-	return s;
-}
-
-/* a first read of a new generation at off > 0: where the reader, or any, left the old one? */
-static struct suspect *stale_check(struct ro *st, struct inode *n, const struct rkey *k,
-				   const struct dio_ev_syscall *e)
-{
-	struct rkey ok = *k;
-	const struct reader *old;
-	uint64_t off = (uint64_t)e->offset, old_end;
-	struct suspect *s;
-
-	ok.tag.gen = n->prev_gen;
-	old = table_get(&st->readers, &ok);
-	if (old && (off == old->last_end || off == old->max_end))
-		old_end = off;
-	else if (off == n->prev_read_end)
-		old_end = off;
-	else if (st->any_offset)
-		old_end = old ? old->max_end : n->prev_read_end;
-	else
-		return NULL;
-	s = suspect_new(st, n, k, e, KIND_STALE);
-	s->old_end = old_end;
-	s->same_reader = old != NULL;
+	if (x && (r = rec_ev(&x->jump)) && r->pid == s->pid && (uint64_t)r->offset == s->off &&
+	    r->hdr.ts != e->hdr.ts)
+		add_rec(s, r);
 	return s;
 }
 
 static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall *e)
 {
 	uint64_t off = (uint64_t)e->offset, got = e->ret > 0 ? (uint64_t)e->ret : 0;
-	struct rkey k = { .tag = e->tag, .pid = e->pid };
-	struct suspect *s = st->suspects.n ? table_get(&st->suspects, &k) : NULL;
-	int created;
-	struct reader *r = table_put(&st->readers, &k, &created);
+	uint64_t count = st->counted[e->nr] ? e->args[2] : 0;
+	struct thread_io *t = thread_for(st, n, e);
+	struct extra *x = extra_of(st, n);
+	struct position *p;
+	struct suspect *s;
+	struct pkey k;
 
-	if (r->epoch != n->g.epoch) {
-		r->lo = r->hi = 0;
-		r->epoch = n->g.epoch;
+	/* a read that got nothing says nothing of the size */
+	if (got && off + got > t->read_end)
+		t->read_end = off + got;
+	if (got && off + got > n->g.read_end)
+		n->g.read_end = off + got;
+	if (got && off + got > n->g.size)
+		n->g.size = off + got;
+	if (got)
+		readers_add(&n->g.readers, e->pid, e->comm);
+	p = position_for(st, n, e, &k);
+	if (!(p->flags & POS_USED) || off != p->next) {
+		/* put somewhere by the read itself: a pread, or the first read it makes here */
+		int kept = !(p->flags & POS_USED) && (p->flags & POS_KEPT) && off == p->next;
+
+		put_at(n, p, e, off, kept);
+		if (x && (p->flags & POS_CAND) && p->cand_ts == e->hdr.ts)
+			rec_set(&x->jump, e);
 	}
-	if (!s && created && off > 0 && n->has_prev)
-		s = stale_check(st, n, &k, e);
-	if (!s && !got && off > 0 && n->g.size_known && off > n->g.size && n->g.wbytes &&
-	    !r->reported) {
-		s = suspect_new(st, n, &k, e, KIND_PAST_END);
-		s->size_then = n->g.size;
-		/* what it read before since the last truncation: at most this much is not lost */
-		ranges_add(&s->read, r->lo, r->hi);
-	}
-	r->last_end = off + got;
-	r->last_ts = e->hdr.ts;
-	if (got) {
-		if (r->hi == r->lo) {
-			r->lo = off;
-			r->hi = off + got;
-		} else {
-			if (off < r->lo)
-				r->lo = off;
-			if (off + got > r->hi)
-				r->hi = off + got;
-		}
-		if (off + got > r->max_end)
-			r->max_end = off + got;
-		if (off + got > n->g.read_end)
-			n->g.read_end = off + got;
-		if (off + got > n->g.size)
-			n->g.size = off + got;
-	}
+	p->flags |= POS_USED;
+	/*
+	 * It went below where it was put: random access, or it went back for what
+	 * it missed. Either way not a stream resumed there, for this epoch.
+	 */
+	if ((p->flags & POS_CAND) && off < p->cand)
+		p->flags = (p->flags | POS_RANDOM) & ~(POS_CAND | POS_CAND_KEPT);
+	ranges_add(&p->read, off, off + got);
+	if (got && off + got > p->reach)
+		p->reach = off + got;
+	p->next = off + got;
+	s = st->suspects.n ? table_get(&st->suspects, &k) : NULL;
+	/* read on to the end: a read that got nothing, or less than it asked for */
+	if (!s && (p->flags & POS_CAND) && (!got || got < count))
+		s = suspect_try(st, n, p, &k, e);
 	if (!s)
 		return;
 	s->reads++;
 	s->eof_reads += !got;
 	s->bytes_read += got;
+	if (off >= s->off)
+		s->bytes_above += got;
 	ranges_add(&s->read, off, off + got);
 	s->last_ts = e->hdr.ts;
 	add_rec(s, e);
@@ -802,9 +1367,18 @@ static int opens_trunc(const struct ro *st, const struct dio_ev_syscall *e)
 	return a && (e->args[a - 1] & O_TRUNC);
 }
 
+/* a reading position ended: what its suspect missed is final */
+static void position_end(struct ro *st, const struct pkey *k)
+{
+	if (st->suspects.n)
+		settle_one(st, k, NULL);
+	table_del(&st->positions, k);
+}
+
 static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 {
 	enum call_kind k = call_kind(&st->kinds, e->nr);
+	struct pkey pk;
 	struct inode *n;
 
 	if (call_failed(e->ret))
@@ -812,6 +1386,15 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 	if (k == CALL_UNLINK || k == CALL_RENAME) {
 		note_removal(st, e);
 		return;
+	}
+	/*
+	 * An open makes a new description: an entry with its id is one that ended
+	 * unseen (the kernel reuses the memory). Without description ids a
+	 * position is pid+fd, and it ends with the fd.
+	 */
+	if (k == CALL_OPEN || (k == CALL_CLOSE && !e->ofd)) {
+		pk = pkey_of(e, k == CALL_CLOSE ? (int32_t)e->args[0] : (int32_t)e->ret);
+		position_end(st, &pk);
 	}
 	if (k != CALL_READ && k != CALL_WRITE && k != CALL_OPEN && k != CALL_TRUNCATE &&
 	    k != CALL_SEEK)
@@ -837,13 +1420,10 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 		if ((e->flags & DIO_SF_OFFSET) && e->offset >= 0)
 			did_read(st, n, e);
 		break;
-	case CALL_SEEK: {
-		struct extra *x = extra_of(st, n);
-
-		if (x)
-			rec_set(&x->seek, e);
+	case CALL_SEEK:
+		if (e->ret >= 0)
+			did_seek(st, n, e);
 		break;
-	}
 	default:
 		break;
 	}
@@ -855,27 +1435,39 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 
 	if (ev->type == DIO_EV_SYSCALL && ev->size >= sizeof(struct dio_ev_syscall)) {
 		on_syscall(st, (const void *)ev);
-	} else if (ev->type == DIO_EV_PATH) {
+	} else if (ev->type == DIO_EV_OFD && ev->size >= sizeof(struct dio_ev_ofd)) {
+		const struct dio_ev_ofd *o = (const void *)ev;
+		struct pkey k = { .ofd = o->ofd };
+
+		if (o->ofd)
+			position_end(st, &k);
+	} else if (ev->type == DIO_EV_PATH && ev->size >= sizeof(struct dio_ev_path)) {
 		const struct dio_ev_path *p = (const void *)ev;
 		struct ikey ik = { .ino = p->tag.ino, .dev = p->tag.dev };
 		struct inode *n = (p->flags & DIO_PF_DELETED) ? table_get(&st->inodes, &ik) : NULL;
 
 		if (n && n->gen == p->tag.gen && !n->g.deleted_ts)
 			n->g.deleted_ts = ev->ts;
-	} else if (ev->type == DIO_EV_PROC) {
+	} else if (ev->type == DIO_EV_PROC && ev->size >= DIO_EV_PROC_SIZE_V1) {
 		const struct dio_ev_proc *p = (const void *)ev;
-		struct rkey like = { .pid = p->pid };
+		struct pick pk = { .pid = p->pid };
 
-		/* a reader that is gone will read nothing more */
-		if (p->kind == DIO_PROC_EXIT && (p->flags & DIO_PROCF_GROUP_DEAD))
-			settle(st, &like, NULL);
+		/* a reader that is gone will read nothing more: its report is complete */
+		if (p->kind == DIO_PROC_EXIT && (p->flags & DIO_PROCF_GROUP_DEAD)) {
+			settle(st, &pk, NULL);
+			emit_reports(st, p->pid, 0);
+		}
 	}
 	return 0;
 }
 
 static int ro_finish(void *state)
 {
-	settle(state, NULL, NULL);
+	struct ro *st = state;
+	struct pick p = { .all = 1 };
+
+	settle(st, &p, NULL);
+	emit_reports(st, 0, 1);
 	return 0;
 }
 
@@ -886,8 +1478,10 @@ static void ro_destroy(void *state)
 	if (!st)
 		return;
 	table_free(&st->inodes);
-	table_free(&st->readers);
+	table_free(&st->positions);
+	table_free(&st->threads);
 	table_free(&st->suspects);
+	table_free(&st->reports);
 	table_free(&st->removals);
 	pool_free(&st->extras);
 	free(st->batch);
@@ -897,33 +1491,45 @@ static void ro_destroy(void *state)
 static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
 		   void **state)
 {
-	struct ro *st = calloc(1, sizeof(*st));
+	struct ro *st;
 	int err = -EINVAL;
-	size_t extras;
+	size_t extras, suspects;
 
+	if (o[O_ANY_OFFSET].set) {
+		host->log(ctx, "any_offset was removed: a reader put at any offset > 0 it never "
+			  "read up to in a replaced file is followed now, so the option has "
+			  "nothing left to widen; remove it from the configuration");
+		return -EINVAL;
+	}
+	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
 	st->host = host;
 	st->ctx = ctx;
 	for (int i = O_MIN_LOST; i <= O_MAX_REMOVALS; i++) {
-		if (i != O_ANY_OFFSET && (o[i].i < 1 || o[i].i > (1 << 24))) {
+		if (o[i].i < 1 || o[i].i > (1 << 24)) {
 			host->log(ctx, "%s must be from 1 to %d", options[i].name, 1 << 24);
 			goto cleanup;
 		}
 	}
 	st->min_lost = (uint64_t)o[O_MIN_LOST].i;
-	st->any_offset = (int)o[O_ANY_OFFSET].i;
-	st->max_suspects = (size_t)o[O_MAX_SUSPECTS].i;
+	suspects = (size_t)o[O_MAX_SUSPECTS].i;
 	/* files that replaced another: a few of the files followed */
 	extras = (size_t)o[O_MAX_FILES].i / 8 + 1;
 	err = table_init(&st->inodes, sizeof(struct ikey), sizeof(struct inode),
 			 (size_t)o[O_MAX_FILES].i);
 	if (!err)
-		err = table_init(&st->readers, sizeof(struct rkey), sizeof(struct reader),
+		err = table_init(&st->threads, sizeof(struct tkey), sizeof(struct thread_io),
 				 (size_t)o[O_MAX_READERS].i);
 	if (!err)
-		err = table_init(&st->suspects, sizeof(struct rkey), sizeof(struct suspect),
-				 st->max_suspects);
+		err = table_init(&st->positions, sizeof(struct pkey), sizeof(struct position),
+				 (size_t)o[O_MAX_POSITIONS].i);
+	if (!err)
+		err = table_init(&st->suspects, sizeof(struct pkey), sizeof(struct suspect),
+				 suspects);
+	if (!err)
+		err = table_init(&st->reports, sizeof(struct rkey), sizeof(struct report),
+				 suspects);
 	if (!err)
 		err = table_init(&st->removals, sizeof(uint64_t), sizeof(struct removal),
 				 (size_t)o[O_MAX_REMOVALS].i);
@@ -931,7 +1537,8 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		err = pool_init(&st->extras, sizeof(struct extra), extras);
 	if (err)
 		goto cleanup;
-	st->batch = calloc(st->max_suspects, sizeof(*st->batch));
+	st->max_batch = suspects;
+	st->batch = calloc(st->max_batch, sizeof(*st->batch));
 	if (!st->batch) {
 		err = -ENOMEM;
 		goto cleanup;
@@ -940,11 +1547,16 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	st->inodes.ud = st;
 	st->suspects.evict = on_suspect_evict;
 	st->suspects.ud = st;
+	st->reports.evict = on_report_evict;
+	st->reports.ud = st;
 	call_kinds_init(&st->kinds, host);
 	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
 		const char *name = host->syscall_name(nr);
 
-		if (!name || call_kind(&st->kinds, nr) != CALL_OPEN)
+		if (!name)
+			continue;
+		st->counted[nr] = !strcmp(name, "read") || !strcmp(name, "pread64");
+		if (call_kind(&st->kinds, nr) != CALL_OPEN)
 			continue;
 		if (!strcmp(name, "open"))
 			st->open_flags_arg[nr] = 2;
@@ -967,7 +1579,7 @@ const struct dio_analyzer dio_analyzer = {
 	.description = "readers that resume a re-created or truncated file at a stale offset "
 		       "and lose what was written below it",
 	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
-		  DIO_EV_MASK(DIO_EV_PROC),
+		  DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_OFD),
 	.options = options,
 	.init = ro_init,
 	.event = ro_event,

@@ -3,8 +3,11 @@
 # The reuse-offset analyzer on tests/workloads/follower, on a journaled ext4
 # that hands a freed inode number out again at once: the buggy follower's
 # finding carries the offset and the bytes lost that the workload measured,
-# the fixed follower gets none; the same for a copytruncate rotation; and the
-# finding of a recorded trace analyzed offline is the one dio made inline.
+# also when it resumes through a second fd after reading the first line
+# through another, and when it saved an offset below where it got (the last
+# line boundary); the fixed follower gets none; the same for a copytruncate
+# rotation; and the findings of a recorded trace analyzed offline are the
+# ones dio made inline.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -25,7 +28,7 @@ run() {
 		return 1
 	fi
 	read -r _ READER _ WRITER _ INO _ OFF _ _ _ LOST < "$TMP/$name.numbers"
-	echo "$name: the follower reached offset $OFF and lost $LOST bytes (reader $READER," \
+	echo "$name: the follower saved offset $OFF and lost $LOST bytes (reader $READER," \
 		"writer $WRITER, inode $INO)"
 }
 
@@ -59,31 +62,39 @@ none() {
 	fi
 }
 
+# stale NAME MODE BYTES WANT: the follower in MODE (a recreating one) with BYTES
+# written to the new log loses WANT bytes at offset 2600, and dio says so
+stale() {
+	run "$1" "$2" 100 "$3" || return
+	[ "$LOST" -eq "$4" ] && [ "$OFF" -eq 2600 ] ||
+		{ echo "FAIL: $1: the workload lost $LOST bytes at $OFF, not $4 at 2600"; fail=1; }
+	expect "$1" reuse-offset.stale-offset "pid $READER (follower) resumed the new \
+$MNT/app.log at offset $OFF, which it never read up to: $LOST bytes pid $WRITER (logwriter) \
+wrote below it were never read"
+}
+
 # the DIO paper's case: the new file is shorter than the saved offset
-if run buggy buggy 100 1000; then
-	[ "$LOST" -eq 1000 ] && [ "$OFF" -eq 2600 ] ||
-		{ echo "FAIL: the workload lost $LOST bytes at $OFF, not 1000 at 2600"; fail=1; }
-	expect buggy reuse-offset.stale-offset "pid $READER (follower) resumed the new \
-$MNT/app.log at its old offset $OFF: $LOST bytes pid $WRITER (logwriter) wrote below it were \
-never read"
-fi
+stale buggy buggy 1000 1000
 # longer than the saved offset: what is below it is lost, the rest is read
-if run buggy-long buggy 100 4000; then
-	[ "$LOST" -eq 2600 ] || { echo "FAIL: the workload lost $LOST bytes, not 2600"; fail=1; }
-	expect buggy-long reuse-offset.stale-offset "pid $READER (follower) resumed the new \
-$MNT/app.log at its old offset $OFF: $LOST bytes pid $WRITER (logwriter) wrote below it were \
-never read"
-fi
+stale buggy-long buggy 4000 2600
+# the first line read through another fd does not count for the resumed one
+stale two-fds two-fds 1000 1000
+stale two-fds-long two-fds 4000 2600
+# the offset saved is the last line boundary, 13 bytes below where it got
+stale line-boundary line-boundary 1000 1000
+stale line-boundary-long line-boundary 4000 2600
 run fixed fixed 100 1000 && none fixed
 
 if run truncate truncate 100 1000; then
-	expect truncate reuse-offset.read-past-end "pid $READER (follower) waits at offset $OFF \
-of $MNT/app.log, past its end at 1000: $LOST bytes pid $WRITER (logwriter) wrote below it were \
+	expect truncate reuse-offset.read-past-end "pid $READER (follower) kept its offset $OFF \
+while $MNT/app.log was truncated: $LOST bytes pid $WRITER (logwriter) wrote below it were \
 never read"
 fi
 run truncate-fixed truncate-fixed 100 1000 && none truncate-fixed
 
 # inline == offline: the findings made while recording are the ones dio analyze makes
-rm -f "$MNT/app.log"
-inline_is_offline reuse-offset 1 "$WL/follower" buggy "$MNT" || fail=1
+for mode in buggy two-fds; do
+	rm -f "$MNT/app.log"
+	inline_is_offline reuse-offset 1 "$WL/follower" "$mode" "$MNT" || fail=1
+done
 exit $fail

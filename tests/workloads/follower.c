@@ -18,10 +18,18 @@
  *                   again; the follower keeps reading its fd where it was.
  *   truncate-fixed  the same; when a read returns 0 the follower compares the
  *                   size from fstat with its offset and starts again at 0.
+ *   two-fds         the buggy rotation, and a follower that keeps two fds on
+ *                   the log: it reads the first line through one to see that
+ *                   the file is a log, and resumes through the other, which it
+ *                   lseeks to the saved offset.
+ *   line-boundary   the buggy rotation; the writer leaves a half line at the
+ *                   end of the first log, and the follower saves the offset
+ *                   after the last whole line it read, a bit below where it got.
  *
  * Prints "reader PID writer PID ino INO offset OFF written BYTES lost LOST":
- * OFF is the offset the follower had reached, LOST the bytes the writer wrote
- * after the rotation that the follower never read.
+ * OFF is the offset the follower saved (where it resumes the log), LOST the
+ * bytes the writer wrote after the rotation that the follower's resumed
+ * stream never read (a first line read only to look at it is not delivered).
  *
  * usage: follower MODE DIR [LINES [BYTES]]   (defaults: 100 lines, 1000 bytes)
  */
@@ -41,10 +49,19 @@
 #define LINE	26	/* "2024-01-02 app: line 0001\n" */
 #define POLLS	3	/* reads a follower makes after it got to the end */
 #define TRIES	20	/* creations until the inode number comes back */
+#define HALF	13	/* bytes of the half line line-boundary leaves */
 
-enum mode { BUGGY, FIXED, TRUNCATE, TRUNCATE_FIXED };
+enum mode { BUGGY, FIXED, TRUNCATE, TRUNCATE_FIXED, TWO_FDS, LINE_BOUNDARY, MODES };
 
-static const char *const modes[] = { "buggy", "fixed", "truncate", "truncate-fixed" };
+static const char *const modes[MODES] = {
+	"buggy", "fixed", "truncate", "truncate-fixed", "two-fds", "line-boundary",
+};
+
+/* the log is deleted and created again, not truncated */
+static int recreates(enum mode m)
+{
+	return m != TRUNCATE && m != TRUNCATE_FIXED;
+}
 
 static char path[PATH_MAX + 16];
 
@@ -112,13 +129,13 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 	prctl(PR_SET_NAME, "logwriter");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 	must(fd >= 0, path);
-	write_lines(fd, lines * LINE, &line);
+	write_lines(fd, lines * LINE + (m == LINE_BOUNDARY ? HALF : 0), &line);
 	must(!fstat(fd, &st), "fstat");
-	if (m == BUGGY || m == FIXED)
+	if (recreates(m))
 		must(!close(fd), "close");
 	step(done);
 	wait_step(go);
-	if (m == BUGGY || m == FIXED)
+	if (recreates(m))
 		fd = recreate(st.st_ino);
 	else
 		must(!ftruncate(fd, 0), "ftruncate");
@@ -128,15 +145,22 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 	exit(0);
 }
 
-/* read fd to its end from where it is: the bytes read */
-static size_t read_all(int fd)
+/*
+ * read fd to its end from where it is: the bytes read; *whole (if not NULL):
+ * the bytes up to the end of the last whole line
+ */
+static size_t read_all(int fd, size_t *whole)
 {
 	char buf[64];
 	size_t got = 0;
 	ssize_t n;
 
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; whole && i < n; i++)
+			if (buf[i] == '\n')
+				*whole = got + (size_t)i + 1;
 		got += (size_t)n;
+	}
 	must(n == 0, "read");
 	return got;
 }
@@ -151,19 +175,19 @@ static void poll_end(int fd)
 
 int main(int argc, char **argv)
 {
-	size_t lines = 100, bytes = 1000, off, got = 0;
+	size_t lines = 100, bytes = 1000, off, whole = 0, got = 0;
 	int go[2], done[2], fd, status, m = -1;
 	unsigned int gen;
 	struct stat st;
 	ino_t ino;
 	pid_t pid;
 
-	for (int i = 0; argc >= 3 && i < 4; i++)
+	for (int i = 0; argc >= 3 && i < MODES; i++)
 		if (!strcmp(argv[1], modes[i]))
 			m = i;
 	if (m < 0 || argc > 5) {
-		fprintf(stderr, "usage: follower buggy|fixed|truncate|truncate-fixed DIR "
-			"[LINES [BYTES]]\n");
+		fprintf(stderr, "usage: follower buggy|fixed|truncate|truncate-fixed|two-fds|"
+			"line-boundary DIR [LINES [BYTES]]\n");
 		return 2;
 	}
 	if (argc > 3)
@@ -184,19 +208,34 @@ int main(int argc, char **argv)
 	/* the saved state: what Fluent Bit keeps in its database, and for fixed the generation */
 	ino = st.st_ino;
 	gen = generation(fd);
-	off = read_all(fd);
-	if (m == BUGGY || m == FIXED) {
+	off = read_all(fd, &whole);
+	if (m == LINE_BOUNDARY)
+		off = whole;
+	if (recreates(m)) {
+		int hfd = -1;
+
 		/* the file is closed while the writer rotates it, or its inode could not be reused */
 		must(!close(fd), "close");
 		step(go[1]);
 		wait_step(done[0]);
+		if (m == TWO_FDS) {
+			char head[LINE];
+
+			/* the first line, to see that it is a log; the resume is another fd's */
+			hfd = open(path, O_RDONLY);
+			must(hfd >= 0, path);
+			must(read(hfd, head, sizeof(head)) == (ssize_t)sizeof(head), "read");
+			must(!memcmp(head, "2024-", 5), "not a log");
+		}
 		fd = open(path, O_RDONLY);
 		must(fd >= 0, path);
 		must(!fstat(fd, &st), "fstat");
-		if (st.st_ino == ino && (m == BUGGY || generation(fd) == gen))
+		if (st.st_ino == ino && (m != FIXED || generation(fd) == gen))
 			must(lseek(fd, (off_t)off, SEEK_SET) == (off_t)off, "lseek");
-		got = read_all(fd);
+		got = read_all(fd, NULL);
 		poll_end(fd);
+		if (hfd >= 0)
+			must(!close(hfd), "close");
 	} else {
 		step(go[1]);
 		wait_step(done[0]);
@@ -209,7 +248,7 @@ int main(int argc, char **argv)
 			must(!fstat(fd, &st), "fstat");
 			if (st.st_size < lseek(fd, 0, SEEK_CUR))
 				must(lseek(fd, 0, SEEK_SET) == 0, "lseek");
-			got = read_all(fd);
+			got = read_all(fd, NULL);
 		}
 	}
 	must(!close(fd), "close");
