@@ -1119,7 +1119,8 @@ static void put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_
 static void put_fix(struct buf *m)
 {
 	put(m, "The background I/O fills the device's queue and the foreground calls wait "
-	    "behind it.\nFix: limit the background threads' I/O rate (RocksDB: "
+	    "behind it\n(or the background threads take the CPUs: the latency analyzer's "
+	    "run-queue table tells).\nFix: limit the background threads' I/O rate (RocksDB: "
 	    "Options::rate_limiter,\nNewGenericRateLimiter; SILK-style scheduling gives "
 	    "flushes and low-level compactions\nthe bandwidth when clients need it), lower "
 	    "their I/O priority (from the thread:\nioprio_set(IOPRIO_WHO_PROCESS, 0, "
