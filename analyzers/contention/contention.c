@@ -915,8 +915,9 @@ static void judge_levels(struct contention *s, uint32_t gi, struct lvjudge *r)
 
 		few += lv[k - 1].windows;
 		many = r->windows - few;
-		/* a split just above an empty level is the one below it */
-		if (!lv[k].windows || k < s->min_bg)
+		/* a split just above an empty level is the one below it; from 16 busy
+		 * on the levels are one, and so is the many side's least */
+		if (!lv[k].windows || k < level_of(s->min_bg))
 			continue;
 		if ((few < many ? few : many) > (r->even_few < r->even_many ? r->even_few :
 						  r->even_many)) {
@@ -1236,16 +1237,6 @@ static void put_table(struct contention *s, struct buf *m, uint32_t gi)
 	}
 }
 
-/* present windows of group gi with fewer than min_background background threads busy */
-static uint64_t quiet_windows(struct contention *s, uint32_t gi)
-{
-	uint64_t n = 0;
-
-	for (uint32_t l = 0; l < s->min_bg && l < LEVELS; l++)
-		n += s->levels[(size_t)gi * LEVELS + l].windows;
-	return n;
-}
-
 /* the background calls and slowest foreground calls on the many side, in time order */
 static void levels_excerpt(struct contention *s, uint32_t gi, const struct side *many)
 {
@@ -1295,7 +1286,7 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	double br = rate(s, sp->few.calls, sp->few.windows);
 	double hr = rate(s, sp->many.calls, sp->many.windows);
-	uint64_t bp = sp->few.p99, hp = sp->many.p99, quiet = quiet_windows(s, gi);
+	uint64_t bp = sp->few.p99, hp = sp->many.p99, quiet = g->base.windows;
 	struct bginfo bg;
 	uint32_t named;
 
@@ -1353,9 +1344,10 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 /* why judging by levels was not possible: short, for a title after "and" */
 static void put_why_short(struct buf *b, const struct lvjudge *lj)
 {
-	if (lj->status == J_ONE_LEVEL)
-		put(b, "%u busy in every one", lj->lo);
-	else
+	if (lj->status == J_ONE_LEVEL) {
+		put_levels(b, lj->lo, lj->lo);
+		put(b, " busy in every one");
+	} else
 		put(b, "too few %s to compare by how many were busy",
 		    lj->status == J_FEW_WINDOWS ? "windows" : "calls");
 }
@@ -1367,7 +1359,8 @@ static void put_why(struct contention *s, struct buf *b, const struct lvjudge *l
 	    "a split:\n  ", s->baseline_windows);
 	switch (lj->status) {
 	case J_ONE_LEVEL:
-		put(b, "%u were busy in every one of them, there is nothing to compare.\n", lj->lo);
+		put_levels(b, lj->lo, lj->lo);
+		put(b, " were busy in every one of them, there is nothing to compare.\n");
 		break;
 	case J_FEW_WINDOWS:
 		put(b, "from %u to %u were busy, and at best %" PRIu64 " windows had ", lj->lo,
@@ -1400,7 +1393,7 @@ static int report_unjudged(struct contention *s)
 	if (gi == s->ngroups)
 		return 0;
 	g = &s->groups[gi];
-	quiet = quiet_windows(s, gi);
+	quiet = g->base.windows;
 	put(&t, "%s: contention not judged: ", g->name);
 	if (quiet)
 		put(&t, "only %" PRIu64 " windows", quiet);

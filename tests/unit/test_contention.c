@@ -675,7 +675,22 @@ static void background_busy_alike_everywhere_is_not_judged(void **unused)
 	assert_non_null(strstr(found[0].message, "there were windows enough, but at most 60 calls "
 			       "on the smaller side, and min_calls is 100.\n"));
 
+	/* more than 16 busy is one level, "16 or more" */
+	opts_reset("min_background", "20", NULL);
+	st = start();
+	for (int i = 0; i < 30; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, 20 + i % 5);
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].title, "client: contention not judged: no window with fewer "
+			    "than 20 background threads busy, and 16 or more busy in every one");
+	assert_non_null(strstr(found[0].message, "   16+       28     1000  100 us\n"));
+
 	/* no background thread at all, or only ever one busy: nothing to judge, nothing said */
+	opts_reset(NULL);
 	st = start();
 	for (int i = 0; i < 30; i++) {
 		batch_fg(10 + (uint64_t)i, PID, "client", 100, &slow, 1);
