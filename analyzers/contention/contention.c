@@ -16,13 +16,23 @@
  * an interval in which the group made rate_drop % fewer calls a window, or
  * whose p99 call time was latency_factor times the baseline's, is harm.
  *
+ * Background threads that never rest leave no quiet baseline. So the group's
+ * windows are also counted by how many background threads were busy in them
+ * (a level, 0 to LEVELS - 1), and at the end the levels are split in two, the
+ * windows with few busy against those with many, as one reads a table of rate
+ * and p99 by busy count: the split where the many side is the most clearly
+ * worse (rate_drop and latency_factor again, and SIGMA standard errors above
+ * the window-to-window noise) is harm. A group with contended windows that
+ * neither way could judge is said to be so, once per trace.
+ *
  * State is bounded: a table of threads, a fixed number of groups, RING windows
  * open at once (records come in at the end of their call, so a window is only
  * closed once the calls that began in it are likely to have ended), and per
  * group a baseline, the interval under way, a few intervals waiting for a
- * baseline and the first max_intervals harmful ones.
+ * baseline, the first max_intervals harmful ones and LEVELS level counts.
  */
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +54,9 @@
 #define PATTERNS	32	/* name patterns per option */
 #define MEMBERS		4	/* foreground thread names shown per group */
 #define EXCERPT_LINES	8
+#define LEVELS		17	/* windows counted by busy background threads: 0..15, 16 or more */
+#define SIGMA		4	/* standard errors an effect across levels must stand above noise */
+#define REPORTS		4	/* processes given a background-io finding, the worst first */
 
 /* background groups unless the background option names others */
 #define DEFAULT_BACKGROUND "rocksdb:low,rocksdb:high,rocksdb:bottom,compact,flush,bg"
@@ -122,6 +135,46 @@ struct shown {
 	uint32_t nthreads, more;
 };
 
+/* a foreground group's present windows in which one number of background threads was busy */
+struct level {
+	uint64_t windows, calls;
+	uint64_t first, last;		/* window numbers */
+	double sq;			/* calls a window, squared, added up: the rate's spread */
+	struct hist h;			/* call times, ns */
+	uint32_t has_slow, pad;
+	struct dio_ev_syscall slow;	/* the slowest call, for the excerpt */
+};
+
+/* the levels lo..hi of a group taken together */
+struct side {
+	uint64_t windows, calls, p99;
+	uint64_t first, last;		/* window numbers */
+	uint32_t lo, hi;
+};
+
+/* windows with few background threads busy against those with many (from level many.lo up) */
+struct split {
+	struct side few, many;
+	int fewer, slower;
+	double score;		/* the larger squared z of a harm found; picks the split */
+};
+
+/* what judging by levels came to */
+enum { J_ONE_LEVEL, J_FEW_WINDOWS, J_FEW_CALLS, J_FINE, J_HARM };
+
+struct lvjudge {
+	int status;
+	uint32_t lo, hi;		/* the levels the group had windows at */
+	uint64_t windows;
+	uint64_t even_few, even_many;	/* J_FEW_WINDOWS: the most even split */
+	uint32_t even_k, pad;
+	uint64_t most_calls;		/* J_FEW_CALLS: calls on the smaller side, at best */
+	struct split sp;		/* J_HARM */
+};
+
+/* a foreground group's verdict at the end */
+enum { V_NONE, V_FINE, V_HARM_BASE, V_HARM_LEVELS, V_UNJUDGED };
+
 struct group {
 	char name[DIO_COMM_LEN];
 	uint32_t role, pid, tid, nmembers;
@@ -137,6 +190,11 @@ struct group {
 	struct bginfo harm_bg;
 	uint64_t harm_first, harm_last;	/* window numbers */
 	struct excerpt ex;		/* calls of the first harmful interval */
+	/* present windows with at least min_bg background threads busy */
+	uint64_t cont_windows, cont_calls, cont_first, cont_last;
+	uint32_t verdict, lead;		/* lead: the worst harmed group of its process */
+	double cost;			/* ns of foreground time the harm took, to rank */
+	struct lvjudge lj;
 };
 
 struct window {
@@ -165,6 +223,9 @@ struct contention {
 	uint32_t ngroups;
 	struct fgstat *fgwin;		/* [group * RING + window % RING] */
 	struct shown *shown;		/* [group * max_intervals + i] */
+	struct level *levels;		/* [group * LEVELS + busy background threads] */
+	struct bginfo lvbg[LEVELS];	/* background threads of the windows at each level */
+	struct hist few, many;		/* scratch, for judging by levels */
 	struct window win[RING];
 	int started, active;		/* active: an interval is under way */
 	uint64_t oldest, newest;	/* the open windows */
@@ -226,6 +287,7 @@ static void ct_destroy(void *state)
 	free(s->groups);
 	free(s->fgwin);
 	free(s->shown);
+	free(s->levels);
 	free(s);
 }
 
@@ -275,7 +337,8 @@ static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->fgwin = calloc((size_t)s->max_groups * RING, sizeof(*s->fgwin));
 	s->shown = calloc((size_t)s->max_groups * (s->max_intervals ? s->max_intervals : 1),
 			  sizeof(*s->shown));
-	if (!s->groups || !s->fgwin || !s->shown) {
+	s->levels = calloc((size_t)s->max_groups * LEVELS, sizeof(*s->levels));
+	if (!s->groups || !s->fgwin || !s->shown || !s->levels) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -545,6 +608,37 @@ static void end_interval(struct contention *s)
 	s->active = 0;
 }
 
+static uint32_t level_of(uint32_t nthreads)
+{
+	return nthreads < LEVELS - 1 ? nthreads : LEVELS - 1;
+}
+
+/* a present window of group gi, with this many background threads busy */
+static void level_add(struct contention *s, uint32_t gi, uint32_t nthreads, uint64_t idx,
+		      const struct fgstat *f)
+{
+	struct group *g = &s->groups[gi];
+	struct level *lv = &s->levels[(size_t)gi * LEVELS + level_of(nthreads)];
+
+	if (!lv->windows++)
+		lv->first = idx;
+	lv->last = idx;
+	lv->calls += f->calls;
+	lv->sq += (double)f->calls * (double)f->calls;
+	hist_merge(&lv->h, &f->h);
+	for (uint32_t i = 0; i < f->nslow; i++)
+		if (!lv->has_slow || f->slow[i].duration > lv->slow.duration) {
+			rec_copy(&lv->slow, sizeof(lv->slow), &f->slow[i].hdr);
+			lv->has_slow = 1;
+		}
+	if (nthreads >= s->min_bg) {
+		if (!g->cont_windows++)
+			g->cont_first = idx;
+		g->cont_last = idx;
+		g->cont_calls += f->calls;
+	}
+}
+
 static void close_window(struct contention *s, struct window *w)
 {
 	int contended = w->bg.nthreads >= s->min_bg;
@@ -562,6 +656,8 @@ static void close_window(struct contention *s, struct window *w)
 		s->last = w->idx;
 		bg_merge(&s->cur_bg, &w->bg);
 	}
+	if (w->bg.nthreads)
+		bg_merge(&s->lvbg[level_of(w->bg.nthreads)], &w->bg);
 	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		struct group *g = &s->groups[gi];
 		struct fgstat *f = fgwin(s, gi, w->idx);
@@ -578,6 +674,7 @@ static void close_window(struct contention *s, struct window *w)
 		 */
 		if (g->role == ROLE_FG && prev && next) {
 			fg_merge(contended ? &g->cur.fg : &g->base, f);
+			level_add(s, gi, w->bg.nthreads, w->idx, f);
 			/* intervals that came before a baseline are judged once there is one */
 			if (!contended && g->npending && baseline_ready(s, g)) {
 				for (uint32_t i = 0; i < g->npending; i++)
@@ -682,6 +779,213 @@ static int ct_event(void *state, const struct dio_ev_hdr *ev)
 	return 0;
 }
 
+/* ---- judging by levels ------------------------------------------------------------ */
+
+/* z^2 of a difference d with squared standard error se2; DBL_MAX when there is no spread */
+static double zsq(double d, double se2)
+{
+	if (d <= 0)
+		return 0;
+	return se2 > 0 ? d * d / se2 : DBL_MAX;
+}
+
+/* levels lo..hi of group gi together into sd, h; the windows' calls squared into *sq */
+static void side_sum(struct contention *s, uint32_t gi, uint32_t lo, uint32_t hi,
+		     struct side *sd, struct hist *h, double *sq)
+{
+	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
+
+	memset(sd, 0, sizeof(*sd));
+	memset(h, 0, sizeof(*h));
+	*sq = 0;
+	sd->lo = LEVELS;
+	for (uint32_t l = lo; l <= hi; l++) {
+		if (!lv[l].windows)
+			continue;
+		if (sd->lo == LEVELS || lv[l].first < sd->first)
+			sd->first = lv[l].first;
+		if (lv[l].last > sd->last)
+			sd->last = lv[l].last;
+		if (sd->lo == LEVELS)
+			sd->lo = l;
+		sd->hi = l;
+		sd->windows += lv[l].windows;
+		sd->calls += lv[l].calls;
+		*sq += lv[l].sq;
+		hist_merge(h, &lv[l].h);
+	}
+	sd->p99 = hist_pct(h, 0.99);
+}
+
+/* the sample variance of the calls a window on one side */
+static double variance(const struct side *sd, double sq)
+{
+	double n = (double)sd->windows, m = (double)sd->calls / n, v;
+
+	if (sd->windows < 2)
+		return 0;
+	v = (sq - n * m * m) / (n - 1);
+	return v > 0 ? v : 0;
+}
+
+/*
+ * Levels lo..k-1 against k..hi. Returns whether there were calls enough to
+ * judge either the rate or the p99; sp says what harm there was.
+ */
+static int split_at(struct contention *s, uint32_t gi, uint32_t lo, uint32_t k, uint32_t hi,
+		    struct split *sp)
+{
+	struct side *a = &sp->few, *b = &sp->many;
+	double sqa, sqb, zr = 0, zt = 0;
+	int rate_ok, p99_ok;
+
+	memset(sp, 0, sizeof(*sp));
+	side_sum(s, gi, lo, k - 1, a, &s->few, &sqa);
+	side_sum(s, gi, k, hi, b, &s->many, &sqb);
+	/*
+	 * Rate: as for an interval (rate_drop fewer calls a window, the few side
+	 * predicting min_calls on the many side), and the drop SIGMA standard
+	 * errors of the windows' calls (Welch) above nothing.
+	 */
+	rate_ok = (unsigned __int128)a->calls * b->windows >=
+		  (unsigned __int128)s->min_calls * a->windows;
+	if (rate_ok && (unsigned __int128)b->calls * a->windows * 100 <=
+	    (unsigned __int128)a->calls * b->windows * (100 - s->rate_drop)) {
+		double ma = (double)a->calls / (double)a->windows;
+		double mb = (double)b->calls / (double)b->windows;
+
+		zr = zsq(ma - mb, variance(a, sqa) / (double)a->windows +
+			 variance(b, sqb) / (double)b->windows);
+		sp->fewer = zr >= SIGMA * SIGMA;
+	}
+	/*
+	 * p99: latency_factor times, min_calls on each side, and more of the many
+	 * side's calls above the few side's p99 than of its own, by SIGMA
+	 * standard errors (two proportions): a p99 of a few hundred calls is
+	 * their few slowest, and one stall can double it.
+	 */
+	p99_ok = a->calls >= s->min_calls && b->calls >= s->min_calls;
+	if (p99_ok && a->p99 && (double)b->p99 >= s->factor * (double)a->p99) {
+		unsigned int top = hist_bucket(a->p99);
+		uint64_t ca = 0, cb = 0;
+		double na = (double)s->few.n, nb = (double)s->many.n, p;
+
+		for (unsigned int i = top + 1; i < HIST_BUCKETS; i++) {
+			ca += s->few.b[i];
+			cb += s->many.b[i];
+		}
+		p = (double)(ca + cb) / (na + nb);
+		zt = zsq((double)cb / nb - (double)ca / na, p * (1 - p) * (1 / na + 1 / nb));
+		sp->slower = zt >= SIGMA * SIGMA;
+	}
+	if (sp->fewer)
+		sp->score = zr;
+	if (sp->slower && zt > sp->score)
+		sp->score = zt;
+	return rate_ok || p99_ok;
+}
+
+/*
+ * Group gi's windows by the number of background threads busy: every split
+ * of its levels into few and many (many from min_background up) with
+ * baseline_windows windows on each side; the harm with the highest z wins.
+ */
+static void judge_levels(struct contention *s, uint32_t gi, struct lvjudge *r)
+{
+	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
+	uint64_t few = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->lo = LEVELS;
+	for (uint32_t l = 0; l < LEVELS; l++) {
+		if (!lv[l].windows)
+			continue;
+		if (r->lo == LEVELS)
+			r->lo = l;
+		r->hi = l;
+		r->windows += lv[l].windows;
+	}
+	r->status = J_ONE_LEVEL;
+	if (r->lo >= r->hi)
+		return;
+	r->status = J_FEW_WINDOWS;
+	for (uint32_t k = r->lo + 1; k <= r->hi; k++) {
+		uint64_t many;
+		struct split sp;
+
+		few += lv[k - 1].windows;
+		many = r->windows - few;
+		/* a split just above an empty level is the one below it; from 16 busy
+		 * on the levels are one, and so is the many side's least */
+		if (!lv[k].windows || k < level_of(s->min_bg))
+			continue;
+		if ((few < many ? few : many) > (r->even_few < r->even_many ? r->even_few :
+						  r->even_many)) {
+			r->even_few = few;
+			r->even_many = many;
+			r->even_k = k;
+		}
+		if (few < s->baseline_windows || many < s->baseline_windows)
+			continue;
+		if (!split_at(s, gi, r->lo, k, r->hi, &sp)) {
+			uint64_t c = sp.few.calls < sp.many.calls ? sp.few.calls : sp.many.calls;
+
+			if (r->status == J_FEW_WINDOWS)
+				r->status = J_FEW_CALLS;
+			if (c > r->most_calls)
+				r->most_calls = c;
+			continue;
+		}
+		if (r->status != J_HARM)
+			r->status = J_FINE;
+		if ((sp.fewer || sp.slower) && (r->status != J_HARM || sp.score > r->sp.score)) {
+			r->status = J_HARM;
+			r->sp = sp;
+		}
+	}
+}
+
+/* ns of foreground time a harm took: the windows, times the larger of the drop and 1 - 1/x */
+static double cost_of(struct contention *s, uint64_t windows, double rate, double base_rate,
+		      uint64_t p99, uint64_t base_p99)
+{
+	double drop = base_rate > 0 ? 1 - rate / base_rate : 0;
+	double slow = p99 > base_p99 && p99 ? 1 - (double)base_p99 / (double)p99 : 0;
+
+	return (double)windows * (double)s->wns * (drop > slow ? drop : slow);
+}
+
+static void verdict(struct contention *s, uint32_t gi)
+{
+	struct group *g = &s->groups[gi];
+
+	g->verdict = V_NONE;
+	if (g->role != ROLE_FG)
+		return;
+	if (g->harmful) {
+		g->verdict = V_HARM_BASE;
+		g->cost = cost_of(s, g->harm.windows, rate(s, g->harm.calls, g->harm.windows),
+				  rate(s, g->base.calls, g->base.windows),
+				  hist_pct(&g->harm.h, 0.99), hist_pct(&g->base.h, 0.99));
+		return;
+	}
+	if (!g->cont_windows)
+		return;
+	judge_levels(s, gi, &g->lj);
+	if (g->lj.status == J_HARM) {
+		const struct split *sp = &g->lj.sp;
+
+		g->verdict = V_HARM_LEVELS;
+		g->cost = cost_of(s, sp->many.windows, rate(s, sp->many.calls, sp->many.windows),
+				  rate(s, sp->few.calls, sp->few.windows), sp->many.p99,
+				  sp->few.p99);
+	} else if (g->lj.status == J_FINE || g->harmless) {
+		g->verdict = V_FINE;
+	} else {
+		g->verdict = V_UNJUDGED;
+	}
+}
+
 /* ---- the finding ------------------------------------------------------------------ */
 
 struct buf {
@@ -760,10 +1064,104 @@ static void put_interval(struct contention *s, struct buf *b, const struct shown
 	put(b, " (x%.1f)\n", sh->base_p99 ? (double)sh->p99 / (double)sh->base_p99 : 0);
 }
 
-static int report(struct contention *s, uint32_t gi)
+/* the rate and p99 of a harmed group, and what they were against */
+static void harm_numbers(struct contention *s, const struct group *g, double *r, double *br,
+			 uint64_t *p, uint64_t *bp)
+{
+	if (g->verdict == V_HARM_BASE) {
+		*r = rate(s, g->harm.calls, g->harm.windows);
+		*br = rate(s, g->base.calls, g->base.windows);
+		*p = hist_pct(&g->harm.h, 0.99);
+		*bp = hist_pct(&g->base.h, 0.99);
+	} else {
+		const struct split *sp = &g->lj.sp;
+
+		*r = rate(s, sp->many.calls, sp->many.windows);
+		*br = rate(s, sp->few.calls, sp->few.windows);
+		*p = sp->many.p99;
+		*bp = sp->few.p99;
+	}
+}
+
+static int harmed(const struct group *g)
+{
+	return g->verdict == V_HARM_BASE || g->verdict == V_HARM_LEVELS;
+}
+
+/* the other harmed groups of gi's process, and the processes not reported */
+static void put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_t unreported)
+{
+	const struct group *g = &s->groups[gi];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->ngroups; i++) {
+		const struct group *o = &s->groups[i];
+		double r, br;
+		uint64_t p, bp;
+
+		if (i == gi || !harmed(o) || o->pid != g->pid)
+			continue;
+		if (n++ == MEMBERS) {
+			put(m, ", ...");
+			break;
+		}
+		harm_numbers(s, o, &r, &br, &p, &bp);
+		put(m, "%s %s (%+.0f%% calls/s, p99 x%.1f)", n == 1 ?
+		    "Other foreground groups of this process were slowed down too:" : ",", o->name,
+		    change(r, br), bp ? (double)p / (double)bp : 0);
+	}
+	if (n)
+		put(m, ".\n");
+	if (unreported)
+		put(m, "Foreground threads of %u more processes were slowed down too; these are "
+		    "the %u worst.\n", unreported, REPORTS);
+}
+
+static void put_fix(struct buf *m)
+{
+	put(m, "The background I/O fills the device's queue and the foreground calls wait "
+	    "behind it\n(or the background threads take the CPUs: the latency analyzer's "
+	    "run-queue table tells).\nFix: limit the background threads' I/O rate (RocksDB: "
+	    "Options::rate_limiter,\nNewGenericRateLimiter; SILK-style scheduling gives "
+	    "flushes and low-level compactions\nthe bandwidth when clients need it), lower "
+	    "their I/O priority (from the thread:\nioprio_set(IOPRIO_WHO_PROCESS, 0, "
+	    "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)), or\nionice -c3 -p TID; bfq and "
+	    "mq-deadline honour it), or run fewer of them at once\n(max_background_jobs, "
+	    "max_subcompactions).");
+}
+
+static void put_members(struct buf *m, const struct group *g)
+{
+	for (uint32_t i = 0; i < g->nmembers; i++)
+		put(m, "%s %s", i ? "," : "", g->members[i]);
+	if (g->nmembers == MEMBERS)
+		put(m, ", ...");
+}
+
+/* a finding about group g, from window first to window last */
+static int emit(struct contention *s, const struct group *g, const char *code, uint32_t severity,
+		const char *title, const char *msg, uint64_t first, uint64_t last, uint64_t count,
+		const char *excerpt)
+{
+	struct dio_finding f = { .size = sizeof(f), .severity = severity };
+
+	f.code = code;
+	f.title = title;
+	f.message = msg;
+	f.pid = g->pid;
+	f.tid = g->tid;
+	f.comm = g->name;
+	f.ts_first = first * s->wns;
+	f.ts_last = (last + 1) * s->wns;
+	f.count = count;
+	f.excerpt = excerpt;
+	return s->host->emit_finding(s->ctx, &f);
+}
+
+/* a harm found against the quiet baseline */
+static int report_base(struct contention *s, uint32_t gi, uint32_t unreported)
 {
 	struct group *g = &s->groups[gi];
-	struct dio_finding f = { .size = sizeof(f), .severity = DIO_SEV_WARNING };
 	char title[512], msg[4096];
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	double br = rate(s, g->base.calls, g->base.windows);
@@ -780,11 +1178,10 @@ static int report(struct contention *s, uint32_t gi)
 	    g->harm_bg.peak, g->harm_bg.more ? "+" : "");
 
 	put(&m, "The foreground threads");
-	for (uint32_t i = 0; i < g->nmembers; i++)
-		put(&m, "%s %s", i ? "," : "", g->members[i]);
-	put(&m, "%s (group %s) made fewer or slower\nreads, writes and syncs while at least %u "
+	put_members(&m, g);
+	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs while at least %u "
 	    "background threads did I/O in the same %" PRIu64 " ms window:\n",
-	    g->nmembers == MEMBERS ? ", ..." : "", g->name, s->min_bg, s->wns / 1000000);
+	    g->name, s->min_bg, s->wns / 1000000);
 	put(&m, "  baseline (%" PRIu64 " windows without): %.0f calls/s, p99 ", g->base.windows, br);
 	put_dur(&m, bp);
 	put(&m, "\n  contended (%" PRIu64 " windows):         %.0f calls/s, p99 ", g->harm.windows,
@@ -807,31 +1204,246 @@ static int report(struct contention *s, uint32_t gi)
 	put(&m, "\n");
 	for (uint32_t i = 0; i < g->nshown; i++)
 		put_interval(s, &m, &s->shown[(size_t)gi * s->max_intervals + i]);
-	put(&m, "The background I/O fills the device's queue and the foreground calls wait "
-	    "behind it.\nFix: limit the background threads' I/O rate (RocksDB: "
-	    "Options::rate_limiter,\nNewGenericRateLimiter; SILK-style scheduling gives "
-	    "flushes and low-level compactions\nthe bandwidth when clients need it), lower "
-	    "their I/O priority (from the thread:\nioprio_set(IOPRIO_WHO_PROCESS, 0, "
-	    "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)), or\nionice -c3 -p TID; bfq and "
-	    "mq-deadline honour it), or run fewer of them at once\n(max_background_jobs, "
-	    "max_subcompactions).");
+	put_others(s, &m, gi, unreported);
+	put_fix(&m);
+	return emit(s, g, "contention.background-io", DIO_SEV_WARNING, title, msg, g->harm_first,
+		    g->harm_last, g->harmful, excerpt_text(&g->ex));
+}
 
-	f.code = "contention.background-io";
-	f.title = title;
-	f.message = msg;
-	f.pid = g->pid;
-	f.tid = g->tid;
-	f.comm = g->name;
-	f.ts_first = g->harm_first * s->wns;
-	f.ts_last = (g->harm_last + 1) * s->wns;
-	f.count = g->harmful;
-	f.excerpt = excerpt_text(&g->ex);
-	return s->host->emit_finding(s->ctx, &f);
+/* "5-8", "3", "16 or more": background threads busy at levels lo..hi */
+static void put_levels(struct buf *b, uint32_t lo, uint32_t hi)
+{
+	if (hi == LEVELS - 1)
+		put(b, "%u or more", lo);
+	else if (lo == hi)
+		put(b, "%u", lo);
+	else
+		put(b, "%u-%u", lo, hi);
+}
+
+/* the group's windows, calls a second and p99 at each level */
+static void put_table(struct contention *s, struct buf *m, uint32_t gi)
+{
+	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
+
+	put(m, "  busy  windows  calls/s  p99\n");
+	for (uint32_t l = 0; l < LEVELS; l++) {
+		if (!lv[l].windows)
+			continue;
+		put(m, "  %3u%s %8" PRIu64 " %8.0f  ", l, l == LEVELS - 1 ? "+" : " ",
+		    lv[l].windows, rate(s, lv[l].calls, lv[l].windows));
+		put_dur(m, hist_pct(&lv[l].h, 0.99));
+		put(m, "\n");
+	}
+}
+
+/* the background calls and slowest foreground calls on the many side, in time order */
+static void levels_excerpt(struct contention *s, uint32_t gi, const struct side *many)
+{
+	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
+	const struct dio_ev_syscall *recs[SAMPLES + SLOW];
+	struct group *g = &s->groups[gi];
+	uint32_t n = 0, nfg = 0;
+
+	for (uint32_t l = many->lo; l <= many->hi; l++)
+		for (uint32_t i = 0; i < s->lvbg[l].nsamples && n < SAMPLES; i++) {
+			uint32_t j = 0;
+
+			while (j < n && recs[j]->tid != s->lvbg[l].samples[i].tid)
+				j++;
+			if (j == n)
+				recs[n++] = &s->lvbg[l].samples[i];
+		}
+	/* the SLOW slowest of the levels' slowest calls */
+	for (uint32_t l = many->lo; l <= many->hi; l++) {
+		uint32_t min = n;
+
+		if (!lv[l].has_slow)
+			continue;
+		if (nfg < SLOW) {
+			recs[n + nfg++] = &lv[l].slow;
+			continue;
+		}
+		for (uint32_t i = n; i < n + nfg; i++)
+			if (min == n + nfg || recs[i]->duration < recs[min]->duration)
+				min = i;
+		if (lv[l].slow.duration > recs[min]->duration)
+			recs[min] = &lv[l].slow;
+	}
+	n += nfg;
+	qsort(recs, n, sizeof(recs[0]), by_time);
+	excerpt_reset(&g->ex);
+	for (uint32_t i = 0; i < n; i++)
+		excerpt_add(&g->ex, s->host, s->ctx, &recs[i]->hdr, EXCERPT_LINES);
+}
+
+/* a harm found by comparing the windows with few and many background threads busy */
+static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
+{
+	struct group *g = &s->groups[gi];
+	const struct split *sp = &g->lj.sp;
+	char title[512], msg[4096];
+	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
+	double br = rate(s, sp->few.calls, sp->few.windows);
+	double hr = rate(s, sp->many.calls, sp->many.windows);
+	uint64_t bp = sp->few.p99, hp = sp->many.p99, quiet = g->base.windows;
+	struct bginfo bg;
+	uint32_t named;
+
+	memset(&bg, 0, sizeof(bg));
+	for (uint32_t l = sp->many.lo; l <= sp->many.hi; l++)
+		bg_merge(&bg, &s->lvbg[l]);
+	named = bg.nthreads;
+
+	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ", g->name, hr, br,
+	    change(hr, br));
+	put_dur(&t, hp);
+	put(&t, " instead of ");
+	put_dur(&t, bp);
+	put(&t, " (x%.1f) while ", bp ? (double)hp / (double)bp : 0);
+	put_levels(&t, sp->many.lo, sp->many.hi);
+	put(&t, " background threads did I/O, against ");
+	put_levels(&t, sp->few.lo, sp->few.hi);
+
+	put(&m, "The foreground threads");
+	put_members(&m, g);
+	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs in the %" PRIu64
+	    " ms windows in which more background threads did I/O.\n", g->name, s->wns / 1000000);
+	if (quiet < s->baseline_windows)
+		put(&m, "There was no baseline without them (%" PRIu64 " windows with fewer "
+		    "than %u busy, %" PRIu64 " needed),\nso the windows are compared by how many "
+		    "were busy:\n", quiet, s->min_bg, s->baseline_windows);
+	else
+		put(&m, "Each contended interval alone was within the thresholds against the "
+		    "%" PRIu64 " windows\nwith fewer than %u busy, but by how many were busy "
+		    "the windows tell:\n", quiet, s->min_bg);
+	put_table(s, &m, gi);
+	put(&m, "  ");
+	put_levels(&m, sp->few.lo, sp->few.hi);
+	put(&m, " busy (%" PRIu64 " windows): %.0f calls/s, p99 ", sp->few.windows, br);
+	put_dur(&m, bp);
+	put(&m, "\n  ");
+	put_levels(&m, sp->many.lo, sp->many.hi);
+	put(&m, " busy (%" PRIu64 " windows): %.0f calls/s (%+.0f%%), p99 ", sp->many.windows, hr,
+	    change(hr, br));
+	put_dur(&m, hp);
+	put(&m, " (x%.1f)\nBackground threads doing I/O then:", bp ? (double)hp / (double)bp : 0);
+	for (uint32_t i = 0; i < named && i < SHOWN; i++)
+		put(&m, "%s %s", i ? "," : "", bg.names[i].comm);
+	put(&m, "%s (%" PRIu64 " calls, ", bg.more || named > SHOWN ? ", ..." : "", bg.calls);
+	put_bytes(&m, bg.bytes);
+	put(&m, ").\n");
+	put_others(s, &m, gi, unreported);
+	put_fix(&m);
+
+	levels_excerpt(s, gi, &sp->many);
+	return emit(s, g, "contention.background-io", DIO_SEV_WARNING, title, msg, sp->many.first,
+		    sp->many.last, sp->many.windows, excerpt_text(&g->ex));
+}
+
+/* why judging by levels was not possible: short, for a title after "and" */
+static void put_why_short(struct buf *b, const struct lvjudge *lj)
+{
+	if (lj->status == J_ONE_LEVEL) {
+		put_levels(b, lj->lo, lj->lo);
+		put(b, " busy in every one");
+	} else
+		put(b, "too few %s to compare by how many were busy",
+		    lj->status == J_FEW_WINDOWS ? "windows" : "calls");
+}
+
+/* ... and in full, for the message */
+static void put_why(struct contention *s, struct buf *b, const struct lvjudge *lj)
+{
+	put(b, "- comparing the windows by how many were busy needs %" PRIu64 " on each side of "
+	    "a split:\n  ", s->baseline_windows);
+	switch (lj->status) {
+	case J_ONE_LEVEL:
+		put_levels(b, lj->lo, lj->lo);
+		put(b, " were busy in every one of them, there is nothing to compare.\n");
+		break;
+	case J_FEW_WINDOWS:
+		put(b, "from %u to %u were busy, and at best %" PRIu64 " windows had ", lj->lo,
+		    lj->hi, lj->even_few);
+		put_levels(b, lj->lo, lj->even_k - 1);
+		put(b, " busy against %" PRIu64 " with ", lj->even_many);
+		put_levels(b, lj->even_k, lj->hi);
+		put(b, ".\n");
+		break;
+	default:
+		put(b, "there were windows enough, but at most %" PRIu64 " calls on the smaller "
+		    "side, and min_calls is %" PRIu64 ".\n", lj->most_calls, s->min_calls);
+		break;
+	}
+}
+
+/* the groups that had contention that could not be judged: one finding */
+static int report_unjudged(struct contention *s)
+{
+	char title[512], msg[4096];
+	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
+	uint32_t gi = s->ngroups, others = 0;
+	const struct group *g;
+	uint64_t quiet;
+
+	for (uint32_t i = 0; i < s->ngroups; i++)
+		if (s->groups[i].verdict == V_UNJUDGED &&
+		    (gi == s->ngroups || s->groups[i].cont_calls > s->groups[gi].cont_calls))
+			gi = i;
+	if (gi == s->ngroups)
+		return 0;
+	g = &s->groups[gi];
+	quiet = g->base.windows;
+	put(&t, "%s: contention not judged: ", g->name);
+	if (quiet)
+		put(&t, "only %" PRIu64 " windows", quiet);
+	else
+		put(&t, "no window");
+	put(&t, " with fewer than %u background threads busy, and ", s->min_bg);
+	put_why_short(&t, &g->lj);
+
+	put(&m, "The foreground threads");
+	put_members(&m, g);
+	put(&m, " (group %s) did I/O in %" PRIu64 " windows of %" PRIu64 " ms\nin which at least "
+	    "%u background threads did I/O too (%" PRIu64 " calls), but whether they were\nslowed "
+	    "down could not be told:\n", g->name, g->cont_windows, s->wns / 1000000, s->min_bg,
+	    g->cont_calls);
+	put(&m, "- a baseline needs %" PRIu64 " windows with fewer than %u background threads "
+	    "busy: there were %" PRIu64 ";\n", s->baseline_windows, s->min_bg, quiet);
+	put_why(s, &m, &g->lj);
+	put_table(s, &m, gi);
+	for (uint32_t i = 0; i < s->ngroups; i++) {
+		if (i == gi || s->groups[i].verdict != V_UNJUDGED)
+			continue;
+		if (others++ == MEMBERS) {
+			put(&m, ", ...");
+			break;
+		}
+		put(&m, "%s %s", others == 1 ? "Other foreground groups not judged:" : ",",
+		    s->groups[i].name);
+	}
+	if (others)
+		put(&m, ".\n");
+	put(&m, "To judge it, trace a stretch in which the background threads rest or vary (start "
+	    "dio before\nthe load, or trace longer), or set min_background, baseline_windows and "
+	    "min_calls to the load.");
+
+	return emit(s, g, "contention.not-judged", DIO_SEV_INFO, title, msg, g->cont_first,
+		    g->cont_last, g->cont_windows, NULL);
+}
+
+/* is group a worse than group b: more foreground time lost, or as much and seen first */
+static int worse(const struct contention *s, uint32_t a, uint32_t b)
+{
+	double ca = s->groups[a].cost, cb = s->groups[b].cost;
+
+	return ca > cb || (ca == cb && a < b);
 }
 
 static int ct_finish(void *state)
 {
 	struct contention *s = state;
+	uint32_t leads = 0;
 	int err = 0;
 
 	if (s->started) {
@@ -841,9 +1453,36 @@ static int ct_finish(void *state)
 			end_interval(s);
 		s->started = 0;
 	}
-	for (uint32_t gi = 0; gi < s->ngroups && !err; gi++)
-		if (s->groups[gi].role == ROLE_FG && s->groups[gi].harmful)
-			err = report(s, gi);
+	for (uint32_t gi = 0; gi < s->ngroups; gi++)
+		verdict(s, gi);
+	/* one finding a process: its worst harmed group leads, the others are named in it */
+	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
+		struct group *g = &s->groups[gi];
+
+		g->lead = harmed(g);
+		for (uint32_t o = 0; o < s->ngroups && g->lead; o++)
+			if (o != gi && harmed(&s->groups[o]) && s->groups[o].pid == g->pid &&
+			    worse(s, o, gi))
+				g->lead = 0;
+		leads += g->lead;
+	}
+	/* the REPORTS worst processes, the worst first */
+	for (uint32_t n = 0; n < REPORTS && !err; n++) {
+		uint32_t best = s->ngroups;
+
+		for (uint32_t gi = 0; gi < s->ngroups; gi++)
+			if (s->groups[gi].lead == 1 && (best == s->ngroups || worse(s, gi, best)))
+				best = gi;
+		if (best == s->ngroups)
+			break;
+		s->groups[best].lead = 2;
+		if (s->groups[best].verdict == V_HARM_BASE)
+			err = report_base(s, best, n || leads <= REPORTS ? 0 : leads - REPORTS);
+		else
+			err = report_levels(s, best, n || leads <= REPORTS ? 0 : leads - REPORTS);
+	}
+	if (!err)
+		err = report_unjudged(s);
 	return err;
 }
 

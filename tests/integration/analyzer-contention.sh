@@ -5,8 +5,12 @@
 # small writes and fdatasyncs slow and rare, which must give one finding whose
 # interval is the background phase, whose background threads are the four, and
 # whose rates and p99 call times are the ones worked out from the client calls
-# the workload timed itself; the same threads rate-limited must give none; and
-# the finding of a recorded trace analyzed offline is the one dio made inline.
+# the workload timed itself; the same threads rate-limited must give none.
+# Eight background threads that never rest, 2 to 8 of them busy at a time,
+# leave no quiet baseline: the finding must then compare the windows by how
+# many were busy, with the per-level table, the split and its numbers worked
+# out from the client and background calls the workload timed. For both, the
+# findings of a recorded trace analyzed offline are the ones dio made inline.
 #
 # It needs a disk: the files go to /var/tmp (tmpfs has no device queue to
 # fill, so there the test is skipped).
@@ -32,7 +36,7 @@ run() {
 		fail=1
 		return 1
 	fi
-	grep -v '^call ' "$TMP/$1.facts" | tr '\n' ' ' | sed "s/^/$1: workload: /"
+	grep -v '^\(call\|bgcall\) ' "$TMP/$1.facts" | tr '\n' ' ' | sed "s/^/$1: workload: /"
 	echo
 }
 
@@ -95,6 +99,30 @@ near() {
 	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 100 + 1) }'
 }
 
+# get FIELD: of the finding $f
+get() {
+	printf "%s\n" "$f" | jq -r "$1"
+}
+
+# who RUN: the finding $f is a warning about RUN's client threads, and names its
+# background threads
+who() {
+	[ "$(get .code)" = contention.background-io ] || { echo "FAIL: code $(get .code)"; fail=1; }
+	[ "$(get .severity)" = warning ] || { echo "FAIL: severity $(get .severity)"; fail=1; }
+	[ "$(get .pid)" = "$(fact "$1" pid)" ] || { echo "FAIL: pid $(get .pid)"; fail=1; }
+	case " $(fact "$1" fg_tids) " in
+	*" $(get .tid) "*) ;;
+	*) echo "FAIL: tid $(get .tid) is no client thread"; fail=1 ;;
+	esac
+	[ "$(get .comm)" = client ] || { echo "FAIL: group '$(get .comm)', expected client"; fail=1; }
+	bgs=$(get .message | sed -n 's/^Background threads doing I\/O then: \(.*\) (.*/\1/p' |
+		tr -d ' ' | tr ',' '\n' | sort | paste -sd, | sed 's/,/, /g')
+	if [ "$bgs" != "$(fact "$1" bg_threads)" ]; then
+		echo "FAIL: background threads '$bgs', expected '$(fact "$1" bg_threads)'"
+		fail=1
+	fi
+}
+
 if run saturate saturate; then
 	n=$(findings saturate | grep -c .)
 	if [ "$n" -ne 1 ]; then
@@ -103,23 +131,10 @@ if run saturate saturate; then
 		fail=1
 	else
 		f=$(findings saturate)
-		echo "saturate: $(printf "%s\n" "$f" | jq -r .title)"
-		get() { printf "%s\n" "$f" | jq -r "$1"; }
-		[ "$(get .code)" = contention.background-io ] || { echo "FAIL: code $(get .code)"; fail=1; }
-		[ "$(get .pid)" = "$(fact saturate pid)" ] || { echo "FAIL: pid $(get .pid)"; fail=1; }
-		case " $(fact saturate fg_tids) " in
-		*" $(get .tid) "*) ;;
-		*) echo "FAIL: tid $(get .tid) is no client thread"; fail=1 ;;
-		esac
-		[ "$(get .comm)" = client ] || { echo "FAIL: group '$(get .comm)', expected client"; fail=1; }
+		echo "saturate: $(get .title)"
+		who saturate
 		[ "$(get .count)" = 1 ] || { echo "FAIL: $(get .count) harmful intervals, expected 1"; fail=1; }
 		msg=$(get .message)
-		bgs=$(printf "%s\n" "$msg" | sed -n 's/^Background threads doing I\/O then: \(.*\) (.*/\1/p' |
-			tr -d ' ' | tr ',' '\n' | sort | paste -sd, | sed 's/,/, /g')
-		if [ "$bgs" != "$(fact saturate bg_threads)" ]; then
-			echo "FAIL: background threads '$bgs', expected '$(fact saturate bg_threads)'"
-			fail=1
-		fi
 		printf "%s\n" "$msg" | grep -q '^The foreground threads client[01], client[01] (group client)' ||
 			{ echo "FAIL: the message does not name the two client threads"; fail=1; }
 		if printf "%s\n" "$msg" | grep -q 'did no harm\|before there was a baseline'; then
@@ -172,13 +187,188 @@ if run saturate saturate; then
 fi
 
 if run throttled throttled; then
-	if [ -n "$(findings throttled)" ]; then
-		echo "FAIL: the rate-limited background threads got a finding:"
-		findings throttled | jq -r '.title, .message'
+	# On a shared machine the rate-limited threads now and then do slow the clients
+	# down, as the clients' own timing shows; a finding is then right. No finding is
+	# required where the workload saw clearly no harm: under 25 % fewer calls and
+	# under 1.6 times the p99 (a histogram p99 may read 25 % high: 1.6 x 1.25 = 2).
+	if awk -v br="$(fact throttled base_rate)" -v cr="$(fact throttled cont_rate)" \
+	       -v bp="$(fact throttled base_p99_us)" -v cp="$(fact throttled cont_p99_us)" \
+	       'BEGIN { exit !(cr > 0.75 * br && cp < 1.6 * bp) }'; then
+		if [ -n "$(findings throttled)" ]; then
+			echo "FAIL: the rate-limited background threads got a finding:"
+			findings throttled | jq -r '.title, .message'
+			fail=1
+		fi
+	else
+		echo "throttled: the clients' own timing shows them slowed down" \
+		     "($(fact throttled base_rate) -> $(fact throttled cont_rate) calls/s, p99" \
+		     "$(fact throttled base_p99_us) -> $(fact throttled cont_p99_us) us): no check;" \
+		     "dio: $(findings throttled | jq -r .title | grep . || echo 'no finding')"
+	fi
+fi
+
+# levels START FEW_LO FEW_HI MANY_LO MANY_HI < FACTS: from the client and background
+# calls, with windows of W ns aligned on START, what the analyzer must count by
+# the number of background threads with a call in flight in a window: a line
+# "level L WINDOWS RATE P99" for each number busy, then "few WINDOWS RATE P99"
+# and "many WINDOWS RATE P99 FIRST LAST" for the two sides of the split (FIRST
+# and LAST the first and last window of the many side). Windows and presence
+# as in expected(); p99 in ns, as the analyzer ranks it.
+levels() {
+	awk -v s="$1" -v flo="$2" -v fhi="$3" -v mlo="$4" -v mhi="$5" -v w="$W" \
+	    -v out="$TMP/level-durations" '
+	function win(t) { return t >= s ? int((t - s) / w) : -int((s - t + w - 1) / w) }
+	function side(l) { return l >= mlo && l <= mhi ? "many" : l >= flo && l <= fhi ? "few" : "" }
+	$1 == "call" {
+		for (k = win($2); k <= win($2 + $3); k++)
+			present[k] = 1
+		n++
+		at[n] = win($2)
+		dur[n] = $3
+		calls[win($2)]++
+	}
+	$1 == "bgcall" {
+		for (k = win($3); k <= win($3 + $4); k++)
+			if (!((k, $2) in busy)) {
+				busy[k, $2] = 1
+				nbusy[k]++
+			}
+	}
+	END {
+		first = ""
+		for (k in present) {
+			if (!((k - 1) in present && (k + 1) in present))
+				continue
+			l = nbusy[k] + 0
+			nw[l]++
+			nc[l] += calls[k]
+			sd = side(l)
+			if (sd != "") {
+				sw[sd]++
+				sc[sd] += calls[k]
+			}
+			if (sd == "many" && (first == "" || k + 0 < first))
+				first = k + 0
+			if (sd == "many" && (last == "" || k + 0 > last))
+				last = k + 0
+		}
+		for (i = 1; i <= n; i++) {
+			k = at[i]
+			if ((k - 1) in present && (k + 1) in present)
+				print nbusy[k] + 0, side(nbusy[k] + 0), dur[i] > out
+		}
+		close(out)
+		for (l = 0; l <= 16; l++)
+			if (nw[l])
+				printf "level %d %d %.0f %s\n", l, nw[l], nc[l] * 1e9 / (nw[l] * w), p99("$1 == " l)
+		printf "few %d %.0f %s\n", sw["few"], sc["few"] * 1e9 / (sw["few"] * w), p99("$2 == \"few\"")
+		printf "many %d %.0f %s %d %d\n", sw["many"], sc["many"] * 1e9 / (sw["many"] * w),
+		       p99("$2 == \"many\""), first, last
+	}
+	# the ceil(0.99 n)-th smallest time of the calls that match cond
+	function p99(cond,   cmd, v) {
+		cmd = "awk '\''" cond " { print $3 }'\'' " out " | sort -n | awk '\''{ d[NR] = $1 } " \
+		      "END { print d[int((NR * 99 + 99) / 100)] }'\''"
+		cmd | getline v
+		close(cmd)
+		return v
+	}'
+}
+
+# p99ok GOT_NS ROUNDING WANT_NS: a histogram p99, shown rounded, against the one of the
+# workload's own timing: at most 25 % above it (the top of a bucket), and up to 10 %
+# below, for the workload times a call from before it enters the kernel to after the
+# thread runs again, and with eight busy threads on a few CPUs that can be a while
+p99ok() {
+	awk -v g="$1" -v r="$2" -v w="$3" 'BEGIN { exit !(g >= w * 0.9 - r && g <= w * 1.25 + r) }'
+}
+
+# "2-4" or "8" (or "16 or more"): the first and the last number busy
+range() {
+	case $1 in
+	*" or more") echo "${1%% *} 16" ;;
+	*-*) echo "${1%-*} ${1#*-}" ;;
+	*) echo "$1 $1" ;;
+	esac
+}
+
+if run busy busy; then
+	n=$(findings busy | grep -c .)
+	if [ "$n" -ne 1 ]; then
+		echo "FAIL: $n contention findings for the busy workload, expected 1"
+		findings busy | jq -r '.code, .title, .message'
 		fail=1
+	else
+		f=$(findings busy)
+		echo "busy: $(get .title)"
+		who busy
+		msg=$(get .message)
+		printf "%s\n" "$msg" | grep -q '^There was no baseline without them (0 windows with fewer than 2 busy, 10 needed),$' ||
+			{ echo "FAIL: the message does not say there was no quiet baseline:"; echo "$msg"; fail=1; }
+		title=$(get .title)
+		set -- $(printf "%s\n" "$title" | sed -n 's/^client: \([0-9]*\) I\/O calls\/s instead of \([0-9]*\) ([-+0-9]*%), p99 \([0-9.]* [mu]*s\) instead of \([0-9.]* [mu]*s\) (x[0-9.]*) while \([0-9-]*\) background threads did I\/O, against \([0-9-]*\)$/\1 \2 \3 \4 \5 \6/p')
+		if [ $# -ne 8 ]; then
+			echo "FAIL: title not as expected: $title"
+			fail=1
+		else
+			got_mr=$1 got_fr=$2 got_mp=$(ns "$3 $4") got_fp=$(ns "$5 $6")
+			many_busy=$7 few_busy=$8
+			many=$(range "$7") few=$(range "$8")
+			start=$(get .ts_ns)
+			levels "$start" $few $many < "$TMP/busy.facts" > "$TMP/levels"
+			# no window with fewer than 2 busy: the background never rested
+			if awk '$1 == "level" && $2 < 2 { bad = 1 } END { exit !bad }' "$TMP/levels"; then
+				echo "FAIL: the workload's background rested:"
+				cat "$TMP/levels"
+				fail=1
+			fi
+			# the table, row by row: windows to one either way (a call's own clock
+			# and the kernel's differ by microseconds at a window's edge)
+			printf "%s\n" "$msg" | awk '/^  busy  windows  calls\/s  p99$/ { t = 1; next }
+				t && /^ +[0-9]+ +[0-9]+ +[0-9]+  / { print $1, $2, $3, $4, $5; next } { t = 0 }' \
+				> "$TMP/table"
+			if [ "$(wc -l < "$TMP/table")" -ne "$(grep -c '^level' "$TMP/levels")" ]; then
+				echo "FAIL: the table has other levels than the calls:"
+				cat "$TMP/table" "$TMP/levels"
+				fail=1
+			fi
+			while read -r l nw rate p unit; do
+				set -- $(awk -v l="$l" '$1 == "level" && $2 == l { print $3, $4, $5 }' "$TMP/levels")
+				if [ $# -ne 3 ] || [ $((nw - $1)) -gt 1 ] || [ $(($1 - nw)) -gt 1 ] ||
+				   ! near "$rate" "$2" 3 || ! p99ok $(ns "$p $unit") "$3"; then
+					echo "FAIL: $l busy: dio $nw windows, $rate calls/s, p99 $p $unit;" \
+					     "from the calls: ${1:-?} windows, ${2:-?} calls/s, p99 ${3:-?} ns"
+					fail=1
+				fi
+			done < "$TMP/table"
+			set -- $(grep '^many ' "$TMP/levels")
+			many_w=$2 many_r=$3 many_p=$4 first=$5 last=$6
+			set -- $(grep '^few ' "$TMP/levels")
+			few_w=$2 few_r=$3 few_p=$4
+			echo "busy: expected from the calls: $few_busy busy $few_r calls/s p99 $few_p ns," \
+			     "$many_busy busy $many_r calls/s p99 $many_p ns; dio: $got_fr, ${got_fp% *}," \
+			     "$got_mr, ${got_mp% *}"
+			near "$got_fr" "$few_r" 2 || { echo "FAIL: rate with few busy $got_fr, expected $few_r"; fail=1; }
+			near "$got_mr" "$many_r" 2 || { echo "FAIL: rate with many busy $got_mr, expected $many_r"; fail=1; }
+			p99ok $got_fp "$few_p" || { echo "FAIL: p99 with few busy $got_fp, expected $few_p ns"; fail=1; }
+			p99ok $got_mp "$many_p" || { echo "FAIL: p99 with many busy $got_mp, expected $many_p ns"; fail=1; }
+			# evidence: the many side's first and last window, and its windows
+			if [ "$first" -ne 0 ] || [ "$(get .last_ts_ns)" -ne $((start + (last + 1) * W)) ]; then
+				echo "FAIL: [$start, $(get .last_ts_ns)) is not the many side's windows $first..$last"
+				fail=1
+			fi
+			d=$(($(get .count) - many_w))
+			[ "$d" -le 2 ] && [ "$d" -ge -2 ] ||
+				{ echo "FAIL: count $(get .count), expected $many_w windows"; fail=1; }
+			# the effect itself, as the workload's calls show it
+			awk -v fr="$few_r" -v mr="$many_r" -v fp="$few_p" -v mp="$many_p" \
+			    'BEGIN { exit !(mr <= 0.7 * fr || mp >= 2 * fp) }' ||
+				{ echo "FAIL: the workload's own calls show no harm"; fail=1; }
+		fi
 	fi
 fi
 
 # inline == offline
 inline_is_offline contention 1 "$WL/kvstore" "$DATA" saturate 9> /dev/null || fail=1
+inline_is_offline contention 1 "$WL/kvstore" "$DATA" busy 9> /dev/null || fail=1
 exit $fail

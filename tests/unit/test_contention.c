@@ -242,13 +242,19 @@ static void interval_before_a_baseline_is_judged_once_there_is_one(void **unused
 	assert_int_equal(found[0].ts_first, 13 * W);
 	assert_non_null(strstr(found[0].title, "client: 300 I/O calls/s instead of 1000 (-70%)"));
 
-	/* 9 baseline windows in all (the first and the last calm ones are edges): none */
+	/* 9 baseline windows in all (the first and the last calm ones are edges): no
+	 * judgement, and dio says so */
 	st = start();
 	k = windows(st, 10, 4, 100, 100000, 0);
 	k = windows(st, k, 5, 30, 100000, 4);
 	windows(st, k, 7, 100, 100000, 0);
 	stop_analyzer(st);
-	assert_int_equal(nfound, 0);
+	assert_int_equal(nfindings(CODE), 0);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].code, "contention.not-judged");
+	assert_string_equal(found[0].title, "client: contention not judged: only 9 windows with "
+			    "fewer than 2 background threads busy, and too few windows to compare by "
+			    "how many were busy");
 	/* the same with baseline_windows at 9 */
 	opts_reset("baseline_windows", "9", NULL);
 	st = start();
@@ -418,6 +424,344 @@ static void groups_and_roles(void **unused)
 	assert_non_null(strstr(found[0].message, "then: flush-0, flush-1 ("));
 }
 
+/* ---- background threads that never rest: windows judged by how many were busy ---- */
+
+/* the calls of some windows, fed in the order they end */
+static struct dio_ev_syscall batch[8192];
+static int nbatch;
+
+static void batch_feed(void *st)
+{
+	qsort(batch, (size_t)nbatch, sizeof(batch[0]), by_exit);
+	for (int i = 0; i < nbatch; i++)
+		feed(st, &batch[i]);
+	nbatch = 0;
+}
+
+/*
+ * In window k, nfg calls of the foreground group name (threads name0 and
+ * name1 of process pid), spread over the window, the i-th lasting dur[i % ndur]
+ * ns; each thread's tid is pid * 10 + its number.
+ */
+static void batch_fg(uint64_t k, uint32_t pid, const char *name, int nfg, const uint64_t *dur,
+		     int ndur)
+{
+	for (int i = 0; i < nfg; i++) {
+		char comm[16];
+
+		assert_true(nbatch < 8192);
+		snprintf(comm, sizeof(comm), "%s%d", name, i % 2);
+		batch[nbatch++] = sys_ev(k * W + 1000 + (uint64_t)i * (W / (uint64_t)nfg), pid,
+					 pid * 10 + (uint32_t)(i % 2), comm, NR_pwrite64, 3,
+					 &fgfile, 4096 * i, 4096, dur[i % ndur]);
+	}
+}
+
+/* in window k, a 1 MiB pwrite64 of each of nbg rocksdb:low threads of process PID */
+static void batch_bg(uint64_t k, int nbg)
+{
+	for (int j = 0; j < nbg; j++) {
+		char comm[32];
+
+		assert_true(nbatch < 8192);
+		snprintf(comm, sizeof(comm), "rocksdb:low%d", j);
+		batch[nbatch++] = sys_ev(k * W + 500 + (uint64_t)j * 7919, PID, 301 + (uint32_t)j,
+					 comm, NR_pwrite64, 5, &bgfile, (int64_t)j << 20, 1 << 20,
+					 2000);
+	}
+}
+
+/* background threads busy in window i of the pattern: 2 to 8, each as often, mixed */
+static int busy(int i)
+{
+	static const int order[] = { 2, 5, 3, 8, 4, 6, 7 };
+
+	return order[i % 7];
+}
+
+/* a small, fixed pseudo-random sequence (the same stream every run) */
+static uint32_t rnd(uint32_t *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+/*
+ * 140 windows, 20 at each of 2..8 background threads busy; from 5 busy on,
+ * the clients make half the calls, and take four times as long
+ */
+static void busy_and_harmed(void)
+{
+	static const uint64_t fast = 100000, slow = 400000;
+	void *st = start();
+
+	for (int i = 0; i < 140; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", busy(i) >= 5 ? 50 : 100,
+			 busy(i) >= 5 ? &slow : &fast, 1);
+		batch_bg(10 + (uint64_t)i, busy(i));
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+}
+
+static void busy_background_is_judged_by_levels(void **unused)
+{
+	const struct fake_finding *f;
+
+	(void)unused;
+	opts_reset(NULL);
+	busy_and_harmed();
+	assert_int_equal(nfound, 1);
+	f = finding(CODE);
+	assert_non_null(f);
+	assert_int_equal(f->severity, DIO_SEV_WARNING);
+	assert_string_equal(f->title, "client: 500 I/O calls/s instead of 1000 (-50%), p99 400 us "
+			    "instead of 100 us (x4.0) while 5-8 background threads did I/O, "
+			    "against 2-4");
+	assert_int_equal(f->pid, PID);
+	assert_int_equal(f->tid, PID * 10);
+	assert_string_equal(f->comm, "client");
+	/* the first and the last window are edges: window 10 (2 busy) and 149 (7 busy) */
+	assert_int_equal(f->ts_first, 11 * W);
+	assert_int_equal(f->ts_last, 149 * W);
+	assert_int_equal(f->count, 79);
+	assert_non_null(strstr(f->message, "There was no baseline without them (0 windows with "
+			       "fewer than 2 busy, 10 needed),\n"));
+	assert_non_null(strstr(f->message, "  busy  windows  calls/s  p99\n"
+			       "    2        19     1000  100 us\n"
+			       "    3        20     1000  100 us\n"
+			       "    4        20     1000  100 us\n"
+			       "    5        20      500  400 us\n"
+			       "    6        20      500  400 us\n"
+			       "    7        19      500  400 us\n"
+			       "    8        20      500  400 us\n"
+			       "  2-4 busy (59 windows): 1000 calls/s, p99 100 us\n"
+			       "  5-8 busy (79 windows): 500 calls/s (-50%), p99 400 us (x4.0)\n"
+			       "Background threads doing I/O then: rocksdb:low0, rocksdb:low1, "
+			       "rocksdb:low2, rocksdb:low3, rocksdb:low4, rocksdb:low5, "
+			       "rocksdb:low6, rocksdb:low7 ("));
+	assert_non_null(strstr(f->message, "rate_limiter"));
+	/* the excerpt: background calls, and slow client calls, of windows with 5-8 busy */
+	assert_non_null(strstr(f->excerpt, "[100/301 rocksdb:low0] pwrite64(5) = 1048576\n"));
+	assert_non_null(strstr(f->excerpt, "[100/1000 client0] pwrite64(3) = 4096\n"));
+}
+
+static void busy_background_that_does_no_harm_gives_none(void **unused)
+{
+	(void)unused;
+	opts_reset(NULL);
+	/* the same background, and clients whose rate and call times vary from window to
+	 * window (70 to 130 calls; 50 to 250 us, one call in a hundred a 5 ms stall) but
+	 * not with it: twenty streams, no finding of any kind */
+	for (uint32_t seed = 1; seed <= 20; seed++) {
+		uint32_t r = seed;
+		void *st = start();
+
+		for (int i = 0; i < 140; i++) {
+			uint64_t dur[160];
+			int n = 70 + (int)(rnd(&r) % 61);
+
+			for (int j = 0; j < n; j++)
+				dur[j] = rnd(&r) % 100 ? 50000 + rnd(&r) % 200000 : 5000000;
+			batch_fg(10 + (uint64_t)i, PID, "client", n, dur, n);
+			batch_bg(10 + (uint64_t)i, busy(i));
+			batch_feed(st);
+		}
+		stop_analyzer(st);
+		if (nfound)
+			fail_msg("stream %u: %s: %s", seed, found[0].code, found[0].title);
+	}
+}
+
+static void a_drop_within_the_noise_is_no_harm(void **unused)
+{
+	static const uint64_t fast = 100000;
+	static const struct {
+		int few[2], many[2], want;
+	} cases[] = {
+		/* 35 % fewer calls, the windows steady: harm */
+		{ { 100, 100 }, { 65, 65 }, 1 },
+		/* the same means, the windows swinging by 60 and 40 calls: 1.5 standard errors */
+		{ { 40, 160 }, { 25, 105 }, 0 },
+		/* and 4 standard errors with a smaller swing */
+		{ { 78, 122 }, { 47, 83 }, 1 },
+	};
+
+	(void)unused;
+	opts_reset(NULL);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		void *st = start();
+
+		/* 12 windows with 2 busy, 12 with 6, the clients' calls alternating */
+		for (int i = 0; i < 26; i++) {
+			int many = i >= 13, n = many ? cases[c].many[i % 2] : cases[c].few[i % 2];
+
+			batch_fg(10 + (uint64_t)i, PID, "client", n, &fast, 1);
+			batch_bg(10 + (uint64_t)i, many ? 6 : 2);
+			batch_feed(st);
+		}
+		stop_analyzer(st);
+		if (nfindings(CODE) != cases[c].want)
+			fail_msg("case %zu: %d findings, expected %d: %s", c, nfindings(CODE),
+				 cases[c].want, nfound ? found[0].title : "-");
+	}
+}
+
+static void background_busy_alike_everywhere_is_not_judged(void **unused)
+{
+	static const uint64_t fast = 100000, slow = 400000;
+	const struct fake_finding *f;
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	/* 8 background threads busy in every window: nothing to compare, said once */
+	st = start();
+	for (int i = 0; i < 60; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 50, &slow, 1);
+		batch_fg(10 + (uint64_t)i, PID + 1, "server", 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, 8);
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	f = finding("contention.not-judged");
+	assert_non_null(f);
+	assert_int_equal(f->severity, DIO_SEV_INFO);
+	/* the group with the most calls is named; the other one in the message */
+	assert_string_equal(f->title, "server: contention not judged: no window with fewer than 2 "
+			    "background threads busy, and 8 busy in every one");
+	assert_int_equal(f->pid, PID + 1);
+	assert_int_equal(f->ts_first, 11 * W);
+	assert_int_equal(f->ts_last, 69 * W);
+	assert_int_equal(f->count, 58);
+	assert_non_null(strstr(f->message, "The foreground threads server0, server1 (group server) "
+			       "did I/O in 58 windows of 100 ms\nin which at least 2 background "
+			       "threads did I/O too (5800 calls)"));
+	assert_non_null(strstr(f->message, "- a baseline needs 10 windows with fewer than 2 "
+			       "background threads busy: there were 0;\n- comparing the windows by "
+			       "how many were busy needs 10 on each side of a split:\n  8 were "
+			       "busy in every one of them, there is nothing to compare.\n"
+			       "  busy  windows  calls/s  p99\n"
+			       "    8        58     1000  100 us\n"
+			       "Other foreground groups not judged: client.\n"));
+
+	/* busy from 2 to 8, but 15 windows in all: too few on either side of any split */
+	st = start();
+	for (int i = 0; i < 17; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, busy(i));
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].code, "contention.not-judged");
+	assert_non_null(strstr(found[0].message, "- comparing the windows by how many were busy "
+			       "needs 10 on each side of a split:\n  from 2 to 8 were busy, and at "
+			       "best 6 windows had 2-4 busy against 9 with 5-8.\n"));
+
+	/* windows enough, calls too few: 20 windows at 2 and at 6, 3 calls in each */
+	opts_reset("min_calls", "100", NULL);
+	st = start();
+	for (int i = 0; i < 42; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 3, &fast, 1);
+		batch_bg(10 + (uint64_t)i, i < 21 ? 2 : 6);
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_non_null(strstr(found[0].title, "and too few calls to compare by how many were "
+			       "busy"));
+	assert_non_null(strstr(found[0].message, "there were windows enough, but at most 60 calls "
+			       "on the smaller side, and min_calls is 100.\n"));
+
+	/* more than 16 busy is one level, "16 or more" */
+	opts_reset("min_background", "20", NULL);
+	st = start();
+	for (int i = 0; i < 30; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, 20 + i % 5);
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].title, "client: contention not judged: no window with fewer "
+			    "than 20 background threads busy, and 16 or more busy in every one");
+	assert_non_null(strstr(found[0].message, "   16+       28     1000  100 us\n"));
+
+	/* no background thread at all, or only ever one busy: nothing to judge, nothing said */
+	opts_reset(NULL);
+	st = start();
+	for (int i = 0; i < 30; i++) {
+		batch_fg(10 + (uint64_t)i, PID, "client", 100, &slow, 1);
+		batch_bg(10 + (uint64_t)i, i % 2);
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
+static void one_finding_per_process_and_a_handful_at_most(void **unused)
+{
+	static const uint64_t fast = 100000;
+	static const char *const names[] = { "svcA", "svcB", "svcC", "svcD", "svcE", "svcF" };
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	/* six processes whose clients lose 40 to 65 % of their calls from 5 busy on; the
+	 * first has a second group, "db_bench", that loses 35 % */
+	for (int i = 0; i < 140; i++) {
+		for (int p = 0; p < 6; p++)
+			batch_fg(10 + (uint64_t)i, 1000 + (uint32_t)p, names[p],
+				 busy(i) >= 5 ? 60 - 5 * p : 100, &fast, 1);
+		batch_fg(10 + (uint64_t)i, 1000, "db_bench", busy(i) >= 5 ? 65 : 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, busy(i));
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 4);
+	assert_int_equal(nfindings(CODE), 4);
+	/* the worst first: svcF lost the most */
+	assert_string_equal(found[0].comm, "svcF");
+	assert_string_equal(found[1].comm, "svcE");
+	assert_string_equal(found[2].comm, "svcD");
+	assert_string_equal(found[3].comm, "svcC");
+	assert_non_null(strstr(found[0].message, "Foreground threads of 2 more processes were "
+			       "slowed down too; these are the 4 worst.\n"));
+	assert_null(strstr(found[1].message, "more processes"));
+
+	/* svcA's process: one finding, db_bench named in it */
+	opts_reset(NULL);
+	st = start();
+	for (int i = 0; i < 140; i++) {
+		batch_fg(10 + (uint64_t)i, 1000, "svcA", busy(i) >= 5 ? 60 : 100, &fast, 1);
+		batch_fg(10 + (uint64_t)i, 1000, "db_bench", busy(i) >= 5 ? 65 : 100, &fast, 1);
+		batch_bg(10 + (uint64_t)i, busy(i));
+		batch_feed(st);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].comm, "svcA");
+	assert_non_null(strstr(found[0].message, "Other foreground groups of this process were "
+			       "slowed down too: db_bench (-35% calls/s, p99 x1.0).\n"));
+}
+
+static void busy_background_same_stream_same_findings(void **unused)
+{
+	struct fake_finding first;
+
+	(void)unused;
+	opts_reset(NULL);
+	busy_and_harmed();
+	assert_int_equal(nfound, 1);
+	first = found[0];
+	busy_and_harmed();
+	assert_int_equal(nfound, 1);
+	assert_memory_equal(&first, &found[0], sizeof(first));
+}
+
 static void failed_and_other_calls_do_not_count(void **unused)
 {
 	void *st;
@@ -523,6 +867,12 @@ int main(void)
 		cmocka_unit_test(long_foreground_call_counts_where_it_began),
 		cmocka_unit_test(clients_that_stop_or_start_during_contention_are_not_slow),
 		cmocka_unit_test(groups_and_roles),
+		cmocka_unit_test(busy_background_is_judged_by_levels),
+		cmocka_unit_test(busy_background_that_does_no_harm_gives_none),
+		cmocka_unit_test(a_drop_within_the_noise_is_no_harm),
+		cmocka_unit_test(background_busy_alike_everywhere_is_not_judged),
+		cmocka_unit_test(one_finding_per_process_and_a_handful_at_most),
+		cmocka_unit_test(busy_background_same_stream_same_findings),
 		cmocka_unit_test(failed_and_other_calls_do_not_count),
 		cmocka_unit_test(same_stream_same_findings),
 		cmocka_unit_test(bad_options_are_refused),

@@ -13,6 +13,13 @@
  *              256 KiB every 25 ms each (10 MiB/s), an fsync every 1 MiB. They
  *              still do I/O at the same time in every 100 ms, but leave the
  *              disk to the clients.
+ *   busy       eight background threads that never all rest: from before the
+ *              clients start until after they stop, 2 to 8 of them at a time
+ *              (the number changes every 300 ms, slots aligned on 100 ms of
+ *              CLOCK_MONOTONIC, the busy ones taking turns) each write 4 MiB and
+ *              fdatasync it, again and again. Each busy thread adds 4 MiB to
+ *              the device's queue, so the more are busy, the longer the
+ *              clients' fdatasyncs wait. There is no quiet baseline.
  *
  * What the workload measured itself goes to descriptor 9, one key=value a line:
  * the thread names, the background phase in CLOCK_REALTIME ns, and the
@@ -26,7 +33,10 @@
  * thread carries the program name, and "compact" is a default background
  * pattern of the analyzer.
  *
- * usage: kvstore DIR saturate|throttled 9> FACTS
+ * In busy mode the facts also hold every background call as "bgcall TID TS
+ * DURATION", to work out how many background threads were busy in a window.
+ *
+ * usage: kvstore DIR saturate|throttled|busy 9> FACTS
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,16 +51,23 @@
 
 #define CLIENTS		2
 #define BGS		4
+#define BUSY_BGS	8
+#define BUSY_NS		6000000000ULL		/* the clients' time in busy mode */
+#define SLOT_NS		300000000ULL		/* one number of busy background threads */
+#define LEAD_NS		300000000ULL		/* busy mode: background before and after */
+#define GUARD_NS	20000000ULL		/* no new call so close to a slot's end */
+#define BG_OPS		(1 << 17)		/* background calls kept per thread */
 #define PERIOD_NS	1000000ULL		/* one write + fdatasync a millisecond */
 #define BASELINE_NS	1500000000ULL
 #define BG_NS		2500000000ULL
 #define TAIL_NS		700000000ULL
 #define CLIENT_FILE	(4 << 20)
 #define BG_FILE		(32 << 20)
-#define MAX_OPS		((BASELINE_NS + BG_NS + TAIL_NS) / PERIOD_NS + 16)
+#define MAX_OPS		((BUSY_NS > BASELINE_NS + BG_NS + TAIL_NS ? BUSY_NS : \
+			  BASELINE_NS + BG_NS + TAIL_NS) / PERIOD_NS + 16)
 
 static const char *dir;
-static int throttled;
+static int throttled, busy;
 /* CLOCK_MONOTONIC ns: the phases, fixed before any thread starts */
 static uint64_t t_start, t_bg, t_bg_end, t_end;
 
@@ -66,8 +83,22 @@ struct client {
 	struct op ops[2 * MAX_OPS];
 };
 
+struct bgcalls {
+	pid_t tid;
+	size_t n;
+	struct op ops[BG_OPS];
+};
+
 static struct client clients[CLIENTS];
-static uint64_t bg_bytes[BGS];
+static uint64_t bg_bytes[BUSY_BGS];
+static struct bgcalls bgcalls[BUSY_BGS];	/* busy mode */
+
+/*
+ * busy mode: how many background threads are busy in each slot, in turn; 2
+ * and 8 more often than the others, so that each end has windows enough for a
+ * comparison in a 6 s run (5 on average: each thread is busy 5/8 of the time)
+ */
+static const int busy_seq[] = { 2, 8, 3, 7, 2, 6, 8, 4, 2, 8, 5 };
 
 static uint64_t now_ns(clockid_t clk)
 {
@@ -134,17 +165,34 @@ static void *client(void *arg)
 	return NULL;
 }
 
+/* busy mode: is background thread id busy in slot i? The busy ones take turns. */
+static int busy_in(int id, uint64_t i)
+{
+	int n = busy_seq[i % (sizeof(busy_seq) / sizeof(busy_seq[0]))];
+
+	return (id + BUSY_BGS - (int)(3 * i % BUSY_BGS)) % BUSY_BGS < n;
+}
+
+/* one background call, timed, in busy mode */
+static void bg_op(struct bgcalls *b, uint64_t t0)
+{
+	must(b->n < BG_OPS, "too many background calls to keep");
+	b->ops[b->n++] = (struct op){ t0, now_ns(CLOCK_MONOTONIC) - t0 };
+}
+
 static void *background(void *arg)
 {
 	int id = (int)(intptr_t)arg;
-	size_t chunk = throttled ? 256 << 10 : 1 << 20;
-	uint64_t sync_every = throttled ? 1 << 20 : 16 << 20, since_sync = 0;
+	size_t chunk = throttled ? 256 << 10 : busy ? 4 << 20 : 1 << 20;
+	uint64_t sync_every = throttled ? 1 << 20 : busy ? chunk : 16 << 20, since_sync = 0;
 	uint64_t next = t_bg;
+	struct bgcalls *b = &bgcalls[id];
 	char name[16], file[32];
 	char *buf;
 	off_t off = 0;
 	int fd;
 
+	b->tid = gettid();
 	snprintf(name, sizeof(name), "rocksdb:low%d", id);
 	must(pthread_setname_np(pthread_self(), name) == 0, "pthread_setname_np");
 	snprintf(file, sizeof(file), "sst%d.dat", id);
@@ -154,12 +202,25 @@ static void *background(void *arg)
 	memset(buf, 'b', chunk);
 	sleep_until(t_bg);
 	while (now_ns(CLOCK_MONOTONIC) < t_bg_end) {
+		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+
+		if (busy && (!busy_in(id, (t0 - t_bg) / SLOT_NS) ||
+			     (t0 - t_bg) % SLOT_NS > SLOT_NS - GUARD_NS)) {
+			/* no call that would still run when the slot ends */
+			sleep_until(t_bg + ((t0 - t_bg) / SLOT_NS + 1) * SLOT_NS);
+			continue;
+		}
 		must(pwrite(fd, buf, chunk, off) == (ssize_t)chunk, "pwrite");
+		if (busy)
+			bg_op(b, t0);
 		bg_bytes[id] += chunk;
 		off = (off + (off_t)chunk) % BG_FILE;
 		since_sync += chunk;
 		if (since_sync >= sync_every) {
-			must(fsync(fd) == 0, "fsync");
+			t0 = now_ns(CLOCK_MONOTONIC);
+			must((busy ? fdatasync(fd) : fsync(fd)) == 0, "fsync");
+			if (busy)
+				bg_op(b, t0);
 			since_sync = 0;
 		}
 		if (throttled) {
@@ -197,61 +258,88 @@ static void phase(uint64_t from, uint64_t to, double *rate, uint64_t *p99)
 
 int main(int argc, char **argv)
 {
-	pthread_t bg[BGS];
-	uint64_t mono, real, total = 0;
+	pthread_t bg[BUSY_BGS];
+	uint64_t mono, real, total = 0, off;
 	double base_rate, cont_rate;
 	uint64_t base_p99, cont_p99;
+	int nbg;
 	FILE *facts;
 
 	truth_init("kvstore");
-	if (argc != 3 || (strcmp(argv[2], "saturate") && strcmp(argv[2], "throttled"))) {
-		fprintf(stderr, "usage: kvstore DIR saturate|throttled 9> FACTS\n");
+	if (argc != 3 || (strcmp(argv[2], "saturate") && strcmp(argv[2], "throttled") &&
+			  strcmp(argv[2], "busy"))) {
+		fprintf(stderr, "usage: kvstore DIR saturate|throttled|busy 9> FACTS\n");
 		return 2;
 	}
 	dir = argv[1];
 	throttled = !strcmp(argv[2], "throttled");
+	busy = !strcmp(argv[2], "busy");
+	nbg = busy ? BUSY_BGS : BGS;
 	/* time for the threads to name themselves and lay out their files first */
 	t_start = now_ns(CLOCK_MONOTONIC) + 300000000ULL;
-	t_bg = t_start + BASELINE_NS;
-	t_bg_end = t_bg + BG_NS;
-	t_end = t_bg_end + TAIL_NS;
+	if (busy) {
+		/* the slots begin and end with the analyzer's 100 ms windows */
+		t_start += 100000000ULL - t_start % 100000000ULL + LEAD_NS;
+		t_end = t_start + BUSY_NS;
+		t_bg = t_start - LEAD_NS;
+		t_bg_end = t_end + LEAD_NS;
+	} else {
+		t_bg = t_start + BASELINE_NS;
+		t_bg_end = t_bg + BG_NS;
+		t_end = t_bg_end + TAIL_NS;
+	}
 	for (int i = 0; i < CLIENTS; i++) {
 		clients[i].id = i;
 		must(pthread_create(&clients[i].th, NULL, client, &clients[i]) == 0,
 		     "pthread_create");
 	}
-	for (int i = 0; i < BGS; i++)
+	for (int i = 0; i < nbg; i++)
 		must(pthread_create(&bg[i], NULL, background, (void *)(intptr_t)i) == 0,
 		     "pthread_create");
-	for (int i = 0; i < BGS; i++)
+	for (int i = 0; i < nbg; i++)
 		pthread_join(bg[i], NULL);
 	for (int i = 0; i < CLIENTS; i++)
 		pthread_join(clients[i].th, NULL);
 
-	phase(t_start, t_bg, &base_rate, &base_p99);
-	phase(t_bg, t_bg_end, &cont_rate, &cont_p99);
-	for (int i = 0; i < BGS; i++)
+	if (!busy) {
+		phase(t_start, t_bg, &base_rate, &base_p99);
+		phase(t_bg, t_bg_end, &cont_rate, &cont_p99);
+	}
+	for (int i = 0; i < nbg; i++)
 		total += bg_bytes[i];
 	mono = now_ns(CLOCK_MONOTONIC);
 	real = now_ns(CLOCK_REALTIME);
+	off = real - mono;
 	/* buffered: a write a line would be calls of a group of its own */
 	facts = fdopen(TRUTH_FD, "w");
 	must(facts != NULL, "fdopen");
 	fprintf(facts, "pid=%d\nfg_group=client\n", getpid());
 	fprintf(facts, "fg_tids=%d %d\n", clients[0].tid, clients[1].tid);
-	fprintf(facts, "bg_threads=rocksdb:low0, rocksdb:low1, rocksdb:low2, rocksdb:low3\n");
-	fprintf(facts, "bg_start_ns=%llu\n", (unsigned long long)(real - (mono - t_bg)));
-	fprintf(facts, "bg_end_ns=%llu\n", (unsigned long long)(real - (mono - t_bg_end)));
+	fprintf(facts, "bg_threads=");
+	for (int i = 0; i < nbg; i++)
+		fprintf(facts, "%srocksdb:low%d", i ? ", " : "", i);
+	fprintf(facts, "\nbg_start_ns=%llu\n", (unsigned long long)(t_bg + off));
+	fprintf(facts, "bg_end_ns=%llu\n", (unsigned long long)(t_bg_end + off));
 	fprintf(facts, "bg_bytes=%llu\n", (unsigned long long)total);
-	fprintf(facts, "base_rate=%.0f\nbase_p99_us=%llu\n", base_rate,
-		(unsigned long long)(base_p99 / 1000));
-	fprintf(facts, "cont_rate=%.0f\ncont_p99_us=%llu\n", cont_rate,
-		(unsigned long long)(cont_p99 / 1000));
+	if (busy) {
+		fprintf(facts, "fg_start_ns=%llu\n", (unsigned long long)(t_start + off));
+		fprintf(facts, "fg_end_ns=%llu\n", (unsigned long long)(t_end + off));
+	} else {
+		fprintf(facts, "base_rate=%.0f\nbase_p99_us=%llu\n", base_rate,
+			(unsigned long long)(base_p99 / 1000));
+		fprintf(facts, "cont_rate=%.0f\ncont_p99_us=%llu\n", cont_rate,
+			(unsigned long long)(cont_p99 / 1000));
+	}
 	for (int i = 0; i < CLIENTS; i++)
 		for (size_t k = 0; k < clients[i].nops; k++)
 			fprintf(facts, "call %llu %llu\n",
-				(unsigned long long)(clients[i].ops[k].ts + (real - mono)),
+				(unsigned long long)(clients[i].ops[k].ts + off),
 				(unsigned long long)clients[i].ops[k].dur);
+	for (int i = 0; i < nbg && busy; i++)
+		for (size_t k = 0; k < bgcalls[i].n; k++)
+			fprintf(facts, "bgcall %d %llu %llu\n", bgcalls[i].tid,
+				(unsigned long long)(bgcalls[i].ops[k].ts + off),
+				(unsigned long long)bgcalls[i].ops[k].dur);
 	must(fclose(facts) == 0, "writing the facts");
 	return 0;
 }
