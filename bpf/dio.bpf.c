@@ -81,12 +81,14 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 	st->has_off = 0;
 	st->match = 1;
 	if (detailed && m->fd_how == DIO_FD_ARG_ENTRY) {
-		struct file *f = fd_file(task, (int)arg(st, m->fd_arg));
+		__u64 addr = 0;
+		struct file *f = fd_file_addr(task, (int)arg(st, m->fd_arg), &addr);
 
 		if (f) {
 			struct scratch *sc = get_scratch();
 
 			st->ftype = file_tag(f, &st->tag);
+			st->ofd = ofd_id(addr);
 			st->has_file = 1;
 			if (sc)
 				st->match = ensure_path(sc, task, f, &st->tag, st->ftype,
@@ -108,6 +110,7 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 		st->tag = v->tag;
 		st->ftype = v->ftype;
 		st->has_file = v->has_file;
+		st->ofd = 0;
 		bpf_map_delete_elem(&mappings, &k);
 	}
 	st->active = 1;
@@ -122,11 +125,11 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 static __always_inline __u8 exit_file(struct task_struct *task, struct scratch *sc,
 				      const struct dio_sysmeta *m, struct inflight *st, __s64 ret,
 				      struct dio_file_tag *tag, __u8 *ftype, __s64 *off, __s32 *fd,
-				      __u8 *match)
+				      __u32 *ofd, __u8 *match)
 {
 	struct dentry *d;
 	struct file *f;
-	__u64 parent, hash;
+	__u64 parent, hash, addr = 0;
 	__u8 flags = 0;
 
 	/* close and munmap: the file was looked up at entry */
@@ -136,13 +139,15 @@ static __always_inline __u8 exit_file(struct task_struct *task, struct scratch *
 		*tag = st->tag;
 		*ftype = st->ftype;
 		*fd = m->fd_how == DIO_FD_ARG_ENTRY ? (int)arg(st, m->fd_arg) : -1;
+		*ofd = st->ofd;
 		*match = st->match;
 		return DIO_SF_FILE;
 	}
-	f = call_file(task, m, st, ret, fd);
+	f = call_file(task, m, st, ret, fd, &addr);
 	if (!f)
 		return 0;
 	*ftype = file_tag(f, tag);
+	*ofd = ofd_id(addr);
 	flags = DIO_SF_FILE;
 	if (dropped_type(*ftype))
 		return flags;
@@ -177,7 +182,7 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 	__s64 off = 0;
 	__u16 n0 = 0, n1 = 0;
 	__s32 fd = -1;
-	__u32 nr, size;
+	__u32 nr, size, ofd = 0;
 
 	st = bpf_task_storage_get(&inflight, task, 0, 0);
 	if (!st || !st->active)
@@ -192,7 +197,7 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 		return 0;
 
 	if (detailed) {
-		flags = exit_file(task, sc, m, st, ret, &tag, &ftype, &off, &fd, &match);
+		flags = exit_file(task, sc, m, st, ret, &tag, &ftype, &off, &fd, &ofd, &match);
 		if ((flags & DIO_SF_FILE) && dropped_type(ftype))
 			return 0;
 	}
@@ -246,7 +251,7 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 			size += added;
 		}
 	}
-	emit_syscall((void *)sc->ev, size, task, st, ret, &tag, off, ftype, flags, n0, n1, fd);
+	emit_syscall((void *)sc->ev, size, task, st, ret, &tag, off, ftype, flags, n0, n1, fd, ofd);
 	return 0;
 }
 

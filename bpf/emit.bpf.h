@@ -131,7 +131,7 @@ static __always_inline __u32 add_content(struct scratch *sc, __u8 *tail, __u64 u
 static __always_inline void emit_syscall(struct dio_ev_syscall *ev, __u32 size, struct task_struct *task,
 					 const struct inflight *st, __s64 ret,
 					 const struct dio_file_tag *tag, __s64 off, __u8 ftype,
-					 __u8 flags, __u16 n0, __u16 n1, __s32 fd)
+					 __u8 flags, __u16 n0, __u16 n1, __s32 fd, __u32 ofd)
 {
 	if (size == EV_STR_OFF) {
 		ev = bpf_ringbuf_reserve(&rb, sizeof(*ev), 0);
@@ -164,7 +164,7 @@ static __always_inline void emit_syscall(struct dio_ev_syscall *ev, __u32 size, 
 	ev->str_len[0] = n0;
 	ev->str_len[1] = n1;
 	ev->fd = fd;
-	ev->ofd = 0;
+	ev->ofd = ofd;
 	if (size == EV_STR_OFF) {
 		bpf_ringbuf_submit(ev, rb_flags());
 		return;

@@ -10,7 +10,7 @@
  * for every call on an fd: a helper call per field cost more than the rest of
  * the probe, hence the direct loads where they are possible.
  */
-static __always_inline struct file *fd_file(struct task_struct *task, long fd)
+static __always_inline struct file *fd_file_addr(struct task_struct *task, long fd, __u64 *addr)
 {
 	struct fdtable *fdt;
 	struct file *f = NULL;
@@ -22,7 +22,16 @@ static __always_inline struct file *fd_file(struct task_struct *task, long fd)
 		return NULL;
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]) || !f)
 		return NULL;
+	/* the address as a number, read before the verifier types it (ofd_id) */
+	*addr = (__u64)f;
 	return typed_file(f);
+}
+
+static __always_inline struct file *fd_file(struct task_struct *task, long fd)
+{
+	__u64 addr;
+
+	return fd_file_addr(task, fd, &addr);
 }
 
 /* Fill tag from f's inode; returns its DIO_FT_* type. */
@@ -42,7 +51,8 @@ static __always_inline __u8 file_tag(struct file *f, struct dio_file_tag *tag)
  * for none. fd gets the descriptor it was found through.
  */
 static __always_inline struct file *call_file(struct task_struct *task, const struct dio_sysmeta *m,
-					      const struct inflight *st, __s64 ret, __s32 *fd)
+					      const struct inflight *st, __s64 ret, __s32 *fd,
+					      __u64 *addr)
 {
 	long fdv = -1;
 
@@ -65,7 +75,7 @@ static __always_inline struct file *call_file(struct task_struct *task, const st
 	if (fdv < 0)
 		return NULL;
 	*fd = fdv;
-	return fd_file(task, fdv);
+	return fd_file_addr(task, fdv, addr);
 }
 
 /*
@@ -96,6 +106,44 @@ static __always_inline int call_offset(struct file *f, __u8 ftype, const struct 
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Open file description ids: SipHash-1-3 of the struct file's address (from
+ * fd_file_addr: a number, which the verifier lets us hash) under
+ * a key the host makes for each session (ofd_key), cut to 32 bits, never 0.
+ * A keyed hash and not the address itself: records are kept and shared, and
+ * kernel addresses must not leak through them.
+ */
+const volatile __u64 ofd_key[2] = { 0, 0 };
+
+#define SIP_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3) do {					\
+	v0 += v1; v1 = SIP_ROTL(v1, 13); v1 ^= v0; v0 = SIP_ROTL(v0, 32); \
+	v2 += v3; v3 = SIP_ROTL(v3, 16); v3 ^= v2;			\
+	v0 += v3; v3 = SIP_ROTL(v3, 21); v3 ^= v0;			\
+	v2 += v1; v1 = SIP_ROTL(v1, 17); v1 ^= v2; v2 = SIP_ROTL(v2, 32); \
+} while (0)
+
+static __always_inline __u32 ofd_id(__u64 m)
+{
+	__u64 b = 8ULL << 56;
+	__u64 v0 = ofd_key[0] ^ 0x736f6d6570736575ULL, v1 = ofd_key[1] ^ 0x646f72616e646f6dULL;
+	__u64 v2 = ofd_key[0] ^ 0x6c7967656e657261ULL, v3 = ofd_key[1] ^ 0x7465646279746573ULL;
+	__u32 h;
+
+	v3 ^= m;
+	SIP_ROUND(v0, v1, v2, v3);
+	v0 ^= m;
+	v3 ^= b;
+	SIP_ROUND(v0, v1, v2, v3);
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIP_ROUND(v0, v1, v2, v3);
+	SIP_ROUND(v0, v1, v2, v3);
+	SIP_ROUND(v0, v1, v2, v3);
+	h = (__u32)(v0 ^ v1 ^ v2 ^ v3);
+	return h ? h : 1;
 }
 
 static __always_inline int dropped_type(__u8 ft)

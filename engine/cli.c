@@ -32,6 +32,7 @@ enum {
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
+	OPT_MAX_FINDINGS,
 };
 
 static const struct option longopts[] = {
@@ -68,6 +69,7 @@ static const struct option longopts[] = {
 	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
 	{ "config", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -138,6 +140,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
 "      --sink NAME[:k=v,...] load a sink (default: console)\n"
 "      --no-summary          no summary table at exit\n"
+"      --max-findings N      report at most N findings of each code (default 10,\n"
+"                            0: all); one more says how many were left out\n"
 "  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
 "                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
 "  -h, --help                this text\n"
@@ -387,6 +391,8 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	case OPT_NO_SUMMARY:
 		o->no_summary = 1;
 		return 0;
+	case OPT_MAX_FINDINGS:
+		return options_set(o, "max-findings", v, err, errlen);
 	case 'C':
 		return 0;	/* read by prescan(), before everything else */
 	}
@@ -465,6 +471,7 @@ static const struct option replay_longopts[] = {
 	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
+	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
 	{ "config", required_argument, NULL, 'C' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, OPT_TID },

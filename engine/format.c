@@ -229,8 +229,11 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 		put(o, "[%u] ", pid);
 		return;
 	}
-	put(o, "[%u/%u ", pid, tid);
-	put_esc(o, comm, DIO_COMM_LEN, 0, 0);
+	put(o, "[%u/%u", pid, tid);
+	if (comm[0]) {
+		put_mem(o, " ", 1);
+		put_esc(o, comm, DIO_COMM_LEN, 0, 0);
+	}
 	put_str(o, "] ");
 }
 
@@ -692,6 +695,25 @@ static int format_runq(const struct fmt_ctx *fc, const struct dio_ev_runq *r, st
 	return 0;
 }
 
+/* --- ofd 1a2b3c4d ended: close of 3</tmp/log> opened at 12:00:01.000002 --- */
+static int format_ofd(const struct fmt_ctx *fc, const struct dio_ev_ofd *r, struct out *o)
+{
+	static const char *const how[] = {
+		[DIO_OFD_CLOSE] = "close", [DIO_OFD_REPLACED] = "replaced",
+		[DIO_OFD_EXEC] = "exec", [DIO_OFD_EXIT] = "exit", [DIO_OFD_END] = "end of trace",
+	};
+	static const char nocomm[DIO_COMM_LEN];
+
+	put_prefix(fc, o, r->hdr.ts, r->pid, r->tid, nocomm);
+	put(o, "--- ofd %08x ended: %s of ", r->ofd,
+	    r->how < sizeof(how) / sizeof(how[0]) && how[r->how] ? how[r->how] : "?");
+	put_fd(fc, o, r->fd, (r->flags & DIO_OFDF_FILE) ? &r->tag : NULL);
+	if ((fc->flags & DIO_FMT_DETAILS) && r->nr)
+		put_sys(o, r->nr);
+	put_str(o, " ---");
+	return 0;
+}
+
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len)
 {
 	struct out o = { .buf = buf, .len = len };
@@ -721,6 +743,10 @@ int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *bu
 	case DIO_EV_RUNQ:
 		e = ev->size < sizeof(struct dio_ev_runq) ? -EINVAL :
 		    format_runq(fc, (const void *)ev, &o);
+		break;
+	case DIO_EV_OFD:
+		e = ev->size < sizeof(struct dio_ev_ofd) ? -EINVAL :
+		    format_ofd(fc, (const void *)ev, &o);
 		break;
 	default:
 		e = -EINVAL;

@@ -7,6 +7,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/xlat.c engine/xlat.h \
 	engine/format.c engine/format.h \
 	engine/tagtab.c engine/tagtab.h \
+	engine/ofdtab.c engine/ofdtab.h \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
 	engine/config.c engine/config.h \

@@ -32,6 +32,7 @@ void options_init(struct options *o)
 	o->block = 1;
 	o->runq = 1;
 	o->runq_min_us = 10;
+	o->max_findings = 10;
 	o->attach = ATTACH_AUTO;
 }
 
@@ -304,6 +305,7 @@ static const struct num_opt {
 	{ "max-size", 1, 64 << 10, 1ULL << 50, "64k or more" },
 	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
 	{ "runq-min", 0, 0, 10000000, "0 to 10000000 microseconds" },
+	{ "max-findings", 0, 0, 1000000, "0 (no limit) to 1000000" },
 };
 
 static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
@@ -358,6 +360,8 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->rotate = val;
 	} else if (!strcmp(n->name, "runq-min")) {
 		o->runq_min_us = val;
+	} else if (!strcmp(n->name, "max-findings")) {
+		o->max_findings = val;
 	} else {
 		o->tag_entries = val;
 	}

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
@@ -203,6 +205,14 @@ static void set_variants(struct probe *p, const struct options *o)
 	int uring = o->iouring && p->feat.state[FEAT_IOURING] != FEAT_MISSING;
 
 	sk->rodata->btf_loads = p->feat.state[FEAT_FIELD_LOADS] == FEAT_NATIVE;
+	/* the key of open file description ids: new for each session, never written down */
+	if (getrandom((void *)sk->rodata->ofd_key, sizeof(sk->rodata->ofd_key), 0) !=
+	    sizeof(sk->rodata->ofd_key)) {
+		uint64_t t = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+
+		sk->rodata->ofd_key[0] = t * 0x9e3779b97f4a7c15ULL;
+		sk->rodata->ofd_key[1] = (uint64_t)(uintptr_t)p ^ ~t;
+	}
 	bpf_program__set_autoload(p->feat.state[FEAT_EXIT_GROUP] == FEAT_NATIVE ?
 				  sk->progs.dio_exit_live : sk->progs.dio_exit, false);
 	bpf_program__set_autoload(sk->progs.dio_uring_submit, uring && !p->feat.uring_submit_sqe);

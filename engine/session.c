@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "format.h"
+#include "ofdtab.h"
 #include "plugin.h"
 #include "probe.h"
 #include "proc.h"
@@ -28,6 +29,8 @@ struct dio_ctx {
 struct session {
 	struct options *o;
 	struct tagtab *tags;
+	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
+	uint64_t last_ts;	/* of the latest record: when the trace ended */
 	struct probe *probe;
 	struct plugin plugins[MAX_PLUGINS];
 	struct dio_ctx ctx[MAX_PLUGINS];
@@ -41,6 +44,14 @@ struct session {
 	uint64_t events;
 	uint64_t malformed;
 	uint64_t findings;
+	/* --max-findings: findings reported and left out, per code */
+	struct code_count {
+		char *code;
+		const char *analyzer;
+		uint64_t shown, left_out;
+		uint32_t left_sev;	/* the highest severity left out */
+	} *codes;
+	size_t ncodes;
 	uint64_t counters[DIO_CNT_MAX];
 	int failed;		/* a module returned an error */
 	/* dio record: every record also goes here */
@@ -126,28 +137,100 @@ static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
 	out->path_truncated = s->counters[DIO_CNT_PATH_TRUNC];
 }
 
-static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+/*
+ * --max-findings: whether another finding of f's code may be reported. The
+ * ones left out are counted, and said at the end (left_out_findings).
+ */
+static int within_cap(struct session *s, const struct dio_finding *f, const char *analyzer)
 {
-	struct session *s = ctx->s;
-	struct dio_finding copy;
+	struct code_count *c = NULL;
+	const char *code = f->code ? f->code : "";
+
+	if (!s->o->max_findings)
+		return 1;
+	for (size_t i = 0; i < s->ncodes; i++)
+		if (!strcmp(s->codes[i].code, code))
+			c = &s->codes[i];
+	if (!c) {
+		struct code_count *n = realloc(s->codes, (s->ncodes + 1) * sizeof(*n));
+
+		if (!n)
+			return 1;	/* no room to count: report it */
+		s->codes = n;
+		c = &n[s->ncodes];
+		memset(c, 0, sizeof(*c));
+		c->code = strdup(code);
+		if (!c->code)
+			return 1;
+		c->analyzer = analyzer;
+		s->ncodes++;
+	}
+	if (c->shown < s->o->max_findings) {
+		c->shown++;
+		return 1;
+	}
+	c->left_out++;
+	if (f->severity > c->left_sev)
+		c->left_sev = f->severity;
+	return 0;
+}
+
+static int to_finding_sinks(struct session *s, const struct dio_finding *f)
+{
 	int e, ret = 0;
 
-	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
-		return -EINVAL;
-	copy = *f;
-	copy.size = sizeof(copy);
-	copy.analyzer = ctx->p->name;
 	s->findings++;
 	for (int i = 0; i < s->nfinding; i++) {
 		struct plugin *p = s->finding_sinks[i];
 
-		e = p->sk->finding(p->state, &copy);
+		e = p->sk->finding(p->state, f);
 		if (e < 0) {
 			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
 			ret = e;
 		}
 	}
 	return ret;
+}
+
+static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
+{
+	struct session *s = ctx->s;
+	struct dio_finding copy;
+
+	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
+	copy = *f;
+	copy.size = sizeof(copy);
+	copy.analyzer = ctx->p->name;
+	if (!within_cap(s, &copy, copy.analyzer))
+		return 0;
+	return to_finding_sinks(s, &copy);
+}
+
+/*
+ * One finding per code that --max-findings cut, with the highest severity it
+ * left out, so that nothing serious goes unsaid.
+ */
+static void left_out_findings(struct session *s)
+{
+	for (size_t i = 0; i < s->ncodes; i++) {
+		const struct code_count *c = &s->codes[i];
+		char title[512], msg[512];
+		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
+					 .title = title, .message = msg, .analyzer = c->analyzer };
+
+		if (!c->left_out)
+			continue;
+		f.severity = c->left_sev;
+		f.count = c->left_out;
+		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
+			 (unsigned long long)c->left_out, c->code, s->o->max_findings);
+		snprintf(msg, sizeof(msg),
+			 "The first %llu %s findings are above; %llu more came after them. "
+			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
+			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
+		to_finding_sinks(s, &f);
+	}
 }
 
 static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
@@ -328,6 +411,13 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	for (int i = 0; !e && i < s->nplugins; i++)
 		if (s->plugins[i].an)
 			e = init_plugin(s, &s->plugins[i], err, errlen);
+	if (!e && s->nby[DIO_EV_OFD]) {
+		s->ofds = ofdtab__new();
+		if (!s->ofds) {
+			e = -ENOMEM;
+			snprintf(err, errlen, "out of memory");
+		}
+	}
 	if (e)
 		goto fail;
 	return s;
@@ -349,6 +439,10 @@ void session__free(struct session *s)
 	for (int i = s->nplugins - 1; i >= 0; i--)
 		plugin__unload(&s->plugins[i]);
 	tagtab__free(s->tags);
+	ofdtab__free(s->ofds);
+	for (size_t i = 0; i < s->ncodes; i++)
+		free(s->codes[i].code);
+	free(s->codes);
 	free(s);
 }
 
@@ -361,6 +455,7 @@ static const size_t min_size[DIO_EV_MAX] = {
 	[DIO_EV_PROC] = DIO_EV_PROC_SIZE_V1,
 	[DIO_EV_BLOCK] = sizeof(struct dio_ev_block),
 	[DIO_EV_RUNQ] = sizeof(struct dio_ev_runq),
+	[DIO_EV_OFD] = SIZE_MAX,	/* made by the host, never read from the kernel or a file */
 };
 
 /*
@@ -417,10 +512,66 @@ static int set_path(struct session *s, const struct dio_ev_path *p)
 	return tagtab__set(s->tags, &p->tag, name, len);
 }
 
+static int to_modules(struct session *s, const struct dio_ev_hdr *h)
+{
+	for (int i = 0; i < s->nby[h->type]; i++) {
+		struct plugin *p = s->by_type[h->type][i];
+		int e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
+
+		if (e < 0) {
+			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
+				 strerror(-e));
+			s->failed = 1;
+			return e;
+		}
+	}
+	return 0;
+}
+
+/* The descriptions the last record ended, after that record. */
+static int ended_to_modules(struct session *s)
+{
+	const struct dio_ev_ofd *r;
+	size_t n = ofdtab__ended(s->ofds, &r);
+	int e = 0;
+
+	for (size_t i = 0; !e && i < n; i++)
+		e = to_modules(s, &r[i].hdr);
+	return e;
+}
+
+/*
+ * Follow fds and descriptions through a syscall or process record. A
+ * syscall record of a recording made before descriptions had ids gets the
+ * one the table numbered (*h then points to a copy).
+ */
+static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
+{
+	int64_t id;
+
+	if ((*h)->ts > s->last_ts)
+		s->last_ts = (*h)->ts;
+	if ((*h)->type == DIO_EV_PROC)
+		return ofdtab__proc(s->ofds, (const void *)*h);
+	id = ofdtab__syscall(s->ofds, (const void *)*h);
+	if (id < 0)
+		return (int)id;
+	if (id && ((const struct dio_ev_syscall *)*h)->ofd != id) {
+		if ((const void *)*h != s->rewrite) {
+			if ((*h)->size > sizeof(s->rewrite))
+				return 0;
+			memcpy(s->rewrite, *h, (*h)->size);
+			*h = (const void *)s->rewrite;
+		}
+		((struct dio_ev_syscall *)s->rewrite)->ofd = (uint32_t)id;
+	}
+	return 0;
+}
+
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
-	int e;
+	int e, follows;
 
 	if (size < sizeof(*h) || h->size > size || !h->type || h->type >= DIO_EV_MAX ||
 	    h->size < min_size[h->type]) {
@@ -463,18 +614,13 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 		if (set_path(s, p))
 			return -ENOMEM;
 	}
-	for (int i = 0; i < s->nby[h->type]; i++) {
-		struct plugin *p = s->by_type[h->type][i];
-
-		e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
-		if (e < 0) {
-			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
-				 strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	return 0;
+	follows = s->ofds && (h->type == DIO_EV_SYSCALL || h->type == DIO_EV_PROC);
+	if (follows && (e = follow_descriptions(s, &h)) < 0)
+		return e;
+	e = to_modules(s, h);
+	if (!e && follows)
+		e = ended_to_modules(s);
+	return e;
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
@@ -552,6 +698,10 @@ static int finish_analyzers(struct session *s)
 {
 	int ret = 0;
 
+	if (s->ofds && !s->failed) {
+		ofdtab__end(s->ofds, s->last_ts);
+		ret = ended_to_modules(s);
+	}
 	for (int i = 0; i < s->nplugins; i++) {
 		struct plugin *p = &s->plugins[i];
 		int e;
@@ -564,6 +714,7 @@ static int finish_analyzers(struct session *s)
 			ret = e;
 		}
 	}
+	left_out_findings(s);
 	flush_sinks(s);
 	return ret;
 }

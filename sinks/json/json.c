@@ -340,6 +340,8 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 	put(j, ",\"duration_ns\":%" PRIu64 ",\"fd\":%d", (uint64_t)ev->duration, ev->fd);
 	if (ev->flags & DIO_SF_FILE)
 		put_file(j, &ev->tag, ev->ftype);
+	if ((ev->flags & DIO_SF_FILE) && ev->ofd)
+		put(j, ",\"ofd\":%" PRIu32, ev->ofd);
 	if (ev->flags & DIO_SF_OFFSET)
 		put(j, ",\"offset\":%" PRId64, (int64_t)ev->offset);
 	/*

@@ -15,8 +15,12 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
 INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
+# --max-findings: a cap per finding code, and a note of what it left out
+INTEGRATION_TESTS += tests/integration/findings-cap.sh
 # paths seen from the process's root (chroot, mount namespaces)
 INTEGRATION_TESTS += tests/integration/trace-root.sh
+# open file descriptions: ids in records, ends made by the host (a real shell)
+INTEGRATION_TESTS += tests/integration/trace-ofd.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # the README's first command

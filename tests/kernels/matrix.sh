@@ -18,9 +18,10 @@ set -eu
 # after re-creation (reuse), fork/exec/exit and renames (threads, exit), io_uring,
 # --path and --cgroup, block requests and run-queue waits (block), recordings
 # (record-dump, including --hash), paths under chroot and in mount namespaces
-# (root), what the kernel lacks said and recorded (features), and the README's demo
+# (root), what the kernel lacks said and recorded (features), open file descriptions
+# followed through a real shell (ofd), and the README's demo
 TESTS="trace-basic trace-threads trace-exit trace-reuse trace-uring trace-filters trace-cgroup
-	trace-block trace-hash record-dump trace-root trace-features readme-demo"
+	trace-block trace-hash record-dump trace-root trace-features trace-ofd readme-demo"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"

@@ -3,7 +3,8 @@
 
 # loader and dispatch (tests/unit/modules: modules with good and bad descriptors)
 check_LTLIBRARIES = tests/unit/modules/good.la tests/unit/modules/badabi.la \
-	tests/unit/modules/small.la tests/unit/modules/nosym.la tests/unit/modules/noinit.la
+	tests/unit/modules/small.la tests/unit/modules/nosym.la tests/unit/modules/noinit.la \
+	tests/unit/modules/ofdlog.la
 TEST_MODULE_LDFLAGS = $(MODULE_LDFLAGS) -rpath /nowhere
 tests_unit_modules_good_la_SOURCES = tests/unit/modules/good.c
 tests_unit_modules_good_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
@@ -15,12 +16,20 @@ tests_unit_modules_nosym_la_SOURCES = tests/unit/modules/nosym.c
 tests_unit_modules_nosym_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
 tests_unit_modules_noinit_la_SOURCES = tests/unit/modules/noinit.c
 tests_unit_modules_noinit_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
+tests_unit_modules_ofdlog_la_SOURCES = tests/unit/modules/ofdlog.c
+tests_unit_modules_ofdlog_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
 
 check_PROGRAMS += tests/unit/test_plugin
 TESTS += tests/unit/test_plugin
 tests_unit_test_plugin_SOURCES = tests/unit/test_plugin.c
 tests_unit_test_plugin_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_plugin_LDADD = $(TEST_ENGINE_LIBS)
+
+check_PROGRAMS += tests/unit/test_ofdtab
+TESTS += tests/unit/test_ofdtab
+tests_unit_test_ofdtab_SOURCES = tests/unit/test_ofdtab.c
+tests_unit_test_ofdtab_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_ofdtab_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_tagtab
 TESTS += tests/unit/test_tagtab

@@ -568,6 +568,27 @@ static void proc_records(void **state)
 
 static void refused(const void *r);
 
+/* host-made: the end of an open file description */
+static void ofd_records(void **state)
+{
+	struct dio_ev_ofd r = { .hdr = { .type = DIO_EV_OFD, .size = sizeof(r) }, .pid = 10,
+				.tid = 11, .ofd = 0x1a2b3c, .fd = 1, .nr = NR_dup2,
+				.how = DIO_OFD_REPLACED, .ftype = DIO_FT_REG,
+				.flags = DIO_OFDF_FILE | DIO_OFDF_OPENED,
+				.tag = { .ino = 1234 } };
+
+	r.tag.dev = tag.dev;
+	r.tag.gen = tag.gen;
+	expect(&r, &full, "[10/11] --- ofd 001a2b3c ended: replaced of 1</tmp/x> sys=dup2 ---");
+	r.how = DIO_OFD_END;
+	r.nr = 0;
+	r.flags = 0;
+	r.fd = 4;
+	expect(&r, &plain, "--- ofd 001a2b3c ended: end of trace of 4 ---");
+	r.how = 77;
+	expect(&r, &plain, "--- ofd 001a2b3c ended: ? of 4 ---");
+}
+
 static void block_and_runq_records(void **state)
 {
 	struct dio_ev_block b = { .hdr = { .type = DIO_EV_BLOCK, .size = sizeof(b) }, .pid = 10,
@@ -804,6 +825,7 @@ int main(void)
 		cmocka_unit_test(path_records),
 		cmocka_unit_test(proc_records),
 		cmocka_unit_test(block_and_runq_records),
+		cmocka_unit_test(ofd_records),
 		cmocka_unit_test(uring_records),
 		cmocka_unit_test(malformed_records_are_refused),
 		cmocka_unit_test(small_buffers_are_cut_and_counted),
