@@ -206,14 +206,14 @@ struct desc {
 	uint64_t moved_at;	/* older recordings: the path's move count after this fd's last move */
 	uint64_t seek_ts;	/* of the pending D_SEEK */
 	uint32_t pid, serial;	/* the process that opened it (first used it) */
-	uint32_t tid, id;	/* the thread that opened it; id: for excerpts, never 0 */
+	uint32_t tid, id;	/* the thread of its last call; id: for excerpts, never 0 */
 	uint32_t gen;		/* generation of the path's file when it was opened */
 	uint32_t flags;
 	uint32_t calls, data_calls, sync_calls, closes;
 	uint8_t ftype;
 	uint8_t pad[7];
 	struct seq seq;
-	char comm[DIO_COMM_LEN];
+	char comm[DIO_COMM_LEN];	/* of that thread then (a new thread names itself late) */
 };
 
 /* ---- paths -------------------------------------------------------------------- */
@@ -233,6 +233,7 @@ struct exs {
 
 #define P_FOLDED(c)	(1u << (c))	/* its instances of code c are in the candidate */
 #define P_GEN_ENDED	0x100		/* the process deleted the file of the generation */
+#define P_DIR		0x200		/* a directory */
 
 struct path {
 	struct dio_file_tag tag;	/* the file at the path: of the latest generation */
@@ -289,6 +290,7 @@ struct top {
 
 struct cand {
 	uint32_t pid, ntop, ncomm, seq_approx;
+	uint32_t dirs, pad;	/* paths that are directories */
 	uint64_t calls;		/* the process's calls when it was last seen */
 	uint64_t paths;		/* paths that reached the floor */
 	uint64_t windows, bytes;
@@ -617,6 +619,7 @@ static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int c
 
 		f->flags |= P_FOLDED(code);
 		c->paths++;
+		c->dirs += !!(f->flags & P_DIR);
 		if (code == C_CHURN) {
 			all.bytes = f->bytes;
 			c->windows += f->windows;
@@ -765,9 +768,20 @@ static void cost_text(const struct cand *c, char *buf, size_t len)
 		 c->t.avoid, c->calls, pct_text(share_of(c), pct, sizeof(pct)));
 }
 
+/* a call of the window's sequence is named name */
+static int seq_has(const struct ro *s, const struct seq *q, const char *name)
+{
+	for (uint16_t i = 0; i < q->n && i < SEQ_MAX; i++)
+		if (!strcmp(s->host->syscall_name(q->nr[i]), name))
+			return 1;
+	return 0;
+}
+
 static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
 	char seq[256], title[1280], msg[4000], rate[32], per[32], span[32], others[64], cost[128];
+	char fix[1024];
+	size_t off;
 	const struct seqcount *top = top_seq(c->seqs);
 	const struct tally *v = &c->t;
 	double secs = (double)(v->ts_last - v->ts_first) / 1e9;
@@ -778,6 +792,24 @@ static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const str
 	num_text((double)c->bytes / (double)v->count, per, sizeof(per));
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
 	cost_text(c, cost, sizeof(cost));
+	off = (size_t)snprintf(fix, sizeof(fix), "Each window pays a path lookup, an open and a "
+			       "close (and the calls around them) for a few bytes of I/O.");
+	if (c->paths > c->dirs && off < sizeof(fix))
+		off += (size_t)snprintf(fix + off, sizeof(fix) - off,
+					" Keep the file open and write through the same fd; gather "
+					"what is written and write it at once (a buffer, writev); "
+					"open it once with O_APPEND rather than seeking to its end "
+					"before every write.");
+	if ((seq_has(s, &top->seq, "dup2") || seq_has(s, &top->seq, "dup3") ||
+	     seq_has(s, &top->seq, "fcntl")) && off < sizeof(fix))
+		off += (size_t)snprintf(fix + off, sizeof(fix) - off,
+					" A shell loop whose commands redirect with `>> file` can "
+					"redirect the whole loop once instead (`done >> file`).");
+	if (c->dirs && off < sizeof(fix))
+		snprintf(fix + off, sizeof(fix) - off,
+			 " A directory opened only to fsync it after each file made in it can "
+			 "be synced once after a batch of files, or kept open and synced "
+			 "through the same fd.");
 	snprintf(title, sizeof(title),
 		 "%s%s opened and closed %" PRIu64 " times in %s (%s/s), %s bytes per open: %s",
 		 nm->first, others_text(nm, others, sizeof(others)), v->count, span, rate, per,
@@ -787,41 +819,42 @@ static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "than %" PRIu64 " bytes and at most %" PRIu64 " read or write calls in between "
 		 "(%" PRIu64 " of its %" PRIu64 " open-close windows on %s, %" PRIu64
 		 " bytes in all); %s%" PRIu32 " of them made the calls %s.%s%s\n"
-		 "The opens, closes and the calls around them are %s.\n"
-		 "Each window pays a path lookup, an open and a close (and the calls around them) "
-		 "for a few bytes of I/O. Keep the file open and write through the same fd; "
-		 "gather what is written and write it at once (a buffer, writev); open it once "
-		 "with O_APPEND rather than seeking to its end before every write. A shell loop "
-		 "whose body appends with `>> file` can redirect the whole loop once "
-		 "(`done >> file`). A directory opened only to fsync it after each file made "
-		 "in it can be synced once after a batch.",
+		 "The opens, closes and the calls around them are %s.\n%s",
 		 c->pid, v->comm, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
 		 s->max_data_calls, v->count, c->windows, c->paths > 1 ? "them" : "it", c->bytes,
 		 c->seq_approx ? "at most " : "", top->count, seq, c->paths > 1 ? " Files: " : "",
-		 c->paths > 1 ? nm->list : "", cost);
+		 c->paths > 1 ? nm->list : "", cost, fix);
 	return emit(s, C_CHURN, serial, c, nm, DIO_SEV_WARNING, title, msg);
 }
 
 static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
-	char title[1280], msg[4000], span[32], others[64], cost[128], n[CU_N][32];
+	static const char *const nouns[CU_N][2] = {
+		[CU_OPENS] = { "open", "opens" }, [CU_CLOSES] = { "close", "closes" },
+		[CU_SYNCS] = { "fsync or fdatasync", "fsyncs or fdatasyncs" },
+		[CU_META] = { "other call", "other calls" },
+		[CU_DIR_CALLS] = { "call", "calls" },
+		[CU_DIR_SYNCS] = { "directory sync", "directory syncs" },
+	};
+	char title[1280], msg[4000], span[32], others[64], cost[128], n[CU_N][32], w[CU_N][64];
 	const struct tally *v = &c->t;
 
-	for (int i = 0; i < CU_N; i++)
+	/* per cycle, "1 open", "2.5 opens" */
+	for (int i = 0; i < CU_N; i++) {
 		num_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
+		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
+	}
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
 	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
-		 "%s%s created and deleted %" PRIu64 " times in %s; per cycle %s fsync/fdatasync, "
-		 "%s open, %s close, 1 unlink, %s directory sync",
-		 nm->first, others_text(nm, others, sizeof(others)), v->count, span,
-		 n[CU_SYNCS], n[CU_OPENS], n[CU_CLOSES], n[CU_DIR_SYNCS]);
+		 "%s%s created and deleted %" PRIu64 " times in %s; per cycle %s, %s, %s, 1 unlink, "
+		 "%s", nm->first, others_text(nm, others, sizeof(others)), v->count, span,
+		 w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES], w[CU_DIR_SYNCS]);
 	snprintf(msg, sizeof(msg),
 		 "Process %u (%s) made %s, used it and deleted it again %" PRIu64 " times: a new "
-		 "file each time under the same path.%s%s Per cycle: %s fsync or fdatasync of "
-		 "the file, %s opens, %s closes, %s other calls on it (fstat, fchown, lseek, ...), "
-		 "1 unlink, and %s directory syncs (%s calls on directories: open, fsync, "
-		 "close). The opens, closes, unlinks and directory calls are %s.\n"
+		 "file each time under the same path.%s%s Per cycle: %s of the file, %s, %s, "
+		 "%s on it (fstat, fchown, lseek, ...), 1 unlink, and %s (%s on directories: "
+		 "open, fsync, close). The opens, closes, unlinks and directory calls are %s.\n"
 		 "A file made and deleted for every operation pays a path lookup, an inode, two "
 		 "directory updates and the journal commits that make them durable, on top of "
 		 "its own syncs. Batch the work of several operations into one transaction; keep "
@@ -830,8 +863,8 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "which keep the journal file), or larger transactions (BEGIN ... COMMIT "
 		 "around many statements).",
 		 c->pid, v->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
-		 c->paths > 1 ? nm->list : "", n[CU_SYNCS], n[CU_OPENS], n[CU_CLOSES],
-		 n[CU_META], n[CU_DIR_SYNCS], n[CU_DIR_CALLS], cost);
+		 c->paths > 1 ? nm->list : "", w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES],
+		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], cost);
 	return emit(s, C_CYCLE, serial, c, nm, DIO_SEV_WARNING, title, msg);
 }
 
@@ -1227,6 +1260,8 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 		     !strncmp(name, "/dev/", 5)))
 		d->flags |= D_PSEUDO;
 	f = path_of(s, &k, e->pid, &e->tag);
+	if (e->ftype == DIO_FT_DIR)
+		f->flags |= P_DIR;
 	reopen = f->nopen > 0 && file_tag_eq(&f->tag, &e->tag);
 	f->nopen++;
 	if (!opened) {
@@ -1536,6 +1571,8 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 	k = (struct pkey){ d->serial, 0, d->pkey };
 	f = path_of(s, &k, d->pid, &d->tag);
 	d->calls++;
+	d->tid = e->tid;
+	memcpy(d->comm, e->comm, sizeof(d->comm));
 	if (d->flags & D_WINDOW)
 		seq_add(&d->seq, e->nr);
 	for (int code = 0; code < CODES; code++) {
@@ -1681,7 +1718,10 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 
 /* ---- records ------------------------------------------------------------------ */
 
-/* processes that ended are reported once the records of their descriptions' ends came */
+/*
+ * Programs that ended (exit, exec) are reported once the records of their
+ * descriptions' ends came; the pid's next record starts a new serial.
+ */
 static void flush_dying(struct ro *s)
 {
 	for (uint32_t i = 0; i < s->ndying; i++) {
@@ -1701,7 +1741,12 @@ static void on_proc(struct ro *s, const struct dio_ev_proc *pe)
 	struct proc *p;
 	uint32_t pid;
 
-	if (pe->kind == DIO_PROC_EXIT && (pe->flags & DIO_PROCF_GROUP_DEAD)) {
+	/*
+	 * An exec ends a program as an exit does: what the next one opens again
+	 * (the loader's cache and libraries) is no redundancy of either.
+	 */
+	if ((pe->kind == DIO_PROC_EXIT && (pe->flags & DIO_PROCF_GROUP_DEAD)) ||
+	    pe->kind == DIO_PROC_EXEC) {
 		p = table_get(&s->procs, &pe->pid);
 		if (!p)
 			return;

@@ -222,6 +222,7 @@ static void test_churn_reports_windows_rate_bytes_and_calls(void **state)
 	/* openat, lseek, fstat and close of each: 400 of the process's 500 calls */
 	assert_non_null(strstr(f->message, "are 400 of the 500 calls the process made (80%)"));
 	assert_non_null(strstr(f->message, "O_APPEND"));
+	assert_null(strstr(f->message, "done >> file"));
 	/* the excerpt is one whole window, the second (the first one showed the pattern) */
 	assert_string_equal(f->excerpt,
 			    "+5.001000 [100/100 logger] openat(3) = 3\n"
@@ -329,6 +330,7 @@ static void test_a_shell_appending_with_redirects_is_churn(void **state)
 	/* openat, dup2, close and the dup2 over fd 1: 200 of 120 + 50 * 9 calls */
 	assert_non_null(strstr(f->message, "are 200 of the 570 calls the process made (35%)"));
 	assert_non_null(strstr(f->message, "`done >> file`"));
+	assert_null(strstr(f->message, "directory"));
 	assert_string_equal(f->excerpt,
 			    "+5.000010 [100/100 logger] openat(3) = 3\n"
 			    "+5.000012 [100/100 logger] dup2(3) = 1\n"
@@ -429,6 +431,8 @@ static void test_directory_sync_cycles_are_churn(void **state)
 	assert_non_null(strstr(f->title, "0 bytes per open: openat fsync close"));
 	/* the open and the close of each: 40 of 200 calls */
 	assert_non_null(strstr(f->message, "are 40 of the 200 calls the process made (20%)"));
+	assert_non_null(strstr(f->message, "synced once after a batch of files"));
+	assert_null(strstr(f->message, "O_APPEND"));
 }
 
 /* ---- create-unlink -------------------------------------------------------------- */
@@ -491,11 +495,11 @@ static void test_a_journal_made_and_deleted_per_transaction_is_create_unlink(voi
 	assert_int_equal(f->ts_first, T0 + 10);
 	assert_int_equal(f->ts_last, T0 + 49 * MS + 22);
 	assert_string_equal(f->title, "/var/db/t.db-journal created and deleted 50 times in "
-			    "49.0 ms; per cycle 2 fsync/fdatasync, 1 open, 1 close, 1 unlink, "
+			    "49.0 ms; per cycle 2 fsyncs or fdatasyncs, 1 open, 1 close, 1 unlink, "
 			    "1 directory sync");
-	assert_non_null(strstr(f->message, "Per cycle: 2 fsync or fdatasync of the file, 1 "
-				"opens, 1 closes, 1 other calls on it (fstat, fchown, lseek, ...), "
-				"1 unlink, and 1 directory syncs (3 calls on directories"));
+	assert_non_null(strstr(f->message, "Per cycle: 2 fsyncs or fdatasyncs of the file, "
+				"1 open, 1 close, 1 other call on it (fstat, fchown, lseek, ...), "
+				"1 unlink, and 1 directory sync (3 calls on directories"));
 	/* open, fstat, close, unlink and 3 directory calls of each cycle: 350 of 1 + 50 * 28 */
 	assert_non_null(strstr(f->message, "are 350 of the 1401 calls the process made (25%)"));
 	assert_non_null(strstr(f->message, "journal_mode=WAL"));
@@ -550,8 +554,8 @@ static void test_small_files_made_and_deleted_are_cycles_not_churn(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->count, 20);
 	assert_string_equal(f->title, "/run/app.lock created and deleted 20 times in 19.0 ms; "
-			    "per cycle 1 fsync/fdatasync, 1 open, 1 close, 1 unlink, "
-			    "0 directory sync");
+			    "per cycle 1 fsync or fdatasync, 1 open, 1 close, 1 unlink, "
+			    "0 directory syncs");
 }
 
 /* the file is kept and overwritten (journal_mode=PERSIST): no cycle, no churn */
@@ -845,6 +849,27 @@ static void test_sync_reopen_reports_count_paths_threads(void **state)
 			    "+5.000004 [100/101 health] close(6) = 0\n");
 }
 
+/* a new thread may name itself after its first call: it is named as its last call saw it */
+static void test_a_thread_named_late_is_named_by_its_name_at_the_end(void **state)
+{
+	struct dio_file_tag t = tag_of(20, 1);
+	struct dio_ev_syscall e[4];
+
+	(void)state;
+	opts_reset(NULL);
+	start();
+	e[0] = sys_ev(T0, PID, PID + 1, "logger", NR_openat, 5, &t, -1, 5, 10);
+	e[1] = sys_ev(T0 + 1, PID, PID + 1, "logger", NR_openat, 6, &t, -1, 6, 10);
+	e[2] = sys_ev(T0 + 2, PID, PID + 1, "health", NR_fsync, 6, &t, -1, 0, 10);
+	e[3] = sys_ev(T0 + 3, PID, PID + 1, "health", NR_close, 6, &t, -1, 0, 10);
+	for (int i = 0; i < 4; i++)
+		feed(st, &e[i]);
+	stop();
+	assert_int_equal(nfindings("redundant-open.sync-reopen"), 1);
+	assert_string_equal(found[0].comm, "health");
+	assert_non_null(strstr(found[0].message, "in threads: health."));
+}
+
 static void test_fsync_on_the_open_fd_is_no_finding(void **state)
 {
 	(void)state;
@@ -959,6 +984,38 @@ static void test_windows_ended_by_the_exit_count(void **state)
 	assert_int_equal(found[0].count, 5);
 	stop();
 	assert_int_equal(nfound, 1);
+}
+
+/* a pid that execs runs another program: what each loads once is no churn */
+static void test_an_exec_starts_another_program(void **state)
+{
+	struct dio_file_tag cache = tag_of(11, 1), a = tag_of(10, 1);
+
+	(void)state;
+	opts_reset(NULL);
+	for (int execs = 0; execs < 2; execs++) {
+		start();
+		for (int i = 0; i < 10; i++) {
+			uint64_t ts = T0 + (uint64_t)i * MS;
+			struct dio_ev_proc ex = exit_ev(ts + 10, PID);
+
+			ocall(ts, PID, NR_openat, 3, &cache, 0x70, -1, 3);
+			ocall(ts + 1, PID, NR_fstat, 3, &cache, 0x70, -1, 0);
+			ocall(ts + 2, PID, NR_close, 3, &cache, 0x70, -1, 0);
+			ofd_end(ts + 2, PID, 0x70, 3, &cache, NR_close, DIO_OFD_CLOSE);
+			if (!execs)
+				continue;
+			/* a log opened without O_CLOEXEC: its end by the exec is the old one's */
+			ocall(ts + 3, PID, NR_openat, 4, &a, 0x71, -1, 4);
+			ex.kind = DIO_PROC_EXEC;
+			ex.flags = 0;
+			feed(st, &ex);
+			ofd_end(ts + 10, PID, 0x71, 4, &a, 0, DIO_OFD_EXEC);
+		}
+		stop();
+		/* one program opening the cache ten times is churn; ten programs, once each, not */
+		assert_int_equal(nfound, !execs);
+	}
 }
 
 /* a description still open when the trace ends is no open-close window */
@@ -1254,12 +1311,14 @@ int main(void)
 		cmocka_unit_test(test_churn_in_a_busy_process_is_no_finding),
 		cmocka_unit_test(test_many_files_in_one_process_give_one_finding),
 		cmocka_unit_test(test_sync_reopen_reports_count_paths_threads),
+		cmocka_unit_test(test_a_thread_named_late_is_named_by_its_name_at_the_end),
 		cmocka_unit_test(test_fsync_on_the_open_fd_is_no_finding),
 		cmocka_unit_test(test_sync_reopen_threshold_edge_and_severity),
 		cmocka_unit_test(test_a_second_fd_that_writes_or_a_sequential_reopen_is_no_finding),
 		cmocka_unit_test(test_a_dup_synced_is_no_reopen),
 		cmocka_unit_test(test_a_reused_pid_inherits_no_fds),
 		cmocka_unit_test(test_windows_ended_by_the_exit_count),
+		cmocka_unit_test(test_an_exec_starts_another_program),
 		cmocka_unit_test(test_a_description_open_at_the_end_is_no_window),
 		cmocka_unit_test(test_seek_to_the_same_offset_reports_count),
 		cmocka_unit_test(test_seek_threshold_edge_and_seek_end),
