@@ -1028,13 +1028,31 @@ static void recent_touch(struct ro *s, struct proc *p, uint64_t key, uint32_t ba
 
 /* ---- process ends ----------------------------------------------------------------- */
 
-/* the candidates of a process that ended: reported, oldest first, and forgotten */
+/* a path of a program that ended: its excerpts go back to the pool for the living */
+static void path_forget(struct ro *s, uint32_t serial, uint64_t key)
+{
+	struct pkey k = { serial, 0, key };
+	struct path *f = table_get(&s->paths, &k);
+
+	if (!f)
+		return;
+	for (int code = 0; code < CODES; code++)
+		expool_put(&s->pool, f->ex[code].ex);
+	table_del(&s->paths, &k);
+}
+
+/*
+ * The candidates of a program that ended: reported, oldest first, and
+ * forgotten with the paths they named and the ones it used last (the others
+ * age out of their table).
+ */
 static void proc_flush(struct ro *s, uint32_t pid, struct proc *p)
 {
 	struct recent recent[RECENT];
 	uint32_t serial = p->serial, n = p->nrecent;
+	uint64_t named[CODES * TOP];
 	struct ref refs[CODES];
-	uint32_t nref = 0;
+	uint32_t nref = 0, nnamed = 0;
 
 	memcpy(recent, p->recent, sizeof(recent));
 	for (uint32_t i = 0; i < n; i++)
@@ -1051,13 +1069,20 @@ static void proc_flush(struct ro *s, uint32_t pid, struct proc *p)
 		refs[nref++] = (struct ref){ c->t.ts_first, (uint32_t)code, pid, serial, c };
 	}
 	qsort(refs, nref, sizeof(refs[0]), ref_cmp);
-	for (uint32_t i = 0; i < nref; i++)
+	for (uint32_t i = 0; i < nref; i++) {
 		report(s, serial, (int)refs[i].code, refs[i].c);
+		for (uint32_t t = 0; t < refs[i].c->ntop; t++)
+			named[nnamed++] = refs[i].c->top[t].key;
+	}
 	for (int code = 0; code < CODES; code++) {
 		struct ckey ck = { serial, (uint32_t)code };
 
 		table_del(&s->cands, &ck);
 	}
+	for (uint32_t i = 0; i < nnamed; i++)
+		path_forget(s, serial, named[i]);
+	for (uint32_t i = 0; i < n; i++)
+		path_forget(s, serial, recent[i].key);
 }
 
 static void proc_evicted(void *key, void *val, void *ud)
@@ -1349,8 +1374,8 @@ static void read_track(struct desc *d, const struct dio_ev_syscall *e, uint16_t 
 		d->flags |= D_RDEOF;
 }
 
-static void on_data(struct ro *s, const struct pkey *k, struct path *f, struct desc *d,
-		    const struct dio_ev_syscall *e, enum call_kind kind, uint16_t xf)
+static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct path *f,
+		    struct desc *d, const struct dio_ev_syscall *e, enum call_kind kind, uint16_t xf)
 {
 	int failed = call_failed(e->ret);
 
@@ -1380,7 +1405,17 @@ static void on_data(struct ro *s, const struct pkey *k, struct path *f, struct d
 
 		capture_end(f, C_SEEK, d, 1);	/* on_call added this call */
 		d->flags &= ~D_SEEK;
-		count_inst(s, k, f, C_SEEK, &in);
+		if (p->serial == k->serial) {
+			count_inst(s, k, f, C_SEEK, &in);
+		} else {
+			/* the lseek is the caller's, a child on a description its parent opened */
+			struct pkey ck = { p->serial, 0, k->key };
+
+			count_inst(s, &ck, path_of(s, &ck, e->pid, &d->tag), C_SEEK, &in);
+			f = table_get(&s->paths, k);	/* the put may have moved it */
+			if (!f)
+				return;
+		}
 	}
 	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET), e->offset + (failed ? 0 : e->ret));
 }
@@ -1594,7 +1629,7 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 		return;
 	case CALL_READ:
 	case CALL_WRITE:
-		on_data(s, &k, f, d, e, kind, xf);
+		on_data(s, p, &k, f, d, e, kind, xf);
 		break;
 	case CALL_SEEK:
 		on_seek(s, &k, f, d, e);
@@ -1612,7 +1647,7 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 	default:
 		d->flags |= D_USED;
 		if (xf & (X_DIRREAD | X_XFER)) {
-			on_data(s, &k, f, d, e, CALL_READ, xf);
+			on_data(s, p, &k, f, d, e, CALL_READ, xf);
 			break;
 		}
 		if (xf & X_CHANGES) {

@@ -1171,6 +1171,32 @@ static void test_a_move_through_another_fd_forgets_the_offset_unless_known_apart
 	assert_int_equal(nfindings("redundant-open.seek"), 1);
 }
 
+/* a child seeks on a description its parent opened: the lseeks are the child's */
+static void test_seeks_are_the_callers(void **state)
+{
+	struct dio_file_tag a = tag_of(30, 1);
+
+	(void)state;
+	opts_reset(NULL);
+	start();
+	fake_path(&a, "/data");
+	ocall(T0, PID, NR_openat, 4, &a, 0x90, -1, 4);
+	for (int i = 0; i < 10; i++) {
+		struct dio_ev_syscall e = sys_ev(T0 + 10 + 2 * (uint64_t)i, PID + 1, PID + 1, "child",
+						 NR_lseek, 4, &a, LINE * i, LINE * i, 100);
+
+		e.ofd = 0x90;
+		feed(st, &e);
+		ocall(T0 + 11 + 2 * (uint64_t)i, PID + 1, NR_write, 4, &a, 0x90, LINE * i, LINE);
+	}
+	stop();
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].code, "redundant-open.seek");
+	assert_int_equal(found[0].pid, PID + 1);
+	assert_int_equal(found[0].tid, PID + 1);
+	assert_int_equal(found[0].count, 10);
+}
+
 /* ---- determinism and memory --------------------------------------------------- */
 
 static void mixed(void)
@@ -1325,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_seeks_that_move_or_only_ask_are_no_finding),
 		cmocka_unit_test(test_pwrite_leaves_the_offset),
 		cmocka_unit_test(test_a_move_through_another_fd_forgets_the_offset_unless_known_apart),
+		cmocka_unit_test(test_seeks_are_the_callers),
 		cmocka_unit_test(test_the_same_stream_gives_the_same_findings),
 		cmocka_unit_test(test_state_stays_bounded_on_a_million_events),
 		cmocka_unit_test(test_the_defaults_take_what_the_readme_says),
