@@ -469,6 +469,18 @@ static const char *num_text(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* a mean: up to two decimals, none that are 0 ("1.02", "2.5", "1") */
+static const char *mean_text(double v, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%.2f", v);
+
+	while (n > 1 && n < len && buf[n - 1] == '0')
+		buf[--n] = 0;
+	if (n > 1 && n < len && buf[n - 1] == '.')
+		buf[--n] = 0;
+	return buf;
+}
+
 /* ---- excerpts --------------------------------------------------------------- */
 
 static uint32_t lines_of(int code)
@@ -841,7 +853,7 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 
 	/* per cycle, "1 open", "2.5 opens" */
 	for (int i = 0; i < CU_N; i++) {
-		num_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
+		mean_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
 		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
 	}
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
@@ -859,9 +871,10 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "directory updates and the journal commits that make them durable, on top of "
 		 "its own syncs. Batch the work of several operations into one transaction; keep "
 		 "the file and truncate or overwrite it instead of deleting it; or use a "
-		 "write-ahead log. SQLite: PRAGMA journal_mode=WAL (or PERSIST or TRUNCATE, "
-		 "which keep the journal file), or larger transactions (BEGIN ... COMMIT "
-		 "around many statements).",
+		 "write-ahead log. SQLite: PRAGMA journal_mode=WAL, which makes no file per "
+		 "transaction (TRUNCATE and PERSIST keep the journal but still sync its "
+		 "directory for every transaction, and PERSIST opens it again), or larger "
+		 "transactions (BEGIN ... COMMIT around many statements).",
 		 c->pid, v->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
 		 c->paths > 1 ? nm->list : "", w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES],
 		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], cost);
