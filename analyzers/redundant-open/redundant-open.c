@@ -2,19 +2,38 @@
 /*
  * redundant-open: system calls a program could leave out.
  *
- *  churn        a file opened and closed again and again with little I/O in
- *               each open-to-close window (Redis opened its log for every line)
- *  sync-reopen  a file opened again while the process holds an fd to it, and
- *               the new fd used for nothing but fsync before its close
- *               (Elasticsearch's FsHealthService)
- *  seek         an lseek to the offset the fd is already at, right before a
- *               read or write that uses that offset
+ *  churn           a file or directory opened and closed again and again with
+ *                  little I/O each time (Redis opened its log for every line; a
+ *                  shell runs `cmd >> file` in a loop; a directory opened only
+ *                  to fsync it after each file made in it)
+ *  create-unlink   a file created, written, synced and deleted again under the
+ *                  same path for every transaction (rollback journals, locks)
+ *  duplicate-read  a file read from its start to its end several times while it
+ *                  did not change (a configuration parsed three times)
+ *  sync-reopen     a file opened again while the process holds it open, only to
+ *                  fsync it (Elasticsearch's FsHealthService)
+ *  seek            an lseek to the offset the description is at already, right
+ *                  before a read or write that uses that offset
  *
- * State: fds by (process, fd), files by (process, file tag), processes by pid,
- * all in tables sized by options at init, and a pool of excerpts lent to the
- * files and processes most likely to become findings. A process is known by a
- * serial number given when its pid is first seen and dropped at its exit, so a
- * re-used pid never inherits the fds of the process before it.
+ * A window is the life of an open file description: from the open that made
+ * it to the DIO_EV_OFD record that says its last fd went, with every call
+ * through any of its fds, in any thread or forked child. Records without
+ * description ids (recordings made before dio knew them) fall back to one
+ * window per fd, from its open to its close.
+ *
+ * Instances are counted per (process, path): a file deleted and made again
+ * under its name is one path. A path whose count reaches the floor of a code
+ * adds its instances to its process's candidate for that code, and from then
+ * on each new one; a candidate is reported once, when its process ends or the
+ * trace does, if the calls the fix leaves out are a big enough share of all
+ * the calls the process made. So one process gets at most one finding per
+ * code, naming the paths with the most instances.
+ *
+ * State: descriptions by id (or by process and fd), paths by (process, hash of
+ * the path), processes by pid, candidates by (process, code), all in tables
+ * sized by options at init, and a pool of excerpts lent to the paths most
+ * likely to be shown. A process is known by a serial number given when its pid
+ * is first seen, so a re-used pid never inherits the state of the one before.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,38 +46,93 @@
 #include "analyzers/common/table.h"
 
 enum {
-	O_MIN_WINDOWS, O_MAX_BYTES, O_MAX_DATA_CALLS, O_MIN_RATE, O_MIN_SYNC_REOPENS,
-	O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS, O_EXCERPTS,
+	O_MIN_SHARE, O_MIN_WINDOWS, O_MAX_BYTES, O_MAX_DATA_CALLS, O_MIN_CYCLES, O_MIN_READS,
+	O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS, O_MAX_FINDINGS,
+	O_EXCERPTS,
 };
 
 static const struct dio_option options[] = {
-	[O_MIN_WINDOWS] = { "min_windows", DIO_OPT_INT, "100",
-			    "small open-to-close windows on one file before churn is reported" },
+	[O_MIN_SHARE] = { "min_share", DIO_OPT_DOUBLE, "10",
+			  "percent of a process's calls that the calls a finding would save must "
+			  "reach (churn, create-unlink, duplicate-read; seek and sync-reopen are "
+			  "warnings above it, hints below)" },
+	[O_MIN_WINDOWS] = { "min_windows", DIO_OPT_INT, "5",
+			    "small open-to-close windows on one path before it counts as churn" },
 	[O_MAX_BYTES] = { "max_bytes", DIO_OPT_INT, "65536",
 			  "a window is small when it reads and writes fewer bytes than this" },
 	[O_MAX_DATA_CALLS] = { "max_data_calls", DIO_OPT_INT, "8",
 			       "... and makes at most this many read and write calls" },
-	[O_MIN_RATE] = { "min_rate", DIO_OPT_DOUBLE, "10",
-			 "small windows per second, first open to last close, for churn" },
+	[O_MIN_CYCLES] = { "min_cycles", DIO_OPT_INT, "5",
+			   "files made and deleted under one path before it counts as "
+			   "create-unlink" },
+	[O_MIN_READS] = { "min_reads", DIO_OPT_INT, "2",
+			  "whole reads of one unchanged file before it counts as duplicate-read" },
 	[O_MIN_SYNC_REOPENS] = { "min_sync_reopens", DIO_OPT_INT, "1",
-				 "opens only to fsync, per process, before they are reported" },
+				 "opens only to fsync, per path, before they are reported" },
 	[O_MIN_SEEKS] = { "min_seeks", DIO_OPT_INT, "10",
-			  "lseeks to the offset already held, per file, before they are reported" },
+			  "lseeks to the offset already held, per path, before they are reported" },
 	[O_MAX_PROCS] = { "max_procs", DIO_OPT_INT, "4096", "processes tracked" },
-	[O_MAX_FILES] = { "max_files", DIO_OPT_INT, "4096", "(process, file) pairs tracked" },
-	[O_MAX_FDS] = { "max_fds", DIO_OPT_INT, "16384", "open fds tracked" },
+	[O_MAX_FILES] = { "max_files", DIO_OPT_INT, "2048", "(process, path) pairs tracked" },
+	[O_MAX_FDS] = { "max_fds", DIO_OPT_INT, "8192",
+			"open file descriptions (fds in older recordings) tracked" },
+	[O_MAX_FINDINGS] = { "max_findings", DIO_OPT_INT, "1024",
+			     "(process, finding) candidates tracked" },
 	[O_EXCERPTS] = { "excerpts", DIO_OPT_INT, "256",
 			 "evidence excerpts kept for the likeliest findings" },
 	{ NULL, 0, NULL, NULL },
 };
 
-#define SEQ_MAX		8	/* calls of a window kept for its sequence */
-#define SEQS		4	/* sequences counted per file */
-#define NAMES		4	/* thread names and files named in a sync-reopen finding */
-#define EXCERPT_LINES	8
+/* finding codes, in the order findings of the same time are reported */
+enum { C_CHURN, C_CYCLE, C_DUP, C_REOPEN, C_SEEK, CODES };
 
-#define SEEK_SET_	0	/* lseek whence, as the kernel numbers it */
+static const char *const code_names[CODES] = {
+	"redundant-open.churn", "redundant-open.create-unlink", "redundant-open.duplicate-read",
+	"redundant-open.sync-reopen", "redundant-open.seek",
+};
+
+#define SEQ_MAX		8	/* calls of a window kept for its sequence */
+#define SEQS		4	/* sequences counted per path and per candidate */
+#define NAMES		4	/* thread names in a finding */
+#define TOP		6	/* paths a finding names with their counts */
+#define RECENT		8	/* paths a process used last: relative unlinks, pending windows */
+#define DYING		8	/* processes that ended, reported after their descriptions */
+#define GEN_PEND	3	/* windows of a file that may still be one create-unlink cycle */
+#define EXCERPT_LINES	8
+#define CYCLE_LINES	12	/* a create-unlink cycle: its file, directory and unlink calls */
+
+/* kernel values (x86_64 and the generic ABI) */
+#define SEEK_SET_	0
 #define SEEK_END_	2
+#define O_TRUNC_	01000
+#define AT_REMOVEDIR_	0x200
+
+/* what this analyzer needs to know of calls beyond their kind (by name, at init) */
+#define X_KEEPS_POS	0x01	/* leaves the offset of the description where it is */
+#define X_DIRREAD	0x02	/* getdents64: the data call of a directory */
+#define X_COUNT2	0x04	/* args[2] is the byte count: a short read ends at the end of file */
+#define X_CHANGES	0x08	/* changes the file without a write (fallocate) */
+#define X_FLAGS1	0x10	/* open flags in args[1] (open) */
+#define X_FLAGS2	0x20	/* open flags in args[2] (openat) */
+#define X_CREAT		0x40	/* creat: O_CREAT|O_WRONLY|O_TRUNC */
+#define X_UNLINKAT	0x80	/* unlinkat: AT_REMOVEDIR in args[2] */
+#define X_XFER		0x100	/* sendfile, copy_file_range, splice: read the file the record names */
+
+static const struct {
+	const char *name;
+	uint16_t flags;
+} xnames[] = {
+	{ "dup", X_KEEPS_POS }, { "dup2", X_KEEPS_POS }, { "dup3", X_KEEPS_POS },
+	{ "fcntl", X_KEEPS_POS }, { "flock", X_KEEPS_POS }, { "fadvise64", X_KEEPS_POS },
+	{ "readahead", X_KEEPS_POS }, { "fstatfs", X_KEEPS_POS }, { "fchown", X_KEEPS_POS },
+	{ "fchmod", X_KEEPS_POS }, { "fgetxattr", X_KEEPS_POS }, { "fsetxattr", X_KEEPS_POS },
+	{ "flistxattr", X_KEEPS_POS }, { "fremovexattr", X_KEEPS_POS },
+	{ "syncfs", X_KEEPS_POS }, { "mmap", X_KEEPS_POS },
+	{ "fallocate", X_KEEPS_POS | X_CHANGES }, { "getdents64", X_DIRREAD },
+	{ "read", X_COUNT2 }, { "pread64", X_COUNT2 },
+	{ "open", X_FLAGS1 }, { "openat", X_FLAGS2 }, { "creat", X_CREAT },
+	{ "unlinkat", X_UNLINKAT },
+	{ "sendfile", X_XFER }, { "copy_file_range", X_XFER }, { "splice", X_XFER },
+};
 
 /* the system calls of a window: the first SEQ_MAX numbers; n = SEQ_MAX + 1 when more */
 struct seq {
@@ -72,136 +146,261 @@ struct seqcount {
 	uint32_t count;
 };
 
-/* fd flags */
-#define FD_WINDOW	0x01	/* opened in the trace: an open-to-close window */
-#define FD_POS		0x02	/* pos is the fd's offset */
-#define FD_SEEK		0x04	/* the last move was an lseek to the offset it had */
-#define FD_REOPEN	0x08	/* opened while another fd of the process had the file */
-#define FD_SYNCED	0x10	/* fsync, fdatasync or sync_file_range on it */
-#define FD_USED		0x20	/* any other use than sync, fstat and close */
-
-struct fdkey {
-	uint32_t serial;
-	int32_t fd;
-};
-
-struct fdst {
-	struct dio_file_tag tag;
-	uint64_t ts_open;
-	uint64_t bytes;
-	int64_t pos;
-	uint64_t moved_at;	/* the file's move count after this fd's last move */
-	uint64_t seek_ts;	/* of the pending FD_SEEK */
-	uint32_t data_calls;
-	uint32_t pid, tid;
-	uint32_t flags;
-	struct seq seq;
-	char comm[DIO_COMM_LEN];	/* of the thread that opened it */
-};
-
-/*
- * The evidence of one pattern on one file or process: its instances, the
- * first and last time, the thread of the first, and its excerpt: an id of the
- * pool, the fd + 1 whose calls are going into it now, and whether it holds a
- * whole instance.
- */
-struct evid {
-	uint64_t count, ts_first, ts_last;
-	uint32_t tid;
-	uint32_t ex, cap, done;
+/* instances of a pattern: how many, the calls they made that the fix saves, when, who first */
+struct tally {
+	uint64_t count;
+	uint64_t avoid;
+	uint64_t ts_first, ts_last;
+	uint32_t tid, pad;
 	char comm[DIO_COMM_LEN];
 };
 
-struct filekey {
-	uint32_t serial;
-	uint32_t pad;
-	struct dio_file_tag tag;
+/* create-unlink costs, summed over cycles */
+enum { CU_OPENS, CU_CLOSES, CU_SYNCS, CU_META, CU_DIR_CALLS, CU_DIR_SYNCS, CU_N };
+
+/* a small window held back while it may be part of a create-unlink cycle */
+struct pwin {
+	struct tally t;
+	uint64_t bytes;
+	struct seq seq;
+	uint16_t pad[3];
 };
 
-struct file {
-	uint32_t pid;
-	uint32_t nopen;		/* fds of the process on it */
-	uint64_t moves;		/* offset moves through any of them: when pos went stale */
-	/* churn: the small windows, from the first one's open to the last one's close */
-	struct evid churn;
-	uint64_t windows, small_bytes;
-	uint32_t seq_approx;	/* a sequence was pushed out: counts are upper bounds */
+/* what one instance (or several) adds to a path and its candidate */
+struct inc {
+	struct tally t;
+	uint64_t bytes;		/* churn: bytes of the windows; duplicate-read: bytes read again */
+	uint64_t cu[CU_N];
+	const struct seq *seq;	/* churn: the calls of the window(s) */
+};
+
+/* ---- descriptions ------------------------------------------------------------- */
+
+/* by description id {0, 0, ofd}, or in older recordings by {process serial, fd, 0} */
+struct dkey {
+	uint32_t serial;
+	int32_t fd;
+	uint32_t ofd;
 	uint32_t pad;
+};
+
+#define D_WINDOW	0x001	/* opened in the trace: an open-to-close window */
+#define D_POS		0x002	/* pos is its offset */
+#define D_SEEK		0x004	/* the last move was an lseek to the offset it had */
+#define D_REOPEN	0x008	/* opened while another description of the process had the file */
+#define D_SYNCED	0x010	/* fsync, fdatasync or sync_file_range on it */
+#define D_USED		0x020	/* any other use than sync, fstat and close */
+#define D_RDSEQ		0x040	/* read only from offset 0 on, each read where the last ended */
+#define D_RDEOF		0x080	/* ... up to the end of the file */
+#define D_WROTE		0x100	/* wrote, truncated or allocated */
+#define D_PSEUDO	0x200	/* /proc, /sys, /dev: what is read is made when it is read */
+#define D_OFD		0x400	/* keyed by description id: ends with its DIO_EV_OFD record */
+
+struct desc {
+	uint64_t pkey;		/* its path */
+	struct dio_file_tag tag;
+	uint64_t ts_open;
+	uint64_t bytes;		/* read and written */
+	int64_t pos;		/* D_POS */
+	int64_t rd_next;	/* D_RDSEQ: where the next read must start */
+	uint64_t moved_at;	/* older recordings: the path's move count after this fd's last move */
+	uint64_t seek_ts;	/* of the pending D_SEEK */
+	uint32_t pid, serial;	/* the process that opened it (first used it) */
+	uint32_t tid, id;	/* the thread of its last call; id: for excerpts, never 0 */
+	uint32_t gen;		/* generation of the path's file when it was opened */
+	uint32_t flags;
+	uint32_t calls, data_calls, sync_calls, closes;
+	uint8_t ftype;
+	uint8_t pad[7];
+	struct seq seq;
+	char comm[DIO_COMM_LEN];	/* of that thread then (a new thread names itself late) */
+};
+
+/* ---- paths -------------------------------------------------------------------- */
+
+struct pkey {
+	uint32_t serial;
+	uint32_t pad;
+	uint64_t key;		/* hash of the path, or of the tag when the host has no path */
+};
+
+/* the excerpt of one code on one path: pool id, the description capturing, whole instance */
+struct exs {
+	uint32_t ex, cap, done, gen;
+};
+
+#define CAP_GEN		UINT32_MAX	/* create-unlink: capturing the calls of generation gen */
+
+#define P_FOLDED(c)	(1u << (c))	/* its instances of code c are in the candidate */
+#define P_GEN_ENDED	0x100		/* the process deleted the file of the generation */
+#define P_DIR		0x200		/* a directory */
+
+struct path {
+	struct dio_file_tag tag;	/* the file at the path: of the latest generation */
+	uint32_t pid, flags;
+	uint32_t nopen;			/* descriptions of the process on it */
+	uint32_t base;			/* hash of its last component */
+	uint64_t moves;			/* older recordings: offset moves through any fd on it */
+	struct tally tl[CODES];
+	struct exs ex[CODES];
+	/* churn: every window, and the bytes and call sequences of the small ones */
+	uint64_t windows, bytes;
 	struct seqcount seqs[SEQS];
-	/* seek: from the first lseek to the last read or write after one */
-	struct evid seek;
+	uint32_t seq_approx;		/* a sequence was pushed out: its counts are upper bounds */
+	/* small windows of generation pend_gen, held back while they may be one cycle */
+	uint32_t pend_gen, npend;
+	struct pwin pend[GEN_PEND];
+	/* generation: one file at the path, from its first open to its unlink or replacement */
+	uint32_t gen, gen_windows, unlinked_gen;
+	uint32_t gen_opens, gen_closes, gen_syncs, gen_meta;
+	uint64_t gen_ts, gen_dir_calls, gen_dir_syncs;
+	uint64_t cu[CU_N];
+	/* duplicate-read: the run of whole reads of one unchanged content */
+	struct dio_file_tag dr_tag;
+	uint64_t dr_size, dr_run, dr_ts, dr_bytes;
+	uint32_t dr_changed;		/* written or truncated since the last whole read */
+	uint32_t dr_first;		/* the run's first read is pend[dr_first - 1] */
+};
+
+/* ---- processes and candidates --------------------------------------------------- */
+
+struct recent {
+	uint64_t key;
+	uint32_t base, pad;
 };
 
 struct proc {
+	uint32_t serial, nrecent;
+	uint64_t calls;			/* system call records of the process */
+	uint64_t dir_calls, dir_syncs;	/* calls on directories but reads, and syncs of them */
+	uint64_t cu_cap;		/* the path whose create-unlink cycle is being captured */
+	struct recent recent[RECENT];	/* most recent first */
+};
+
+struct ckey {
 	uint32_t serial;
-	uint32_t ncomm, ntags;
-	uint32_t pad;
-	struct evid reopen;	/* sync-reopens, from the open of the first */
-	uint64_t other_files;	/* sync-reopens of files past the NAMES kept */
+	uint32_t code;
+};
+
+struct top {
+	uint64_t key;
+	struct dio_file_tag tag;
+	uint64_t count;
+};
+
+struct cand {
+	uint32_t pid, ntop, ncomm, seq_approx;
+	uint32_t dirs, pad;	/* paths that are directories */
+	uint64_t calls;		/* the process's calls when it was last seen */
+	uint64_t paths;		/* paths that reached the floor */
+	uint64_t windows, bytes;
+	uint64_t cu[CU_N];
+	struct tally t;
+	struct top top[TOP];
+	struct seqcount seqs[SEQS];
 	char comm[NAMES][DIO_COMM_LEN];
-	struct dio_file_tag tags[NAMES];
 };
 
 /* who holds an excerpt of the pool */
-#define KIND_CHURN	1
-#define KIND_REOPEN	2
-#define KIND_SEEK	3
-
 struct owner {
-	uint32_t kind;
-	uint32_t serial;
-	struct dio_file_tag tag;	/* KIND_REOPEN: ino is the pid */
+	uint32_t code, serial;
+	uint64_t key;
 };
 
 struct ref {
 	uint64_t ts;
-	uint32_t kind, pid;
-	const void *key, *val;
+	uint32_t code, pid, serial;
+	struct cand *c;
 };
 
 struct ro {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	struct call_kinds kinds;
-	struct table procs, files, fds;
+	uint16_t xf[CALLS_NR_MAX];
+	struct table procs, paths, descs, cands;
 	struct expool pool;
-	uint64_t min_windows, max_bytes, max_data_calls, min_sync_reopens, min_seeks;
-	double min_rate;
-	uint32_t next_serial;
+	uint64_t floor[CODES];
+	uint64_t max_bytes, max_data_calls;
+	double min_share;
+	uint32_t next_serial, next_id;
+	struct {
+		uint32_t pid, serial;
+	} dying[DYING];
+	uint32_t ndying;
 	int err;		/* first error of emit_finding in a callback */
-	struct ref *refs;	/* for finish: every table entry that may be a finding */
+	struct ref *refs;	/* for finish: every candidate */
 	size_t nrefs_max;
 };
 
-static struct filekey file_key(uint32_t serial, const struct dio_file_tag *tag)
-{
-	struct filekey k;
+/* ---- small helpers -------------------------------------------------------------- */
 
-	memset(&k, 0, sizeof(k));
-	k.serial = serial;
-	k.tag = *tag;
-	return k;
+static uint64_t fnv(const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h ? h : 1;
 }
 
-static struct owner owner_of(uint32_t kind, uint32_t serial, const struct dio_file_tag *tag)
+static const char *last_part(const char *path)
 {
-	struct owner o;
+	const char *slash = strrchr(path, '/');
 
-	memset(&o, 0, sizeof(o));
-	o.kind = kind;
-	o.serial = serial;
-	o.tag = *tag;
-	return o;
+	return slash ? slash + 1 : path;
 }
 
-static struct owner proc_owner(uint32_t pid, uint32_t serial)
+static uint32_t base_hash(const char *path)
 {
-	struct dio_file_tag t = { .ino = pid };
+	const char *b = last_part(path);
+	uint64_t h = fnv(b, strlen(b));
 
-	return owner_of(KIND_REOPEN, serial, &t);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
-/* ---- text ----------------------------------------------------------------- */
+static uint16_t xflags(const struct ro *s, uint32_t nr)
+{
+	return nr < CALLS_NR_MAX ? s->xf[nr] : 0;
+}
+
+/* the first string argument, when it is whole */
+static const char *str0(const struct dio_ev_syscall *e)
+{
+	const char *str = (const char *)(e + 1);
+	size_t n = e->str_len[0];
+
+	if (!n || (e->flags & (DIO_SF_STR0_TRUNC | DIO_SF_STR0_FAULT)) ||
+	    sizeof(*e) + n > e->hdr.size || str[n - 1])
+		return NULL;
+	return str;
+}
+
+static void tally_add(struct tally *t, const struct tally *in)
+{
+	if (!in->count)
+		return;
+	if (!t->count || in->ts_first < t->ts_first) {
+		t->ts_first = in->ts_first;
+		t->tid = in->tid;
+		memcpy(t->comm, in->comm, sizeof(t->comm));
+	}
+	if (!t->count || in->ts_last > t->ts_last)
+		t->ts_last = in->ts_last;
+	t->count += in->count;
+	t->avoid += in->avoid;
+}
+
+static struct tally one(uint64_t count, uint64_t avoid, uint64_t first, uint64_t last,
+			uint32_t tid, const char *comm)
+{
+	struct tally t = { .count = count, .avoid = avoid, .ts_first = first, .ts_last = last,
+			   .tid = tid };
+
+	memcpy(t.comm, comm, sizeof(t.comm));
+	return t;
+}
 
 static void seq_add(struct seq *q, uint16_t nr)
 {
@@ -209,6 +408,37 @@ static void seq_add(struct seq *q, uint16_t nr)
 		q->nr[q->n++] = nr;
 	else
 		q->n = SEQ_MAX + 1;
+}
+
+/* n more windows with the calls q; space-saving when all slots hold other sequences */
+static void seq_count(struct seqcount *seqs, uint32_t *approx, const struct seq *q, uint64_t n)
+{
+	struct seqcount *low = &seqs[0];
+
+	for (int i = 0; i < SEQS; i++) {
+		struct seqcount *c = &seqs[i];
+
+		if (c->count && !memcmp(&c->seq, q, sizeof(*q))) {
+			c->count += (uint32_t)n;
+			return;
+		}
+		if (c->count < low->count)
+			low = c;
+	}
+	if (low->count)
+		*approx = 1;
+	low->seq = *q;
+	low->count += (uint32_t)n;
+}
+
+static const struct seqcount *top_seq(const struct seqcount *seqs)
+{
+	const struct seqcount *top = &seqs[0];
+
+	for (int i = 1; i < SEQS; i++)
+		if (seqs[i].count > top->count)
+			top = &seqs[i];
+	return top;
 }
 
 /* "openat lseek fstat write close", " ..." when the window made more calls */
@@ -239,289 +469,674 @@ static const char *num_text(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* a mean: up to two decimals, none that are 0 ("1.02", "2.5", "1") */
+static const char *mean_text(double v, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%.2f", v);
+
+	while (n > 1 && n < len && buf[n - 1] == '0')
+		buf[--n] = 0;
+	if (n > 1 && n < len && buf[n - 1] == '.')
+		buf[--n] = 0;
+	return buf;
+}
+
 /* ---- excerpts --------------------------------------------------------------- */
+
+static uint32_t lines_of(int code)
+{
+	return code == C_CYCLE ? CYCLE_LINES : EXCERPT_LINES;
+}
 
 static void on_release(const void *owner, void *ud)
 {
 	const struct owner *o = owner;
 	struct ro *s = ud;
+	struct pkey k = { o->serial, 0, o->key };
+	struct path *f = table_get(&s->paths, &k);
 
-	if (o->kind == KIND_REOPEN) {
-		uint32_t pid = (uint32_t)o->tag.ino;
-		struct proc *p = table_get(&s->procs, &pid);
-
-		if (p && p->serial == o->serial)
-			p->reopen.ex = p->reopen.cap = p->reopen.done = 0;
-	} else {
-		struct filekey k = file_key(o->serial, &o->tag);
-		struct file *f = table_get(&s->files, &k);
-
-		struct evid *v = !f ? NULL : o->kind == KIND_CHURN ? &f->churn : &f->seek;
-
-		if (v)
-			v->ex = v->cap = v->done = 0;
-	}
+	if (f)
+		memset(&f->ex[o->code], 0, sizeof(f->ex[0]));
 }
 
 /*
- * Start putting the calls of fd, from ev on, into the excerpt of v, asking the
- * pool for one (with score: the instances that will be) when v has none. Only
- * one fd at a time, and only until v holds a whole instance.
+ * Start putting the calls of d (cap: its id, or CAP_GEN for every description
+ * of generation d->gen), from ev on, into the excerpt of code on path f, asking
+ * the pool for one (with score: the instances that will be) when f has none.
+ * Only one capture at a time, and only until a whole instance is held.
  */
-static void capture_start(struct ro *s, struct evid *v, const struct owner *o, uint64_t score,
-			  int32_t fd, const struct dio_ev_hdr *ev)
+static void capture_start(struct ro *s, const struct pkey *k, struct path *f, int code,
+			  struct desc *d, uint32_t cap, uint64_t score, const struct dio_ev_hdr *ev)
 {
-	if (v->cap || v->done)
+	struct exs *x = &f->ex[code];
+	struct owner o = { (uint32_t)code, k->serial, k->key };
+
+	if (x->cap || x->done)
 		return;
-	if (!v->ex && expool_worth_asking(score))
-		v->ex = expool_take(&s->pool, o, score);
-	if (!v->ex)
+	if (!x->ex && expool_worth_asking(score))
+		x->ex = expool_take(&s->pool, &o, score);
+	if (!x->ex)
 		return;
-	excerpt_reset(expool_excerpt(&s->pool, v->ex));
-	v->cap = (uint32_t)fd + 1;
-	excerpt_add(expool_excerpt(&s->pool, v->ex), s->host, s->ctx, ev, EXCERPT_LINES);
+	excerpt_reset(expool_excerpt(&s->pool, x->ex));
+	x->cap = cap;
+	x->gen = d->gen;
+	excerpt_add(expool_excerpt(&s->pool, x->ex), s->host, s->ctx, ev, lines_of(code));
 }
 
-static void capture_add(struct ro *s, const struct evid *v, int32_t fd,
+static int capturing(const struct exs *x, const struct desc *d)
+{
+	return x->cap && (x->cap == CAP_GEN ? x->gen == d->gen : x->cap == d->id);
+}
+
+static void capture_add(struct ro *s, struct path *f, int code, const struct desc *d,
 			const struct dio_ev_hdr *ev)
 {
-	if (v->cap && v->cap == (uint32_t)fd + 1)
-		excerpt_add(expool_excerpt(&s->pool, v->ex), s->host, s->ctx, ev, EXCERPT_LINES);
+	if (capturing(&f->ex[code], d))
+		excerpt_add(expool_excerpt(&s->pool, f->ex[code].ex), s->host, s->ctx, ev,
+			    lines_of(code));
 }
 
-/* the calls of fd end: a whole instance (kept for the finding), or not one */
-static void capture_end(struct evid *v, int32_t fd, int instance)
+/* the calls of d for code end: a whole instance (kept for the finding), or not one */
+static void capture_end(struct path *f, int code, struct desc *d, int instance)
 {
-	if (v->cap != (uint32_t)fd + 1)
+	struct exs *x = &f->ex[code];
+
+	if (!x->cap || x->cap == CAP_GEN || x->cap != d->id)
 		return;
-	v->cap = 0;
-	v->done = instance;
+	x->cap = 0;
+	x->done = instance;
 }
 
-/* one more instance, at ts; the first names the thread */
-static void evid_count(struct ro *s, struct evid *v, uint64_t first, uint64_t last, uint32_t tid,
-		       const char *comm)
+/* ---- candidates: the instances of one code in one process ------------------------ */
+
+static struct proc *proc_known(struct ro *s, uint32_t pid, uint32_t serial)
 {
-	if (!v->count) {
-		v->ts_first = first;
-		v->tid = tid;
-		memcpy(v->comm, comm, sizeof(v->comm));
+	struct proc *p = table_get(&s->procs, &pid);
+
+	return p && p->serial == serial ? p : NULL;
+}
+
+static void top_update(struct cand *c, uint64_t key, const struct dio_file_tag *tag,
+		       uint64_t count)
+{
+	uint32_t low = 0;
+
+	for (uint32_t i = 0; i < c->ntop; i++) {
+		if (c->top[i].key == key) {
+			c->top[i].count = count;
+			c->top[i].tag = *tag;
+			return;
+		}
+		if (c->top[i].count < c->top[low].count)
+			low = i;
 	}
-	v->count++;
-	v->ts_last = last;
-	expool_score(&s->pool, v->ex, v->count);
+	if (c->ntop < TOP)
+		low = c->ntop++;
+	else if (c->top[low].count >= count)
+		return;
+	c->top[low] = (struct top){ key, *tag, count };
 }
 
-/* fill the evidence of fd from v, emit it */
-static int emit_evid(struct ro *s, struct dio_finding *fd, uint32_t pid, const char *path,
-		     const struct dio_file_tag *tag, struct evid *v)
+static void comm_add(struct cand *c, const char *comm)
 {
+	for (uint32_t i = 0; i < c->ncomm; i++)
+		if (!strncmp(c->comm[i], comm, DIO_COMM_LEN))
+			return;
+	if (c->ncomm < NAMES)
+		memcpy(c->comm[c->ncomm++], comm, DIO_COMM_LEN);
+}
+
+static void cand_add(struct cand *c, int code, const struct inc *in)
+{
+	tally_add(&c->t, &in->t);
+	c->bytes += in->bytes;
+	for (int i = 0; i < CU_N; i++)
+		c->cu[i] += in->cu[i];
+	if (code == C_CHURN && in->seq)
+		seq_count(c->seqs, &c->seq_approx, in->seq, in->t.count);
+	comm_add(c, in->t.comm);
+}
+
+/*
+ * Instances of code on path f: into the path's tally; when the path reaches
+ * the floor, all of them into its process's candidate, and each later one.
+ */
+static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int code,
+		       const struct inc *in)
+{
+	struct ckey ck = { k->serial, (uint32_t)code };
+	struct proc *p;
+	struct cand *c;
+	int created;
+
+	tally_add(&f->tl[code], &in->t);
+	if (code == C_CHURN) {
+		f->bytes += in->bytes;
+		if (in->seq)
+			seq_count(f->seqs, &f->seq_approx, in->seq, in->t.count);
+	} else if (code == C_DUP) {
+		f->dr_bytes += in->bytes;
+	} else if (code == C_CYCLE) {
+		for (int i = 0; i < CU_N; i++)
+			f->cu[i] += in->cu[i];
+	}
+	expool_score(&s->pool, f->ex[code].ex, f->tl[code].count);
+	if (!(f->flags & P_FOLDED(code)) && f->tl[code].count < s->floor[code])
+		return;
+	c = table_put(&s->cands, &ck, &created);
+	if (created)
+		c->pid = f->pid;
+	if (!(f->flags & P_FOLDED(code))) {
+		struct inc all = { .t = f->tl[code] };
+
+		f->flags |= P_FOLDED(code);
+		c->paths++;
+		c->dirs += !!(f->flags & P_DIR);
+		if (code == C_CHURN) {
+			all.bytes = f->bytes;
+			c->windows += f->windows;
+			for (int i = 0; i < SEQS; i++)
+				if (f->seqs[i].count)
+					seq_count(c->seqs, &c->seq_approx, &f->seqs[i].seq,
+						  f->seqs[i].count);
+			c->seq_approx |= f->seq_approx;
+		} else if (code == C_DUP) {
+			all.bytes = f->dr_bytes;
+		} else if (code == C_CYCLE) {
+			memcpy(all.cu, f->cu, sizeof(all.cu));
+		}
+		cand_add(c, code, &all);
+	} else {
+		cand_add(c, code, in);
+	}
+	top_update(c, k->key, &f->tag, f->tl[code].count);
+	p = proc_known(s, f->pid, k->serial);
+	if (p)
+		c->calls = p->calls;
+}
+
+/* ---- findings --------------------------------------------------------------- */
+
+static double share_of(const struct cand *c)
+{
+	double sh = c->calls ? 100.0 * (double)c->t.avoid / (double)c->calls : 100.0;
+
+	return sh > 100.0 ? 100.0 : sh;
+}
+
+static int cand_due(const struct ro *s, int code, const struct cand *c)
+{
+	if (c->t.count < s->floor[code])
+		return 0;
+	return code == C_SEEK || code == C_REOPEN || share_of(c) >= s->min_share;
+}
+
+static const char *pct_text(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, v >= 10 || v == 0 ? "%.0f%%" : "%.1f%%", v);
+	return buf;
+}
+
+static int top_cmp(const void *a, const void *b)
+{
+	const struct top *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* the paths of c, most instances first; what is said of them */
+struct named {
+	struct top top[TOP];
+	uint32_t n;
+	uint64_t other_paths, other_count;
+	char first[512];	/* the path with the most */
+	char list[1536];	/* "a (3), b (2) and 4 more files (9 times)" */
+	char who[600];		/* the first path, or "N files" */
+};
+
+static void name_paths(struct ro *s, const struct cand *c, struct named *nm)
+{
+	uint64_t shown = 0, paths = c->paths > c->ntop ? c->paths : c->ntop;
+	size_t off = 0;
+
+	nm->n = c->ntop;
+	memcpy(nm->top, c->top, sizeof(nm->top));
+	qsort(nm->top, nm->n, sizeof(nm->top[0]), top_cmp);
+	file_label(s->host, s->ctx, &nm->top[0].tag, nm->first, sizeof(nm->first));
+	nm->list[0] = 0;
+	for (uint32_t i = 0; i < nm->n && off < sizeof(nm->list); i++) {
+		char label[512];
+		int k;
+
+		file_label(s->host, s->ctx, &nm->top[i].tag, label, sizeof(label));
+		k = snprintf(nm->list + off, sizeof(nm->list) - off, "%s%s (%" PRIu64 ")",
+			     i ? ", " : "", label, nm->top[i].count);
+		off += k > 0 ? (size_t)k : 0;
+		shown += nm->top[i].count;
+	}
+	nm->other_paths = paths - nm->n;
+	nm->other_count = c->t.count > shown ? c->t.count - shown : 0;
+	if (nm->other_paths && off < sizeof(nm->list))
+		snprintf(nm->list + off, sizeof(nm->list) - off,
+			 " and %" PRIu64 " more (%" PRIu64 " times)", nm->other_paths,
+			 nm->other_count);
+	if (paths > 1)
+		snprintf(nm->who, sizeof(nm->who), "%" PRIu64 " files", paths);
+	else
+		snprintf(nm->who, sizeof(nm->who), "%s", nm->first);
+}
+
+/* " and 3 other files" after the first path of a title */
+static const char *others_text(const struct named *nm, char *buf, size_t len)
+{
+	uint64_t others = nm->n - 1 + nm->other_paths;
+
+	buf[0] = 0;
+	if (others)
+		snprintf(buf, len, " and %" PRIu64 " other file%s", others, others > 1 ? "s" : "");
+	return buf;
+}
+
+static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const struct named *nm,
+		uint32_t severity, const char *title, const char *msg)
+{
+	struct dio_finding fd = { .size = sizeof(fd), .severity = severity };
 	int err;
 
-	fd->pid = pid;
-	fd->tid = v->tid;
-	fd->comm = v->comm;
-	fd->path = path;
-	fd->tag = *tag;
-	fd->has_tag = 1;
-	fd->ts_first = v->ts_first;
-	fd->ts_last = v->ts_last;
-	fd->count = v->count;
-	if (v->done)
-		fd->excerpt = excerpt_text(expool_excerpt(&s->pool, v->ex));
-	err = s->host->emit_finding(s->ctx, fd);
+	fd.code = code_names[code];
+	fd.title = title;
+	fd.message = msg;
+	fd.pid = c->pid;
+	fd.tid = c->t.tid;
+	fd.comm = c->t.comm;
+	fd.path = nm->first;
+	fd.tag = nm->top[0].tag;
+	fd.has_tag = 1;
+	fd.ts_first = c->t.ts_first;
+	fd.ts_last = c->t.ts_last;
+	fd.count = c->t.count;
+	/* the excerpt of the path with the most instances that has one */
+	for (uint32_t i = 0; i < nm->n && !fd.excerpt; i++) {
+		struct pkey k = { serial, 0, nm->top[i].key };
+		struct path *f = table_get(&s->paths, &k);
+
+		if (f && f->ex[code].done)
+			fd.excerpt = excerpt_text(expool_excerpt(&s->pool, f->ex[code].ex));
+	}
+	err = s->host->emit_finding(s->ctx, &fd);
 	if (err && !s->err)
 		s->err = err;
 	return err;
 }
 
-/* ---- findings --------------------------------------------------------------- */
-
-static double churn_rate(const struct file *f)
+/* "36% of the 673 calls the process made" */
+static void cost_text(const struct cand *c, char *buf, size_t len)
 {
-	double span = (double)(f->churn.ts_last - f->churn.ts_first) / 1e9;
+	char pct[16];
 
-	return span > 0 ? (double)f->churn.count / span : 1e12;
+	snprintf(buf, len, "%" PRIu64 " of the %" PRIu64 " calls the process made (%s)",
+		 c->t.avoid, c->calls, pct_text(share_of(c), pct, sizeof(pct)));
 }
 
-static int churn_due(const struct ro *s, const struct file *f)
+/* a call of the window's sequence is named name */
+static int seq_has(const struct ro *s, const struct seq *q, const char *name)
 {
-	return f->churn.count >= s->min_windows && churn_rate(f) >= s->min_rate;
+	for (uint16_t i = 0; i < q->n && i < SEQ_MAX; i++)
+		if (!strcmp(s->host->syscall_name(q->nr[i]), name))
+			return 1;
+	return 0;
 }
 
-static const struct seqcount *top_seq(const struct file *f)
+static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
-	const struct seqcount *top = &f->seqs[0];
+	char seq[256], title[1280], msg[4000], rate[32], per[32], span[32], others[64], cost[128];
+	char fix[1024];
+	size_t off;
+	const struct seqcount *top = top_seq(c->seqs);
+	const struct tally *v = &c->t;
+	double secs = (double)(v->ts_last - v->ts_first) / 1e9;
 
-	for (int i = 1; i < SEQS; i++)
-		if (f->seqs[i].count > top->count)
-			top = &f->seqs[i];
-	return top;
-}
-
-static int report_churn(struct ro *s, const struct filekey *k, struct file *f)
-{
-	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
-	char path[512], seq[256], title[1024], msg[2048], rate[32], per[32], span[32];
-	const struct seqcount *top = top_seq(f);
-	const struct evid *v = &f->churn;
-
-	file_label(s->host, s->ctx, &k->tag, path, sizeof(path));
 	seq_text(s, &top->seq, seq, sizeof(seq));
-	num_text((double)(uint64_t)(churn_rate(f) + 0.5), rate, sizeof(rate));
-	num_text((double)f->small_bytes / (double)v->count, per, sizeof(per));
+	num_text((double)(uint64_t)((secs > 0 ? (double)v->count / secs : 1e12) + 0.5), rate,
+		 sizeof(rate));
+	num_text((double)c->bytes / (double)v->count, per, sizeof(per));
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
+	cost_text(c, cost, sizeof(cost));
+	off = (size_t)snprintf(fix, sizeof(fix), "Each window pays a path lookup, an open and a "
+			       "close (and the calls around them) for a few bytes of I/O.");
+	if (c->paths > c->dirs && off < sizeof(fix))
+		off += (size_t)snprintf(fix + off, sizeof(fix) - off,
+					" Keep the file open and write through the same fd; gather "
+					"what is written and write it at once (a buffer, writev); "
+					"open it once with O_APPEND rather than seeking to its end "
+					"before every write.");
+	if ((seq_has(s, &top->seq, "dup2") || seq_has(s, &top->seq, "dup3") ||
+	     seq_has(s, &top->seq, "fcntl")) && off < sizeof(fix))
+		off += (size_t)snprintf(fix + off, sizeof(fix) - off,
+					" A shell loop whose commands redirect with `>> file` can "
+					"redirect the whole loop once instead (`done >> file`).");
+	if (c->dirs && off < sizeof(fix))
+		snprintf(fix + off, sizeof(fix) - off,
+			 " A directory opened only to fsync it after each file made in it can "
+			 "be synced once after a batch of files, or kept open and synced "
+			 "through the same fd.");
 	snprintf(title, sizeof(title),
-		 "%s opened and closed %" PRIu64 " times in %s (%s/s), %s bytes per open: %s",
-		 path, v->count, span, rate, per, seq);
+		 "%s%s opened and closed %" PRIu64 " times in %s (%s/s), %s bytes per open: %s",
+		 nm->first, others_text(nm, others, sizeof(others)), v->count, span, rate, per,
+		 seq);
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) opened %s and closed it again %" PRIu64 " times with fewer "
+		 "Process %u (%s) opened %s and closed %s again %" PRIu64 " times with fewer "
 		 "than %" PRIu64 " bytes and at most %" PRIu64 " read or write calls in between "
-		 "(%" PRIu64 " of its %" PRIu64 " open-close windows on this file, %" PRIu64
-		 " bytes in all); %s%" PRIu32 " of them made the calls %s.\n"
-		 "Each window pays a path lookup, an open and a close (and the calls around them) "
-		 "for a few bytes of I/O. Keep the file open and write through the same fd; "
-		 "gather what is written and write it at once (a buffer, writev); open it once "
-		 "with O_APPEND rather than seeking to its end before every write.",
-		 f->pid, v->comm, path, v->count, s->max_bytes, s->max_data_calls, v->count,
-		 f->windows, f->small_bytes, f->seq_approx ? "at most " : "", top->count, seq);
-	fd.code = "redundant-open.churn";
-	fd.title = title;
-	fd.message = msg;
-	return emit_evid(s, &fd, f->pid, path, &k->tag, &f->churn);
+		 "(%" PRIu64 " of its %" PRIu64 " open-close windows on %s, %" PRIu64
+		 " bytes in all); %s%" PRIu32 " of them made the calls %s.%s%s\n"
+		 "The opens, closes and the calls around them are %s.\n%s",
+		 c->pid, v->comm, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
+		 s->max_data_calls, v->count, c->windows, c->paths > 1 ? "them" : "it", c->bytes,
+		 c->seq_approx ? "at most " : "", top->count, seq, c->paths > 1 ? " Files: " : "",
+		 c->paths > 1 ? nm->list : "", cost, fix);
+	return emit(s, C_CHURN, serial, c, nm, DIO_SEV_WARNING, title, msg);
 }
 
-static int report_seek(struct ro *s, const struct filekey *k, struct file *f)
+static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
-	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_INFO };
-	char path[512], title[1024], msg[1536];
+	static const char *const nouns[CU_N][2] = {
+		[CU_OPENS] = { "open", "opens" }, [CU_CLOSES] = { "close", "closes" },
+		[CU_SYNCS] = { "fsync or fdatasync", "fsyncs or fdatasyncs" },
+		[CU_META] = { "other call", "other calls" },
+		[CU_DIR_CALLS] = { "call", "calls" },
+		[CU_DIR_SYNCS] = { "directory sync", "directory syncs" },
+	};
+	char title[1280], msg[4000], span[32], others[64], cost[128], n[CU_N][32], w[CU_N][64];
+	const struct tally *v = &c->t;
 
-	file_label(s->host, s->ctx, &k->tag, path, sizeof(path));
+	/* per cycle, "1 open", "2.5 opens" */
+	for (int i = 0; i < CU_N; i++) {
+		mean_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
+		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
+	}
+	span_text(v->ts_last - v->ts_first, span, sizeof(span));
+	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
-		 "%" PRIu64 " lseek calls set the offset the fd already had, before a read or "
-		 "write: %s", f->seek.count, path);
+		 "%s%s created and deleted %" PRIu64 " times in %s; per cycle %s, %s, %s, 1 unlink, "
+		 "%s", nm->first, others_text(nm, others, sizeof(others)), v->count, span,
+		 w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES], w[CU_DIR_SYNCS]);
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) called lseek on %s %" PRIu64 " times to move to the offset its "
-		 "fd was at already, and then read or wrote there. The kernel keeps the offset "
-		 "of an fd: leave these lseek calls out, or use pread/pwrite where the offset "
-		 "must be stated.", f->pid, f->seek.comm, path, f->seek.count);
-	fd.code = "redundant-open.seek";
-	fd.title = title;
-	fd.message = msg;
-	return emit_evid(s, &fd, f->pid, path, &k->tag, &f->seek);
+		 "Process %u (%s) made %s, used it and deleted it again %" PRIu64 " times: a new "
+		 "file each time under the same path.%s%s Per cycle: %s of the file, %s, %s, "
+		 "%s on it (fstat, fchown, lseek, ...), 1 unlink, and %s (%s on directories: "
+		 "open, fsync, close). The opens, closes, unlinks and directory calls are %s.\n"
+		 "A file made and deleted for every operation pays a path lookup, an inode, two "
+		 "directory updates and the journal commits that make them durable, on top of "
+		 "its own syncs. Batch the work of several operations into one transaction; keep "
+		 "the file and truncate or overwrite it instead of deleting it; or use a "
+		 "write-ahead log. SQLite: PRAGMA journal_mode=WAL, which makes no file per "
+		 "transaction (TRUNCATE and PERSIST keep the journal but still sync its "
+		 "directory for every transaction, and PERSIST opens it again), or larger "
+		 "transactions (BEGIN ... COMMIT around many statements).",
+		 c->pid, v->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
+		 c->paths > 1 ? nm->list : "", w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES],
+		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], cost);
+	return emit(s, C_CYCLE, serial, c, nm, DIO_SEV_WARNING, title, msg);
 }
 
-/* "a, b, c" of n entries of text(i) into buf */
-static void list_text(char *buf, size_t len, uint32_t n,
-		      const char *(*text)(void *ud, uint32_t i, char *one, size_t olen), void *ud)
+static int report_dup(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
+	char title[1280], msg[4000], others[64], cost[128];
+	const struct tally *v = &c->t;
+
+	cost_text(c, cost, sizeof(cost));
+	snprintf(title, sizeof(title),
+		 "%s%s read whole %" PRIu64 " times while unchanged, %" PRIu64 " bytes read again",
+		 nm->first, others_text(nm, others, sizeof(others)), v->count, c->bytes);
+	snprintf(msg, sizeof(msg),
+		 "Process %u (%s) opened %s and read %s from start to end %" PRIu64 " times while "
+		 "%s did not change (the same file, the same size, no write or truncate seen in "
+		 "between).%s%s The reads after the first read %" PRIu64 " bytes again; their "
+		 "opens, reads, closes and the calls around them are %s.\n"
+		 "Read it once and keep what was parsed; where it may change, compare its size "
+		 "and modification time (fstat) with those of the last read before reading it "
+		 "again.",
+		 c->pid, v->comm, nm->who, c->paths > 1 ? "each" : "it", v->count,
+		 c->paths > 1 ? "they" : "it", c->paths > 1 ? " Files: " : "",
+		 c->paths > 1 ? nm->list : "", c->bytes, cost);
+	return emit(s, C_DUP, serial, c, nm, DIO_SEV_WARNING, title, msg);
+}
+
+static int report_reopen(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+{
+	char title[1280], msg[4000], threads[128], cost[128];
 	size_t off = 0;
 
-	buf[0] = 0;
-	for (uint32_t i = 0; i < n && off < len; i++) {
-		char one[512];
-		int k = snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
-				 text(ud, i, one, sizeof(one)));
+	threads[0] = 0;
+	for (uint32_t i = 0; i < c->ncomm && off < sizeof(threads); i++) {
+		int k = snprintf(threads + off, sizeof(threads) - off, "%s%.16s", i ? ", " : "",
+				 c->comm[i]);
 
 		off += k > 0 ? (size_t)k : 0;
 	}
-}
-
-struct reopen_ctx {
-	struct ro *s;
-	struct proc *p;
-};
-
-static const char *reopen_path(void *ud, uint32_t i, char *one, size_t len)
-{
-	struct reopen_ctx *c = ud;
-
-	return file_label(c->s->host, c->s->ctx, &c->p->tags[i], one, len);
-}
-
-static const char *reopen_comm(void *ud, uint32_t i, char *one, size_t len)
-{
-	struct reopen_ctx *c = ud;
-
-	(void)one;
-	(void)len;
-	return c->p->comm[i];
-}
-
-static int report_reopen(struct ro *s, uint32_t pid, struct proc *p)
-{
-	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_INFO };
-	char paths[1024], first[512], threads[128], more[64] = "", title[1280], msg[2560];
-	struct reopen_ctx c = { s, p };
-
-	list_text(paths, sizeof(paths), p->ntags, reopen_path, &c);
-	list_text(threads, sizeof(threads), p->ncomm, reopen_comm, &c);
-	file_label(s->host, s->ctx, &p->tags[0], first, sizeof(first));
-	if (p->other_files)
-		snprintf(more, sizeof(more), " and %" PRIu64 " times other files",
-			 p->other_files);
+	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
 		 "%" PRIu64 " times a file already open was opened again only to fsync it: %s%s",
-		 p->reopen.count, paths, p->other_files ? ", ..." : "");
+		 c->t.count, nm->first, c->paths > 1 ? ", ..." : "");
 	snprintf(msg, sizeof(msg),
-		 "Process %u opened %s%s again while it held an fd to it, used the new fd only "
+		 "Process %u opened %s again while it held an fd to it, used the new fd only "
 		 "to sync it (fsync, fdatasync, sync_file_range; fstat at most) and closed it, "
-		 "%" PRIu64 " times, in threads: %s. Each time costs a path lookup, an open and a "
-		 "close on top of the sync, which the fd already open would have done alike: "
-		 "fsync the existing fd (FileChannel.force on the channel already open) instead "
-		 "of reopening the path.", pid, paths, more, p->reopen.count, threads);
-	fd.code = "redundant-open.sync-reopen";
-	fd.title = title;
-	fd.message = msg;
-	return emit_evid(s, &fd, pid, first, &p->tags[0], &p->reopen);
+		 "%" PRIu64 " times, in threads: %s.%s%s Each time costs a path lookup, an open "
+		 "and a close on top of the sync, which the fd already open would have done "
+		 "alike: fsync the existing fd (FileChannel.force on the channel already open) "
+		 "instead of reopening the path. These opens and closes are %s.",
+		 c->pid, c->paths > 1 ? nm->who : nm->first, c->t.count, threads,
+		 c->paths > 1 ? " Files: " : "", c->paths > 1 ? nm->list : "", cost);
+	return emit(s, C_REOPEN, serial, c, nm,
+		    share_of(c) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
 }
 
-/* ---- eviction: what leaves a table is reported if it is a finding ---------------- */
-
-static void file_evicted(void *key, void *val, void *ud)
+static int report_seek(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
 {
-	struct ro *s = ud;
-	struct file *f = val;
+	char title[1280], msg[4000], others[64], cost[128];
 
-	if (churn_due(s, f))
-		report_churn(s, key, f);
-	if (f->seek.count >= s->min_seeks)
-		report_seek(s, key, f);
-	expool_put(&s->pool, f->churn.ex);
-	expool_put(&s->pool, f->seek.ex);
+	cost_text(c, cost, sizeof(cost));
+	snprintf(title, sizeof(title),
+		 "%" PRIu64 " lseek calls set the offset the fd already had, before a read or "
+		 "write: %s%s", c->t.count, nm->first, others_text(nm, others, sizeof(others)));
+	snprintf(msg, sizeof(msg),
+		 "Process %u (%s) called lseek on %s %" PRIu64 " times to move to the offset its "
+		 "fd was at already, and then read or wrote there.%s%s These lseeks are %s. The "
+		 "kernel keeps the offset of an open file: leave these lseek calls out, or use "
+		 "pread/pwrite where the offset must be stated.",
+		 c->pid, c->t.comm, nm->who, c->t.count, c->paths > 1 ? " Files: " : "",
+		 c->paths > 1 ? nm->list : "", cost);
+	return emit(s, C_SEEK, serial, c, nm,
+		    share_of(c) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
 }
 
-static void proc_gone(struct ro *s, uint32_t pid, struct proc *p)
+static int (*const reporters[CODES])(struct ro *, uint32_t, struct cand *, const struct named *) = {
+	[C_CHURN] = report_churn, [C_CYCLE] = report_cycle, [C_DUP] = report_dup,
+	[C_REOPEN] = report_reopen, [C_SEEK] = report_seek,
+};
+
+static void report(struct ro *s, uint32_t serial, int code, struct cand *c)
 {
-	if (p->reopen.count >= s->min_sync_reopens)
-		report_reopen(s, pid, p);
-	expool_put(&s->pool, p->reopen.ex);
+	struct named nm;
+
+	if (!c->ntop || !cand_due(s, code, c))
+		return;
+	name_paths(s, c, &nm);
+	reporters[code](s, serial, c, &nm);
+}
+
+/* by time, then code, pid and serial: the order does not depend on the tables' layout */
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->code != y->code)
+		return x->code < y->code ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+/* ---- pending churn windows -------------------------------------------------------- */
+
+/* the held-back small windows of f are churn after all */
+static void pend_commit(struct ro *s, const struct pkey *k, struct path *f)
+{
+	struct pwin w[GEN_PEND];
+	uint32_t n = f->npend;
+
+	memcpy(w, f->pend, sizeof(w));
+	f->npend = 0;
+	f->dr_first = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct inc in = { .t = w[i].t, .bytes = w[i].bytes, .seq = &w[i].seq };
+
+		count_inst(s, k, f, C_CHURN, &in);
+	}
+}
+
+/* ... or they were the windows of a file the process then deleted: one cycle */
+static void pend_discard(struct path *f)
+{
+	struct exs *x = &f->ex[C_CHURN];
+
+	if (x->done && x->gen == f->pend_gen)
+		x->done = 0;
+	f->npend = 0;
+	f->dr_first = 0;
+}
+
+static void pend_commit_key(struct ro *s, uint32_t serial, uint64_t key)
+{
+	struct pkey k = { serial, 0, key };
+	struct path *f = table_get(&s->paths, &k);
+
+	if (f)
+		pend_commit(s, &k, f);
+}
+
+/* f was used now: first in the process's recent paths; the one pushed out is decided */
+static void recent_touch(struct ro *s, struct proc *p, uint64_t key, uint32_t base)
+{
+	struct recent r = { key, base, 0 };
+	uint32_t i;
+
+	for (i = 0; i < p->nrecent && p->recent[i].key != key; i++)
+		;
+	if (i == p->nrecent) {
+		if (p->nrecent == RECENT) {
+			pend_commit_key(s, p->serial, p->recent[RECENT - 1].key);
+			i = RECENT - 1;
+		} else {
+			i = p->nrecent++;
+		}
+	}
+	memmove(&p->recent[1], &p->recent[0], i * sizeof(p->recent[0]));
+	p->recent[0] = r;
+}
+
+/* ---- process ends ----------------------------------------------------------------- */
+
+/* a path of a program that ended: its excerpts go back to the pool for the living */
+static void path_forget(struct ro *s, uint32_t serial, uint64_t key)
+{
+	struct pkey k = { serial, 0, key };
+	struct path *f = table_get(&s->paths, &k);
+
+	if (!f)
+		return;
+	for (int code = 0; code < CODES; code++)
+		expool_put(&s->pool, f->ex[code].ex);
+	table_del(&s->paths, &k);
+}
+
+/*
+ * The candidates of a program that ended: reported, oldest first, and
+ * forgotten with the paths they named and the ones it used last (the others
+ * age out of their table).
+ */
+static void proc_flush(struct ro *s, uint32_t pid, struct proc *p)
+{
+	struct recent recent[RECENT];
+	uint32_t serial = p->serial, n = p->nrecent;
+	uint64_t named[CODES * TOP];
+	struct ref refs[CODES];
+	uint32_t nref = 0, nnamed = 0;
+
+	memcpy(recent, p->recent, sizeof(recent));
+	for (uint32_t i = 0; i < n; i++)
+		pend_commit_key(s, serial, recent[i].key);
+	p = proc_known(s, pid, serial);
+	for (int code = 0; code < CODES; code++) {
+		struct ckey ck = { serial, (uint32_t)code };
+		struct cand *c = table_get(&s->cands, &ck);
+
+		if (!c)
+			continue;
+		if (p)
+			c->calls = p->calls;
+		refs[nref++] = (struct ref){ c->t.ts_first, (uint32_t)code, pid, serial, c };
+	}
+	qsort(refs, nref, sizeof(refs[0]), ref_cmp);
+	for (uint32_t i = 0; i < nref; i++) {
+		report(s, serial, (int)refs[i].code, refs[i].c);
+		for (uint32_t t = 0; t < refs[i].c->ntop; t++)
+			named[nnamed++] = refs[i].c->top[t].key;
+	}
+	for (int code = 0; code < CODES; code++) {
+		struct ckey ck = { serial, (uint32_t)code };
+
+		table_del(&s->cands, &ck);
+	}
+	for (uint32_t i = 0; i < nnamed; i++)
+		path_forget(s, serial, named[i]);
+	for (uint32_t i = 0; i < n; i++)
+		path_forget(s, serial, recent[i].key);
 }
 
 static void proc_evicted(void *key, void *val, void *ud)
 {
-	proc_gone(ud, *(uint32_t *)key, val);
+	proc_flush(ud, *(uint32_t *)key, val);
 }
 
-/* fd is forgotten without a close: its file loses an open fd, its captures end */
-static void fd_forget(struct ro *s, const struct fdkey *k, struct fdst *d)
+static void cand_evicted(void *key, void *val, void *ud)
 {
-	struct filekey fk = file_key(k->serial, &d->tag);
-	struct file *f = table_get(&s->files, &fk);
-	struct proc *p = table_get(&s->procs, &d->pid);
+	struct ckey *ck = key;
 
-	if (f) {
-		f->nopen -= f->nopen > 0;
-		capture_end(&f->churn, k->fd, 0);
-		capture_end(&f->seek, k->fd, 0);
-	}
-	if (p && p->serial == k->serial)
-		capture_end(&p->reopen, k->fd, 0);
+	report(ud, ck->serial, (int)ck->code, val);
 }
 
-static void fd_evicted(void *key, void *val, void *ud)
+static void path_evicted(void *key, void *val, void *ud)
 {
-	fd_forget(ud, key, val);
+	struct ro *s = ud;
+	struct path *f = val;
+
+	pend_commit(s, key, f);
+	for (int code = 0; code < CODES; code++)
+		expool_put(&s->pool, f->ex[code].ex);
+}
+
+/* a description is forgotten without its end: its path loses it, its captures end */
+static void desc_forget(struct ro *s, struct desc *d)
+{
+	struct pkey k = { d->serial, 0, d->pkey };
+	struct path *f = table_get(&s->paths, &k);
+
+	if (!f)
+		return;
+	f->nopen -= f->nopen > 0;
+	for (int code = 0; code < CODES; code++)
+		capture_end(f, code, d, 0);
+}
+
+static void desc_evicted(void *key, void *val, void *ud)
+{
+	(void)key;
+	desc_forget(ud, val);
 }
 
 /* ---- init ------------------------------------------------------------------- */
@@ -533,8 +1148,9 @@ static void ro_destroy(void *state)
 	if (!s)
 		return;
 	table_free(&s->procs);
-	table_free(&s->files);
-	table_free(&s->fds);
+	table_free(&s->paths);
+	table_free(&s->descs);
+	table_free(&s->cands);
 	expool_free(&s->pool);
 	free(s->refs);
 	free(s);
@@ -543,8 +1159,9 @@ static void ro_destroy(void *state)
 static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
 		   void **state)
 {
-	static const int positive[] = { O_MIN_WINDOWS, O_MAX_BYTES, O_MIN_SYNC_REOPENS,
-					O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS };
+	static const int positive[] = { O_MIN_WINDOWS, O_MAX_BYTES, O_MIN_CYCLES, O_MIN_READS,
+					O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS,
+					O_MAX_FILES, O_MAX_FDS, O_MAX_FINDINGS };
 	struct ro *s = calloc(1, sizeof(*s));
 	int err = -EINVAL;
 
@@ -560,36 +1177,49 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		}
 	}
 	if (o[O_MAX_DATA_CALLS].i < 0 || o[O_EXCERPTS].i < 0 || o[O_EXCERPTS].i > 65536 ||
-	    !(o[O_MIN_RATE].d >= 0)) {
-		host->log(ctx, "max_data_calls and min_rate must be at least 0, excerpts from 0 "
-			  "to 65536");
+	    !(o[O_MIN_SHARE].d >= 0 && o[O_MIN_SHARE].d <= 100)) {
+		host->log(ctx, "max_data_calls must be at least 0, min_share from 0 to 100, "
+			  "excerpts from 0 to 65536");
 		goto cleanup;
 	}
-	s->min_windows = (uint64_t)o[O_MIN_WINDOWS].i;
+	s->min_share = o[O_MIN_SHARE].d;
+	s->floor[C_CHURN] = (uint64_t)o[O_MIN_WINDOWS].i;
+	s->floor[C_CYCLE] = (uint64_t)o[O_MIN_CYCLES].i;
+	s->floor[C_DUP] = (uint64_t)o[O_MIN_READS].i;
+	s->floor[C_REOPEN] = (uint64_t)o[O_MIN_SYNC_REOPENS].i;
+	s->floor[C_SEEK] = (uint64_t)o[O_MIN_SEEKS].i;
 	s->max_bytes = (uint64_t)o[O_MAX_BYTES].i;
 	s->max_data_calls = (uint64_t)o[O_MAX_DATA_CALLS].i;
-	s->min_rate = o[O_MIN_RATE].d;
-	s->min_sync_reopens = (uint64_t)o[O_MIN_SYNC_REOPENS].i;
-	s->min_seeks = (uint64_t)o[O_MIN_SEEKS].i;
 	call_kinds_init(&s->kinds, host);
+	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+		const char *n = host->syscall_name(nr);
+
+		for (size_t i = 0; n && i < sizeof(xnames) / sizeof(xnames[0]); i++)
+			if (!strcmp(n, xnames[i].name))
+				s->xf[nr] = xnames[i].flags;
+	}
 	err = table_init(&s->procs, sizeof(uint32_t), sizeof(struct proc),
 			 (size_t)o[O_MAX_PROCS].i);
 	if (!err)
-		err = table_init(&s->files, sizeof(struct filekey), sizeof(struct file),
+		err = table_init(&s->paths, sizeof(struct pkey), sizeof(struct path),
 				 (size_t)o[O_MAX_FILES].i);
 	if (!err)
-		err = table_init(&s->fds, sizeof(struct fdkey), sizeof(struct fdst),
+		err = table_init(&s->descs, sizeof(struct dkey), sizeof(struct desc),
 				 (size_t)o[O_MAX_FDS].i);
+	if (!err)
+		err = table_init(&s->cands, sizeof(struct ckey), sizeof(struct cand),
+				 (size_t)o[O_MAX_FINDINGS].i);
 	if (!err)
 		err = expool_init(&s->pool, (uint32_t)o[O_EXCERPTS].i, sizeof(struct owner));
 	if (err)
 		goto cleanup;
 	s->procs.evict = proc_evicted;
-	s->files.evict = file_evicted;
-	s->fds.evict = fd_evicted;
-	s->procs.ud = s->files.ud = s->fds.ud = s->pool.ud = s;
+	s->paths.evict = path_evicted;
+	s->descs.evict = desc_evicted;
+	s->cands.evict = cand_evicted;
+	s->procs.ud = s->paths.ud = s->descs.ud = s->cands.ud = s->pool.ud = s;
 	s->pool.release = on_release;
-	s->nrefs_max = 2 * (size_t)o[O_MAX_FILES].i + (size_t)o[O_MAX_PROCS].i;
+	s->nrefs_max = (size_t)o[O_MAX_FINDINGS].i;
 	s->refs = calloc(s->nrefs_max, sizeof(*s->refs));
 	if (!s->refs) {
 		err = -ENOMEM;
@@ -602,7 +1232,7 @@ cleanup:
 	return err;
 }
 
-/* ---- events ----------------------------------------------------------------- */
+/* ---- descriptions: made, used, ended ---------------------------------------------- */
 
 static struct proc *proc_of(struct ro *s, uint32_t pid)
 {
@@ -614,273 +1244,586 @@ static struct proc *proc_of(struct ro *s, uint32_t pid)
 	return p;
 }
 
-static struct file *file_of(struct ro *s, uint32_t serial, const struct dio_ev_syscall *e)
+static struct dkey dkey_of(const struct dio_ev_syscall *e, int32_t fd, uint32_t serial)
 {
-	struct filekey k = file_key(serial, &e->tag);
-	struct file *f = table_put(&s->files, &k, NULL);
+	struct dkey k = { 0, 0, e->ofd, 0 };
 
-	f->pid = e->pid;
+	if (!e->ofd) {
+		k.serial = serial;
+		k.fd = fd;
+	}
+	return k;
+}
+
+/* the path entry of k, made from what d knows when it was pushed out */
+static struct path *path_of(struct ro *s, const struct pkey *k, uint32_t pid,
+			    const struct dio_file_tag *tag)
+{
+	int created;
+	struct path *f = table_put(&s->paths, k, &created);
+
+	if (created) {
+		const char *name = s->host->tag_path(s->ctx, tag);
+
+		f->pid = pid;
+		f->tag = *tag;
+		f->base = name ? base_hash(name) : 0;
+	}
 	return f;
 }
 
-static void seq_count(struct file *f, const struct seq *q)
+/* a description dio saw made (opened) or first used; NULL when it is no file we follow */
+static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk,
+			     const struct dio_ev_syscall *e, int opened)
 {
-	struct seqcount *low = &f->seqs[0];
-
-	for (int i = 0; i < SEQS; i++) {
-		struct seqcount *c = &f->seqs[i];
-
-		if (c->count && !memcmp(&c->seq, q, sizeof(*q))) {
-			c->count++;
-			return;
-		}
-		if (c->count < low->count)
-			low = c;
-	}
-	/* space-saving: the newcomer takes the smallest count, plus one */
-	if (low->count)
-		f->seq_approx = 1;
-	low->seq = *q;
-	low->count++;
-}
-
-/* a successful open, creat, openat, openat2 */
-static void on_open(struct ro *s, const struct dio_ev_syscall *e)
-{
-	struct proc *p = proc_of(s, e->pid);
-	struct fdkey k = { p->serial, (int32_t)e->ret };
-	uint32_t serial = p->serial;
-	struct owner o;
-	struct fdst *d;
-	struct file *f;
+	const char *name = s->host->tag_path(s->ctx, &e->tag);
+	struct pkey k = { p->serial, 0, name ? fnv(name, strlen(name)) : fnv(&e->tag,
+									      sizeof(e->tag)) };
+	uint16_t xf = xflags(s, e->nr);
+	struct desc *d = table_put(&s->descs, dk, NULL);
+	struct path *f;
 	int reopen;
 
-	d = table_get(&s->fds, &k);
-	if (d) {	/* that fd was closed behind our back (dup2 over it, a lost close) */
-		fd_forget(s, &k, d);
-		table_del(&s->fds, &k);
-	}
-	if (!(e->flags & DIO_SF_FILE) || e->ftype != DIO_FT_REG)
-		return;
-	f = file_of(s, serial, e);
-	reopen = f->nopen > 0;
-	f->nopen++;
-	d = table_put(&s->fds, &k, NULL);	/* evicts through table_get only: f stays */
 	memset(d, 0, sizeof(*d));
+	d->pkey = k.key;
 	d->tag = e->tag;
-	d->ts_open = e->hdr.ts;
+	d->ftype = e->ftype;
 	d->pid = e->pid;
+	d->serial = p->serial;
 	d->tid = e->tid;
+	d->id = ++s->next_id ? s->next_id : ++s->next_id;
 	memcpy(d->comm, e->comm, sizeof(d->comm));
-	d->flags = FD_WINDOW | FD_POS | (reopen ? FD_REOPEN : 0);
-	d->pos = 0;
-	d->moved_at = f->moves;
-	seq_add(&d->seq, e->nr);
-	/* the window that comes after one small window is the likely excerpt */
-	o = owner_of(KIND_CHURN, serial, &e->tag);
-	if (f->churn.count)
-		capture_start(s, &f->churn, &o, f->churn.count, k.fd, &e->hdr);
-	if (reopen) {
-		p = table_get(&s->procs, &e->pid);
-		o = proc_owner(e->pid, serial);
-		if (p)
-			capture_start(s, &p->reopen, &o, p->reopen.count + 1, k.fd, &e->hdr);
+	d->flags = e->ofd ? D_OFD : 0;
+	if (name && (!strncmp(name, "/proc/", 6) || !strncmp(name, "/sys/", 5) ||
+		     !strncmp(name, "/dev/", 5)))
+		d->flags |= D_PSEUDO;
+	f = path_of(s, &k, e->pid, &e->tag);
+	if (e->ftype == DIO_FT_DIR)
+		f->flags |= P_DIR;
+	reopen = f->nopen > 0 && file_tag_eq(&f->tag, &e->tag);
+	f->nopen++;
+	if (!opened) {
+		d->gen = f->gen;
+		return d;
 	}
+	d->flags |= D_WINDOW | D_POS | D_RDSEQ | (reopen ? D_REOPEN : 0);
+	d->ts_open = e->hdr.ts;
+	d->calls = 1;
+	seq_add(&d->seq, e->nr);
+	if (((xf & X_FLAGS1) && (e->args[1] & O_TRUNC_)) ||
+	    ((xf & X_FLAGS2) && (e->args[2] & O_TRUNC_)) || (xf & X_CREAT)) {
+		d->flags |= D_WROTE;
+		f->dr_changed = 1;
+	}
+	/* a new file at the path (or the first seen): a new generation */
+	if (!f->gen || (f->flags & P_GEN_ENDED) || !file_tag_eq(&f->tag, &e->tag)) {
+		struct exs *x = &f->ex[C_CYCLE];
+
+		pend_commit(s, &k, f);
+		f->gen = f->gen + 1 ? f->gen + 1 : 1;
+		f->flags &= ~P_GEN_ENDED;
+		f->tag = e->tag;
+		f->gen_windows = f->gen_opens = f->gen_closes = f->gen_syncs = f->gen_meta = 0;
+		f->gen_ts = e->hdr.ts;
+		f->gen_dir_calls = p->dir_calls;
+		f->gen_dir_syncs = p->dir_syncs;
+		if (x->cap == CAP_GEN)
+			x->cap = 0;	/* replaced, not deleted: no whole cycle */
+		d->gen = f->gen;
+		if (f->tl[C_CYCLE].count) {
+			capture_start(s, &k, f, C_CYCLE, d, CAP_GEN, f->tl[C_CYCLE].count + 1,
+				      &e->hdr);
+			if (x->cap == CAP_GEN)
+				p->cu_cap = k.key;
+		}
+	} else {
+		d->gen = f->gen;
+		capture_add(s, f, C_CYCLE, d, &e->hdr);	/* another open of the cycle's file */
+	}
+	f->gen_windows++;
+	f->gen_opens++;
+	if (f->gen_windows == GEN_PEND + 1)
+		pend_commit(s, &k, f);	/* too many windows for one cycle: churn */
+	recent_touch(s, p, k.key, f->base);
+	/* the window after one small window, or one whole read, is the likely excerpt */
+	if (f->tl[C_CHURN].count + f->npend)
+		capture_start(s, &k, f, C_CHURN, d, d->id, f->tl[C_CHURN].count + f->npend,
+			      &e->hdr);
+	if (f->dr_run && file_tag_eq(&f->dr_tag, &e->tag) && !f->dr_changed)
+		capture_start(s, &k, f, C_DUP, d, d->id, f->tl[C_DUP].count + 2, &e->hdr);
+	if (reopen)
+		capture_start(s, &k, f, C_REOPEN, d, d->id, f->tl[C_REOPEN].count + 1, &e->hdr);
+	return d;
 }
 
 /* the pending seek of d was not followed by a read or write */
-static void seek_dropped(struct file *f, struct fdst *d, int32_t fd)
+static void seek_dropped(struct path *f, struct desc *d)
 {
-	if (d->flags & FD_SEEK)
-		capture_end(&f->seek, fd, 0);
-	d->flags &= ~FD_SEEK;
+	if (d->flags & D_SEEK)
+		capture_end(f, C_SEEK, d, 0);
+	d->flags &= ~D_SEEK;
 }
 
-static void moved(struct file *f, struct fdst *d, int known, int64_t pos)
+static void moved(struct path *f, struct desc *d, int known, int64_t pos)
 {
-	d->flags = known ? d->flags | FD_POS : d->flags & ~FD_POS;
+	d->flags = known ? d->flags | D_POS : d->flags & ~D_POS;
 	d->pos = pos;
-	d->moved_at = ++f->moves;
+	/* fds of older recordings may be dups: a move through one makes the others unknown */
+	if (!(d->flags & D_OFD))
+		d->moved_at = ++f->moves;
 }
 
-static void on_data(struct ro *s, struct file *f, struct fdst *d, const struct dio_ev_syscall *e)
+/* a read that may make d a whole read: from offset 0 on, without gaps, to the end */
+static void read_track(struct desc *d, const struct dio_ev_syscall *e, uint16_t xf, int failed)
+{
+	if (!(d->flags & D_RDSEQ) || (d->flags & D_RDEOF))
+		return;
+	if (failed || !(e->flags & DIO_SF_OFFSET) || e->offset != d->rd_next) {
+		d->flags &= ~D_RDSEQ;
+		return;
+	}
+	d->rd_next += e->ret;
+	if (!e->ret || ((xf & X_COUNT2) && (uint64_t)e->ret < e->args[2]))
+		d->flags |= D_RDEOF;
+}
+
+static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct path *f,
+		    struct desc *d, const struct dio_ev_syscall *e, enum call_kind kind, uint16_t xf)
 {
 	int failed = call_failed(e->ret);
 
-	d->flags |= FD_USED;
-	if (d->flags & FD_WINDOW) {
-		d->data_calls++;
-		if (!failed && e->ret > 0)
-			d->bytes += (uint64_t)e->ret;
+	d->flags |= D_USED;
+	d->data_calls++;
+	if (!failed && e->ret > 0)
+		d->bytes += (uint64_t)e->ret;
+	if (kind == CALL_WRITE) {
+		d->flags |= D_WROTE;
+		f->dr_changed = 1;
+	} else {
+		read_track(d, e, xf, failed);
+	}
+	if (xf & X_XFER) {	/* may move the offset of either end */
+		seek_dropped(f, d);
+		moved(f, d, 0, 0);
+		return;
 	}
 	/* pread and pwrite leave the offset; preadv2 and pwritev2 at offset -1 use it */
-	if ((s->kinds.flags[e->nr] & CALL_POSITIONAL) && e->args[3] != UINT64_MAX)
+	if (e->nr < CALLS_NR_MAX && (s->kinds.flags[e->nr] & CALL_POSITIONAL) &&
+	    e->args[3] != UINT64_MAX)
 		return;
 	if (failed)
-		seek_dropped(f, d, e->fd);
-	if (d->flags & FD_SEEK) {
-		evid_count(s, &f->seek, d->seek_ts, e->hdr.ts, e->tid, e->comm);
-		capture_add(s, &f->seek, e->fd, &e->hdr);
-		capture_end(&f->seek, e->fd, 1);
-		d->flags &= ~FD_SEEK;
+		seek_dropped(f, d);
+	if (d->flags & D_SEEK) {
+		struct inc in = { .t = one(1, 1, d->seek_ts, e->hdr.ts, e->tid, e->comm) };
+
+		capture_end(f, C_SEEK, d, 1);	/* on_call added this call */
+		d->flags &= ~D_SEEK;
+		if (p->serial == k->serial) {
+			count_inst(s, k, f, C_SEEK, &in);
+		} else {
+			/* the lseek is the caller's, a child on a description its parent opened */
+			struct pkey ck = { p->serial, 0, k->key };
+
+			count_inst(s, &ck, path_of(s, &ck, e->pid, &d->tag), C_SEEK, &in);
+			f = table_get(&s->paths, k);	/* the put may have moved it */
+			if (!f)
+				return;
+		}
 	}
 	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET), e->offset + (failed ? 0 : e->ret));
 }
 
-static void on_seek(struct ro *s, uint32_t serial, struct file *f, struct fdst *d,
+static void on_seek(struct ro *s, const struct pkey *k, struct path *f, struct desc *d,
 		    const struct dio_ev_syscall *e)
 {
 	uint64_t whence = e->args[2];
-	struct owner o;
 
-	d->flags |= FD_USED;
-	seek_dropped(f, d, e->fd);
+	d->flags |= D_USED;
+	seek_dropped(f, d);
 	if (call_failed(e->ret) || !(e->flags & DIO_SF_OFFSET)) {
 		moved(f, d, 0, 0);
 		return;
 	}
 	/* SEEK_CUR and SEEK_DATA/SEEK_HOLE ask where the offset is; they set nothing */
-	if ((whence == SEEK_SET_ || whence == SEEK_END_) && (d->flags & FD_POS) &&
-	    d->moved_at == f->moves && d->pos == e->ret) {
-		d->flags |= FD_SEEK;
+	if ((whence == SEEK_SET_ || whence == SEEK_END_) && (d->flags & D_POS) &&
+	    ((d->flags & D_OFD) || d->moved_at == f->moves) && d->pos == e->ret &&
+	    d->ftype == DIO_FT_REG) {
+		d->flags |= D_SEEK;
 		d->seek_ts = e->hdr.ts;
-		o = owner_of(KIND_SEEK, serial, &e->tag);
-		capture_start(s, &f->seek, &o, f->seek.count + 1, e->fd, &e->hdr);
+		capture_start(s, k, f, C_SEEK, d, d->id, f->tl[C_SEEK].count + 1, &e->hdr);
 	}
 	moved(f, d, 1, e->ret);
 }
 
-static void on_close(struct ro *s, struct proc *p, struct file *f, struct fdst *d,
-		     const struct dio_ev_syscall *e)
+/* the life of a window ends: what was it? */
+static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, int real)
 {
-	int32_t fd = e->fd;
+	struct pkey k = { d->serial, 0, d->pkey };
+	struct path *f = table_get(&s->paths, &k);
+	uint32_t calls = d->calls + (end_nr ? 1 : 0), avoid;
+	struct proc *p;
+	int small, dup = 0;
 
-	if (d->flags & FD_WINDOW) {
-		int small = d->bytes < s->max_bytes && d->data_calls <= s->max_data_calls;
-
-		f->windows++;
-		if (small) {
-			evid_count(s, &f->churn, d->ts_open, e->hdr.ts, d->tid, d->comm);
-			f->small_bytes += d->bytes;
-			seq_count(f, &d->seq);
-		}
-		capture_end(&f->churn, fd, small);
-	}
-	if ((d->flags & (FD_REOPEN | FD_SYNCED | FD_USED)) == (FD_REOPEN | FD_SYNCED)) {
-		int i;
-
-		evid_count(s, &p->reopen, d->ts_open, e->hdr.ts, e->tid, e->comm);
-		for (i = 0; i < (int)p->ncomm && strncmp(p->comm[i], e->comm, DIO_COMM_LEN); i++)
-			;
-		if (i == (int)p->ncomm && p->ncomm < NAMES)
-			memcpy(p->comm[p->ncomm++], e->comm, DIO_COMM_LEN);
-		for (i = 0; i < (int)p->ntags && !file_tag_eq(&p->tags[i], &d->tag); i++) {
-			/* a file deleted and made again under its name is the same file here */
-			const char *a = s->host->tag_path(s->ctx, &p->tags[i]);
-			const char *b = s->host->tag_path(s->ctx, &d->tag);
-
-			if (a && b && !strcmp(a, b))
-				break;
-		}
-		if (i == (int)p->ntags && p->ntags < NAMES)
-			p->tags[p->ntags++] = d->tag;
-		else if (i == (int)p->ntags)
-			p->other_files++;
-		capture_end(&p->reopen, fd, 1);
-	} else {
-		capture_end(&p->reopen, fd, 0);
-	}
-	seek_dropped(f, d, fd);
+	if (!f)
+		return;
 	f->nopen -= f->nopen > 0;
+	seek_dropped(f, d);
+	p = proc_known(s, d->pid, d->serial);
+	if (!p || !(d->flags & D_WINDOW) || !real) {
+		for (int code = 0; code < CODES; code++)
+			capture_end(f, code, d, 0);
+		return;
+	}
+	if (end_nr)
+		seq_add(&d->seq, end_nr);
+	avoid = calls - d->data_calls - d->sync_calls;
+	small = d->bytes < s->max_bytes && d->data_calls <= s->max_data_calls;
+	f->windows++;
+	if (f->flags & P_FOLDED(C_CHURN)) {
+		struct ckey ck = { k.serial, C_CHURN };
+		struct cand *c = table_get(&s->cands, &ck);
+
+		if (c)
+			c->windows++;
+	}
+	if (d->gen == f->gen && !(f->flags & P_GEN_ENDED)) {
+		uint32_t closes = d->closes + (end_nr ? 1 : 0);
+
+		f->gen_closes += closes;
+		f->gen_syncs += d->sync_calls;
+		f->gen_meta += avoid - 1 - closes;
+	}
+	recent_touch(s, p, k.key, f->base);
+
+	/* sync-reopen: a second description used for nothing but a sync */
+	if ((d->flags & (D_REOPEN | D_SYNCED | D_USED)) == (D_REOPEN | D_SYNCED)) {
+		struct inc in = { .t = one(1, calls - d->sync_calls, d->ts_open, ts, d->tid,
+					   d->comm) };
+
+		capture_end(f, C_REOPEN, d, 1);
+		count_inst(s, &k, f, C_REOPEN, &in);
+	} else {
+		capture_end(f, C_REOPEN, d, 0);
+	}
+
+	/* duplicate-read: the same content read whole again */
+	if (d->ftype == DIO_FT_REG && (d->flags & D_RDSEQ) &&
+	    !(d->flags & (D_WROTE | D_PSEUDO)) &&
+	    ((d->flags & D_RDEOF) || (f->dr_run && file_tag_eq(&f->dr_tag, &d->tag) &&
+				      d->rd_next > 0 && (uint64_t)d->rd_next == f->dr_size))) {
+		uint64_t size = (uint64_t)d->rd_next;
+
+		if (f->dr_run && file_tag_eq(&f->dr_tag, &d->tag) && f->dr_size == size &&
+		    !f->dr_changed) {
+			struct inc in = { .t = one(f->dr_run == 1 ? 2 : 1, calls,
+						   f->dr_run == 1 ? f->dr_ts : d->ts_open, ts,
+						   d->tid, d->comm), .bytes = size };
+
+			dup = 1;
+			if (f->dr_run == 1 && f->dr_first && f->dr_first <= f->npend) {
+				/* the run's first read was held back as churn: it is this run's */
+				uint32_t i = f->dr_first - 1;
+
+				memmove(&f->pend[i], &f->pend[i + 1],
+					(f->npend - i - 1) * sizeof(f->pend[0]));
+				f->npend--;
+			}
+			f->dr_first = 0;
+			f->dr_run++;
+			capture_end(f, C_DUP, d, 1);
+			count_inst(s, &k, f, C_DUP, &in);
+		} else {
+			f->dr_tag = d->tag;
+			f->dr_size = size;
+			f->dr_run = 1;
+			f->dr_changed = 0;
+			f->dr_ts = d->ts_open;
+			f->dr_first = 0;
+		}
+	}
+	if (!dup)
+		capture_end(f, C_DUP, d, 0);
+
+	/* churn: a small window not read whole again, not of a file the process deleted */
+	if (dup || !small) {
+		capture_end(f, C_CHURN, d, 0);
+		return;
+	}
+	if (f->unlinked_gen && d->gen == f->unlinked_gen) {
+		capture_end(f, C_CHURN, d, 0);
+		return;
+	}
+	capture_end(f, C_CHURN, d, 1);
+	f->ex[C_CHURN].gen = d->gen;
+	if (d->gen == f->gen && !(f->flags & P_GEN_ENDED) && f->gen_windows <= GEN_PEND) {
+		struct pwin *w;
+
+		if (f->npend && (f->pend_gen != d->gen || f->npend == GEN_PEND))
+			pend_commit(s, &k, f);
+		f->pend_gen = d->gen;
+		w = &f->pend[f->npend++];
+		w->t = one(1, avoid, d->ts_open, ts, d->tid, d->comm);
+		w->bytes = d->bytes;
+		w->seq = d->seq;
+		if (f->dr_run == 1 && f->dr_ts == d->ts_open && file_tag_eq(&f->dr_tag, &d->tag))
+			f->dr_first = f->npend;
+	} else {
+		struct inc in = { .t = one(1, avoid, d->ts_open, ts, d->tid, d->comm),
+				  .bytes = d->bytes, .seq = &d->seq };
+
+		pend_commit(s, &k, f);
+		count_inst(s, &k, f, C_CHURN, &in);
+	}
 }
 
-/* a call through an fd that names a file */
-static void on_fd_call(struct ro *s, const struct dio_ev_syscall *e, enum call_kind kind)
+/* a call on a directory, which may be part of the create-unlink cycle being captured */
+static void dir_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e,
+		     enum call_kind kind)
 {
-	struct proc *p = proc_of(s, e->pid);
-	uint32_t serial = p->serial;
-	struct fdkey k = { serial, e->fd };
-	struct fdst *d = table_get(&s->fds, &k);
-	struct file *f;
-	int created = 0;
+	struct pkey k = { p->serial, 0, p->cu_cap };
+	struct path *f;
+
+	p->dir_calls++;
+	p->dir_syncs += kind == CALL_SYNC;
+	if (!p->cu_cap)
+		return;
+	f = table_get(&s->paths, &k);
+	if (f && f->ex[C_CYCLE].cap == CAP_GEN)
+		excerpt_add(expool_excerpt(&s->pool, f->ex[C_CYCLE].ex), s->host, s->ctx,
+			    &e->hdr, CYCLE_LINES);
+	else
+		p->cu_cap = 0;
+}
+
+/* a call through an fd that names a regular file or a directory */
+static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e,
+		    enum call_kind kind)
+{
+	uint16_t xf = xflags(s, e->nr);
+	struct dkey dk = dkey_of(e, e->fd, p->serial);
+	struct desc *d = table_get(&s->descs, &dk);
+	struct path *f;
+	struct pkey k;
 
 	if (d && !file_tag_eq(&d->tag, &e->tag)) {
-		fd_forget(s, &k, d);
-		table_del(&s->fds, &k);
+		desc_forget(s, d);
+		table_del(&s->descs, &dk);
 		d = NULL;
 	}
-	if (!d && (kind == CALL_CLOSE || e->ftype != DIO_FT_REG))
-		return;
 	if (!d) {
-		/* opened before the trace, inherited, or a dup: no window, offset unknown */
-		d = table_put(&s->fds, &k, &created);
-		memset(d, 0, sizeof(*d));
-		d->tag = e->tag;
-		d->pid = e->pid;
-		d->tid = e->tid;
-		memcpy(d->comm, e->comm, sizeof(d->comm));
+		/* opened before the trace, inherited, or a dup in an older recording */
+		if (kind == CALL_CLOSE && !e->ofd)
+			return;
+		d = desc_new(s, p, &dk, e, 0);
 	}
-	{
-		struct filekey fk = file_key(serial, &e->tag);
-		int fcreated;
-
-		f = table_put(&s->files, &fk, &fcreated);
-		f->pid = e->pid;
-		if (created || fcreated)
-			f->nopen++;
-	}
-	p = table_get(&s->procs, &e->pid);	/* the puts above may have moved it */
-	if (d->flags & FD_WINDOW)
+	k = (struct pkey){ d->serial, 0, d->pkey };
+	f = path_of(s, &k, d->pid, &d->tag);
+	d->calls++;
+	d->tid = e->tid;
+	memcpy(d->comm, e->comm, sizeof(d->comm));
+	if (d->flags & D_WINDOW)
 		seq_add(&d->seq, e->nr);
-	capture_add(s, &f->churn, e->fd, &e->hdr);
-	if (p)
-		capture_add(s, &p->reopen, e->fd, &e->hdr);
+	for (int code = 0; code < CODES; code++) {
+		/* a cycle's excerpt shows what it costs: the calls but reads and writes */
+		int data = kind == CALL_READ || kind == CALL_WRITE || (xf & (X_DIRREAD | X_XFER));
+
+		if (!(code == C_CYCLE && data))
+			capture_add(s, f, code, d, &e->hdr);
+	}
+	if (d->ftype == DIO_FT_DIR && !(xf & X_DIRREAD))
+		dir_call(s, p, e, kind);
 	switch (kind) {
 	case CALL_CLOSE:
-		if (p)
-			on_close(s, p, f, d, e);
-		table_del(&s->fds, &k);
+		d->closes++;
+		if (d->flags & D_OFD)
+			return;	/* another fd may hold it: its DIO_EV_OFD record ends it */
+		win_end(s, d, e->hdr.ts, 0, 1);
+		table_del(&s->descs, &dk);
 		return;
 	case CALL_READ:
 	case CALL_WRITE:
-		on_data(s, f, d, e);
+		on_data(s, p, &k, f, d, e, kind, xf);
 		break;
 	case CALL_SEEK:
-		on_seek(s, serial, f, d, e);
+		on_seek(s, &k, f, d, e);
 		break;
 	case CALL_SYNC:
-		d->flags |= FD_SYNCED;
+		d->sync_calls++;
+		d->flags |= D_SYNCED;
 		break;
 	case CALL_STAT:
-	case CALL_TRUNCATE:	/* neither moves the offset */
-		d->flags |= kind == CALL_TRUNCATE ? FD_USED : 0;
+		break;
+	case CALL_TRUNCATE:	/* leaves the offset */
+		d->flags |= D_USED | D_WROTE;
+		f->dr_changed = 1;
 		break;
 	default:
-		/* sendfile, splice, getdents, ... may move the offset: no longer known */
-		d->flags |= FD_USED;
-		seek_dropped(f, d, e->fd);
-		moved(f, d, 0, 0);
+		d->flags |= D_USED;
+		if (xf & (X_DIRREAD | X_XFER)) {
+			on_data(s, p, &k, f, d, e, CALL_READ, xf);
+			break;
+		}
+		if (xf & X_CHANGES) {
+			d->flags |= D_WROTE;
+			f->dr_changed = 1;
+		}
+		/* sendfile, splice, ... may move the offset: no longer known */
+		if (!(xf & X_KEEPS_POS)) {
+			seek_dropped(f, d);
+			moved(f, d, 0, 0);
+		}
 		break;
 	}
+}
+
+/* a successful open, creat, openat, openat2 */
+static void on_open(struct ro *s, struct proc *p, const struct dio_ev_syscall *e)
+{
+	struct dkey dk = dkey_of(e, (int32_t)e->ret, p->serial);
+	struct desc *d = table_get(&s->descs, &dk);
+
+	if (d) {	/* its end was not seen (dup2 over an fd of an older recording) */
+		desc_forget(s, d);
+		table_del(&s->descs, &dk);
+	}
+	if (!(e->flags & DIO_SF_FILE) || (e->ftype != DIO_FT_REG && e->ftype != DIO_FT_DIR))
+		return;
+	if (e->ftype == DIO_FT_DIR)
+		dir_call(s, p, e, CALL_OPEN);
+	desc_new(s, p, &dk, e, 1);
+}
+
+/* ---- unlink: the end of a create-unlink cycle --------------------------------------- */
+
+/* path f (the process's), named "rel" relative to some directory */
+static int names(struct ro *s, const struct path *f, const char *rel)
+{
+	const char *full = s->host->tag_path(s->ctx, &f->tag);
+	size_t a, b;
+
+	if (!full)
+		return 0;
+	if (rel[0] == '/')	/* the same file through another path (a symlink): same name */
+		return !strcmp(last_part(full), last_part(rel));
+	a = strlen(full);
+	b = strlen(rel);
+	return a > b && full[a - b - 1] == '/' && !strcmp(full + a - b, rel);
+}
+
+static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall *e)
+{
+	const char *name = str0(e);
+	struct path *f = NULL;
+	struct pkey k = { p->serial, 0, 0 };
+	struct inc in;
+	int short_gen;
+
+	if (!name || e->ret || ((xflags(s, e->nr) & X_UNLINKAT) && (e->args[2] & AT_REMOVEDIR_)))
+		return;
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	if (name[0] == '/') {
+		k.key = fnv(name, strlen(name));
+		f = table_get(&s->paths, &k);
+	}
+	for (uint32_t i = 0, b = base_hash(name); !f && i < p->nrecent; i++) {
+		if (p->recent[i].base != b)
+			continue;
+		k.key = p->recent[i].key;
+		f = table_get(&s->paths, &k);
+		if (f && !names(s, f, name))
+			f = NULL;
+	}
+	if (!f || !f->gen || (f->flags & P_GEN_ENDED) || !f->gen_windows)
+		return;
+	memset(&in, 0, sizeof(in));
+	in.cu[CU_OPENS] = f->gen_opens;
+	in.cu[CU_CLOSES] = f->gen_closes;
+	in.cu[CU_SYNCS] = f->gen_syncs;
+	in.cu[CU_META] = f->gen_meta;
+	in.cu[CU_DIR_CALLS] = p->dir_calls - f->gen_dir_calls;
+	in.cu[CU_DIR_SYNCS] = p->dir_syncs - f->gen_dir_syncs;
+	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_meta + 1 + in.cu[CU_DIR_CALLS],
+		   f->gen_ts, e->hdr.ts, e->tid, e->comm);
+	if (f->ex[C_CYCLE].cap == CAP_GEN && f->ex[C_CYCLE].gen == f->gen) {
+		excerpt_add(expool_excerpt(&s->pool, f->ex[C_CYCLE].ex), s->host, s->ctx, &e->hdr,
+			    CYCLE_LINES);
+		f->ex[C_CYCLE].cap = 0;
+		f->ex[C_CYCLE].done = 1;
+		p->cu_cap = 0;
+	}
+	/* the small windows of a file made and deleted are the cycle's, not churn */
+	short_gen = f->gen_windows <= GEN_PEND;
+	if (short_gen && f->npend && f->pend_gen == f->gen)
+		pend_discard(f);
+	else
+		pend_commit(s, &k, f);
+	f->flags |= P_GEN_ENDED;
+	f->unlinked_gen = short_gen ? f->gen : 0;
+	f->gen_windows = 0;
+	count_inst(s, &k, f, C_CYCLE, &in);
+}
+
+/* ---- records ------------------------------------------------------------------ */
+
+/*
+ * Programs that ended (exit, exec) are reported once the records of their
+ * descriptions' ends came; the pid's next record starts a new serial.
+ */
+static void flush_dying(struct ro *s)
+{
+	for (uint32_t i = 0; i < s->ndying; i++) {
+		uint32_t pid = s->dying[i].pid;
+		struct proc *p = proc_known(s, pid, s->dying[i].serial);
+
+		if (p) {
+			proc_flush(s, pid, p);
+			table_del(&s->procs, &pid);
+		}
+	}
+	s->ndying = 0;
 }
 
 static void on_proc(struct ro *s, const struct dio_ev_proc *pe)
 {
-	uint32_t pid;
 	struct proc *p;
+	uint32_t pid;
 
-	if (pe->kind == DIO_PROC_EXIT && (pe->flags & DIO_PROCF_GROUP_DEAD))
-		pid = pe->pid;
-	else if (pe->kind == DIO_PROC_FORK && !(pe->flags & DIO_PROCF_THREAD))
-		pid = pe->other_pid;	/* a new process: whatever had its pid is gone */
-	else
+	/*
+	 * An exec ends a program as an exit does: what the next one opens again
+	 * (the loader's cache and libraries) is no redundancy of either.
+	 */
+	if ((pe->kind == DIO_PROC_EXIT && (pe->flags & DIO_PROCF_GROUP_DEAD)) ||
+	    pe->kind == DIO_PROC_EXEC) {
+		p = table_get(&s->procs, &pe->pid);
+		if (!p)
+			return;
+		if (s->ndying == DYING)
+			flush_dying(s);
+		s->dying[s->ndying].pid = pe->pid;
+		s->dying[s->ndying++].serial = p->serial;
 		return;
+	}
+	if (pe->kind != DIO_PROC_FORK || (pe->flags & DIO_PROCF_THREAD))
+		return;
+	/* a new process: whatever had its pid is gone */
+	pid = pe->other_pid;
 	p = table_get(&s->procs, &pid);
-	if (!p)
+	if (p) {
+		proc_flush(s, pid, p);
+		table_del(&s->procs, &pid);
+	}
+}
+
+static void on_ofd(struct ro *s, const struct dio_ev_ofd *o)
+{
+	struct dkey dk = { 0, 0, o->ofd, 0 };
+	struct desc *d = o->ofd ? table_get(&s->descs, &dk) : NULL;
+
+	if (!d)
 		return;
-	/* its fds are left to age out of the table: nothing matches their serial again */
-	proc_gone(s, pid, p);
-	table_del(&s->procs, &pid);
+	win_end(s, d, o->hdr.ts, o->how == DIO_OFD_REPLACED ? o->nr : 0, o->how != DIO_OFD_END);
+	table_del(&s->descs, &dk);
 }
 
 static int ro_event(void *state, const struct dio_ev_hdr *ev)
@@ -888,15 +1831,30 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 	struct ro *s = state;
 	const struct dio_ev_syscall *e = (const void *)ev;
 	enum call_kind kind;
+	struct proc *p;
 
+	if (ev->type == DIO_EV_OFD) {
+		if (ev->size >= sizeof(struct dio_ev_ofd))
+			on_ofd(s, (const void *)ev);
+		return s->err;
+	}
+	if (s->ndying)
+		flush_dying(s);
 	if (ev->type == DIO_EV_PROC) {
 		on_proc(s, (const void *)ev);
 	} else if (ev->type == DIO_EV_SYSCALL) {
+		p = proc_of(s, e->pid);
+		p->calls++;
 		kind = call_kind(&s->kinds, e->nr);
-		if (kind == CALL_OPEN && !call_failed(e->ret) && e->ret >= 0)
-			on_open(s, e);
-		else if (kind != CALL_OPEN && e->fd >= 0 && (e->flags & DIO_SF_FILE))
-			on_fd_call(s, e, kind);
+		if (kind == CALL_OPEN) {
+			if (!call_failed(e->ret) && e->ret >= 0)
+				on_open(s, p, e);
+		} else if (kind == CALL_UNLINK) {
+			on_unlink(s, p, e);
+		} else if (e->fd >= 0 && (e->flags & DIO_SF_FILE) &&
+			   (e->ftype == DIO_FT_REG || e->ftype == DIO_FT_DIR)) {
+			on_call(s, p, e, kind);
+		}
 	}
 	return s->err;
 }
@@ -908,48 +1866,23 @@ struct collect {
 	size_t n;
 };
 
-static void add_ref(struct collect *c, uint64_t ts, uint32_t kind, uint32_t pid,
-		    const void *key, const void *val)
+static void commit_path(void *key, void *val, void *ud)
 {
+	pend_commit(ud, key, val);
+}
+
+static void collect_cand(void *key, void *val, void *ud)
+{
+	struct collect *c = ud;
+	struct ckey *ck = key;
+	struct cand *cd = val;
+	struct proc *p = proc_known(c->s, cd->pid, ck->serial);
+
+	if (p)
+		cd->calls = p->calls;
 	if (c->n < c->s->nrefs_max)
-		c->s->refs[c->n++] = (struct ref){ ts, kind, pid, key, val };
-}
-
-static void collect_file(void *key, void *val, void *ud)
-{
-	struct collect *c = ud;
-	struct file *f = val;
-
-	if (churn_due(c->s, f))
-		add_ref(c, f->churn.ts_first, KIND_CHURN, f->pid, key, val);
-	if (f->seek.count >= c->s->min_seeks)
-		add_ref(c, f->seek.ts_first, KIND_SEEK, f->pid, key, val);
-}
-
-static void collect_proc(void *key, void *val, void *ud)
-{
-	struct collect *c = ud;
-	struct proc *p = val;
-
-	if (p->reopen.count >= c->s->min_sync_reopens)
-		add_ref(c, p->reopen.ts_first, KIND_REOPEN, *(uint32_t *)key, key, val);
-}
-
-/* by time, then kind, pid and file: the order does not depend on the tables' layout */
-static int ref_cmp(const void *a, const void *b)
-{
-	const struct ref *x = a, *y = b;
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->kind == KIND_REOPEN)
-		return 0;
-	return file_tag_cmp(&((const struct filekey *)x->key)->tag,
-		       &((const struct filekey *)y->key)->tag);
+		c->s->refs[c->n++] = (struct ref){ cd->t.ts_first, ck->code, cd->pid, ck->serial,
+						   cd };
 }
 
 static int ro_finish(void *state)
@@ -957,19 +1890,12 @@ static int ro_finish(void *state)
 	struct ro *s = state;
 	struct collect c = { s, 0 };
 
-	table_each(&s->files, collect_file, &c);
-	table_each(&s->procs, collect_proc, &c);
+	flush_dying(s);
+	table_each(&s->paths, commit_path, s);
+	table_each(&s->cands, collect_cand, &c);
 	qsort(s->refs, c.n, sizeof(*s->refs), ref_cmp);
-	for (size_t i = 0; i < c.n; i++) {
-		const struct ref *r = &s->refs[i];
-
-		if (r->kind == KIND_CHURN)
-			report_churn(s, r->key, (struct file *)r->val);
-		else if (r->kind == KIND_SEEK)
-			report_seek(s, r->key, (struct file *)r->val);
-		else
-			report_reopen(s, r->pid, (struct proc *)r->val);
-	}
+	for (size_t i = 0; i < c.n; i++)
+		report(s, s->refs[i].serial, (int)s->refs[i].code, s->refs[i].c);
 	return s->err;
 }
 
@@ -977,9 +1903,10 @@ const struct dio_analyzer dio_analyzer = {
 	.abi = DIO_ANALYZER_ABI,
 	.size = sizeof(struct dio_analyzer),
 	.name = "redundant-open",
-	.description = "files opened and closed over and over, reopened only to fsync, "
-		       "lseeks to where the fd already is",
-	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PROC),
+	.description = "files opened and closed over and over, made and deleted for every "
+		       "transaction, read whole again unchanged, reopened only to fsync, "
+		       "lseeks to where the offset already is",
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_OFD),
 	.options = options,
 	.init = ro_init,
 	.event = ro_event,

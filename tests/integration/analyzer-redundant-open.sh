@@ -1,10 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The redundant-open analyzer on tests/workloads/logger: a log opened and closed
-# for every line (churn), a file opened again only to fsync it (sync-reopen),
-# lseeks to the offset the fd is at (seek), each with the numbers the workload
-# printed; their fixed versions give no finding; and the findings of a recorded
-# trace analyzed offline are those dio found live.
+# for every line, and a shell's `>> log` redirections (churn, through dup2 and
+# open file descriptions), a file opened again only to fsync it (sync-reopen),
+# lseeks to the offset the fd is at (seek), a journal made and deleted per
+# transaction (create-unlink), a configuration read whole three times
+# (duplicate-read), each with the numbers the workload printed; their fixed
+# versions give no finding; and the findings of a recorded trace analyzed
+# offline are those dio found live, for one process and for several that end
+# one after the other.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -34,7 +38,8 @@ for line in open(out):
     pid, rest = line.split(" ", 1)
     kv = dict(re.findall(r"(\w+)=(\S+(?: \S+)*?)(?= \w+=|$)", rest.strip()))
     kv["pid"] = int(pid)
-    for k, code in (("windows", "churn"), ("seeks", "seek"), ("reopens", "sync-reopen")):
+    for k, code in (("windows", "churn"), ("seeks", "seek"), ("reopens", "sync-reopen"),
+                    ("cycles", "create-unlink"), ("reads", "duplicate-read")):
         if k in kv and int(kv[k]):
             want["redundant-open." + code] = kv
 bad = 0
@@ -42,6 +47,20 @@ def fail(msg):
     global bad
     print("FAIL: " + msg)
     bad = 1
+
+def calls_of(excerpt):
+    return [re.sub(r"^\S+ \[\d+/\d+ [^]]*\] ", "", l).split("(")[0] for l in excerpt.splitlines()]
+
+def per(n, one, many):
+    return f"{n} {one if int(n) == 1 else many}"
+
+# the finding counts n and its title is head (or starts with head and ends with tail)
+def titled(o, n, head, tail=None):
+    t = o["title"]
+    if o["count"] != n or (t != head if tail is None else
+                           not (t.startswith(head) and t.endswith(tail))):
+        fail(f"{o['code']}: count {o['count']}, title {t!r}; expected {n}, "
+             f"{head!r}{'' if tail is None else ' ... ' + repr(tail)}")
 
 codes = [o["code"] for o in found]
 if sorted(codes) != sorted(want):
@@ -58,32 +77,46 @@ for o in found:
         rate = round(n * 1e9 / span)
         head = f"{kv['path']} opened and closed {n} times in "
         tail = f" ({rate}/s), {kv['bytes']} bytes per open: {kv['sequence']}"
-        if o["count"] != n or not o["title"].startswith(head) or not o["title"].endswith(tail):
-            fail(f"churn: count {o['count']}, title {o['title']!r}; expected {n} windows, "
-                 f"title {head}...{tail}")
-        calls = [re.sub(r"^\S+ \[\d+/\d+ [^]]*\] ", "", l).split("(")[0]
-                 for l in o["excerpt"].splitlines()]
-        if " ".join(calls) != kv["sequence"]:
-            fail(f"churn: the excerpt's calls are {calls}, expected {kv['sequence']}")
+        titled(o, n, head, tail)
+        calls = calls_of(o["excerpt"])
+        if " ".join(calls) != kv.get("excerpt", kv["sequence"]):
+            fail(f"churn: the excerpt's calls are {calls}, expected {kv.get('excerpt', kv['sequence'])}")
         if o["comm"] != "logger" or o["severity"] != "warning":
             fail(f"churn: comm {o['comm']!r} severity {o['severity']!r}")
     elif o["code"] == "redundant-open.seek":
         n = int(kv["seeks"])
         title = (f"{n} lseek calls set the offset the fd already had, before a read or write: "
                  f"{kv['path']}")
-        if o["count"] != n or o["title"] != title:
-            fail(f"seek: count {o['count']}, title {o['title']!r}; expected {n}, {title!r}")
+        titled(o, n, title)
         if "lseek(" not in o["excerpt"] or "write(" not in o["excerpt"]:
             fail(f"seek: excerpt {o['excerpt']!r}")
+    elif o["code"] == "redundant-open.create-unlink":
+        n = int(kv["cycles"])
+        head = f"{kv['path']} created and deleted {n} times in "
+        tail = (f"; per cycle {per(kv['syncs'], 'fsync or fdatasync', 'fsyncs or fdatasyncs')}, "
+                f"{per(kv['opens'], 'open', 'opens')}, {per(kv['closes'], 'close', 'closes')}, "
+                f"1 unlink, {per(kv['dirsyncs'], 'directory sync', 'directory syncs')}")
+        titled(o, n, head, tail)
+        calls = calls_of(o["excerpt"])
+        if calls[:1] != ["openat"] or calls[-1:] != ["unlink"] or "pwrite64" in calls:
+            fail(f"create-unlink: the excerpt's calls are {calls}")
+        if o["severity"] != "warning":
+            fail(f"create-unlink: severity {o['severity']!r}")
+    elif o["code"] == "redundant-open.duplicate-read":
+        n = int(kv["reads"])
+        title = (f"{kv['path']} read whole {n} times while unchanged, "
+                 f"{int(kv['bytes']) * (n - 1)} bytes read again")
+        titled(o, n, title)
+        calls = calls_of(o["excerpt"])
+        if calls != ["openat", "fstat", "read", "read", "close"]:
+            fail(f"duplicate-read: the excerpt's calls are {calls}")
     else:
         n = int(kv["reopens"])
         title = f"{n} times a file already open was opened again only to fsync it: {kv['path']}"
-        if o["count"] != n or o["title"] != title:
-            fail(f"sync-reopen: count {o['count']}, title {o['title']!r}; expected {n}, {title!r}")
+        titled(o, n, title)
         if o["comm"] != kv["thread"] or f"in threads: {kv['thread']}." not in o["message"]:
             fail(f"sync-reopen: comm {o['comm']!r}, message {o['message']!r}")
-        calls = [re.sub(r"^\S+ \[\d+/\d+ [^]]*\] ", "", l).split("(")[0]
-                 for l in o["excerpt"].splitlines()]
+        calls = calls_of(o["excerpt"])
         if calls != ["openat", "fsync", "close"]:
             fail(f"sync-reopen: the excerpt's calls are {calls}")
 if not bad:
@@ -92,13 +125,19 @@ sys.exit(bad)
 PY
 }
 
-for mode in reopen reseek fsync-reopen keep fsync-same; do
+for mode in reopen reseek fsync-reopen keep fsync-same shell journal config; do
 	run "$mode"
 	check "$TMP/$mode.json" "$TMP/$mode.out" || fail=1
 done
 
-# inline == offline, on one process with all three findings
+# inline == offline, on one process with three findings
 rm -rf "$MNT/w" && mkdir "$MNT/w"
 inline_is_offline redundant-open 3 "$WL/logger" all "$MNT/w" || fail=1
+check "$TMP/inline.json" "$TMP/inline.out" || fail=1
+
+# ... and on three processes, each reported when it ends
+rm -rf "$MNT/w" && mkdir "$MNT/w"
+inline_is_offline redundant-open 3 sh -c "'$WL/logger' shell '$MNT/w' && \
+	'$WL/logger' journal '$MNT/w' && '$WL/logger' config '$MNT/w'" || fail=1
 check "$TMP/inline.json" "$TMP/inline.out" || fail=1
 exit $fail
