@@ -82,9 +82,21 @@ n=$(findings latency.runq-delay "$TMP/out" | grep -c .)
 [ "$n" -eq 1 ] || { echo "FAIL: $n runq-delay findings for one process"; fail=1; }
 run_dio trace -o "$TMP/out" --analyzer latency:runq_slow_ms=2 -- "$WL/blockq" rt 9> "$TMP/expect"
 worker=$(sed -n 's/ worker$//p' "$TMP/expect")
-[ -n "$worker" ] || { echo "FAIL: blockq rt did not run"; fail=1; }
-grep -F "worker ($worker)" "$TMP/out" &&
-	{ echo "FAIL: the real-time worker is in a run-queue finding"; fail=1; }
+hog=$(sed -n 's/ hog$//p' "$TMP/expect")
+[ -n "$worker" ] && [ -n "$hog" ] || { echo "FAIL: blockq rt did not run"; fail=1; }
+if grep -F "worker ($worker)" "$TMP/out"; then
+	# on a loaded machine a real-time thread can still wait behind kernel threads or other
+	# real-time ones: a failure only if one of its slow waits was behind the hog
+	behind=$(grep -F "[$worker worker] --- runq " "$TMP/out" | grep -F " prev=$hog " |
+		sed -n 's/.* wait=\([0-9.]*\) .*/\1/p' | awk '$1 >= 0.002' | wc -l)
+	if [ "$behind" -ne 0 ]; then
+		echo "FAIL: the real-time worker waited 2 ms or more behind the hog $behind times"
+		fail=1
+	else
+		echo "note: the real-time worker waited 2 ms or more, but not behind the hog:"
+		grep -F "[$worker worker] --- runq " "$TMP/out" | grep -v " wait=0.00[01]"
+	fi
+fi
 
 # inline == offline: the same findings from the recording as during it
 run_dio record -o "$TMP/t.dio" --analyzer latency:block_slow_ms=0.000001,runq_slow_ms=2 \
