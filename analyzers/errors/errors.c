@@ -2,12 +2,14 @@
 /*
  * errors: bursts of system calls that fail the same way: a stat or open of a
  * missing file in a loop (ENOENT), a read of a non-blocking fd that spins on
- * EAGAIN, calls on a closed fd (EBADF). Failures are grouped by process,
- * system call, errno and what the call was about: the file (by tag) for calls
- * through an fd, the path argument for calls that take one, nothing else. A
- * group is counted in fixed windows that open at a failure and last window_ms;
- * a window with min_failures or more is a burst, and a group with bursts is
- * one finding, at the end of the trace (or when the group leaves its table).
+ * EAGAIN, calls on a closed fd (EBADF), writes that meet a full disk. Failures
+ * are grouped by process, system call, errno and what the call was about: the
+ * file (by tag) for calls through an fd, the path argument for calls that take
+ * one, nothing else. A group is counted in fixed windows that open at a
+ * failure and last window_ms; a window with min_failures or more is a burst.
+ * The groups with bursts of one process are one finding, at the end of the
+ * trace, that names the worst of them; a group that leaves its table first is
+ * kept in its process's summary until then.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,7 +22,7 @@
 #include "analyzers/common/expool.h"
 #include "analyzers/common/table.h"
 
-enum { O_WINDOW_MS, O_MIN_FAILURES, O_MAX_GROUPS, O_EXCERPTS };
+enum { O_WINDOW_MS, O_MIN_FAILURES, O_MAX_GROUPS, O_EXCERPTS, O_MAX_PROCS, O_MAX_FDS };
 
 static const struct dio_option options[] = {
 	[O_WINDOW_MS] = { "window_ms", DIO_OPT_INT, "1000",
@@ -31,12 +33,18 @@ static const struct dio_option options[] = {
 			   "groups (process, call, errno, file or path) tracked" },
 	[O_EXCERPTS] = { "excerpts", DIO_OPT_INT, "256",
 			 "evidence excerpts kept for the groups with the most failures" },
+	[O_MAX_PROCS] = { "max_procs", DIO_OPT_INT, "64",
+			  "processes that keep the groups pushed out of the group table" },
+	[O_MAX_FDS] = { "max_fds", DIO_OPT_INT, "4096",
+			"fds followed to know whether a failing close came after writes" },
 	{ NULL, 0, NULL, NULL },
 };
 
 #define PATH_KEEP	256	/* bytes of a path argument kept for the finding */
+#define WHAT_KEEP	(PATH_KEEP + 8)	/* what a group was about, as a finding names it */
 #define EXCERPT_LINES	8
 #define FD_LOOKS_MAX	(1u << 24)	/* fds are small numbers; pointers are not */
+#define TOP		5	/* groups a finding names */
 
 /* what a group's failures were about */
 #define BY_CALL	0	/* neither a file nor a path: the call alone */
@@ -48,6 +56,8 @@ struct gkey {
 	uint16_t nr;
 	uint16_t err;
 	uint64_t what;		/* hash of the tag or of the path; 0 for BY_CALL */
+	uint32_t lost;		/* the data of the calls likely did not reach the file */
+	uint32_t pad;
 };
 
 struct group {
@@ -67,20 +77,61 @@ struct group {
 	uint32_t pad;
 };
 
+/* a group among the worst of its process */
+struct item {
+	uint64_t n, bursts, peak, total;
+	uint32_t sev;
+	uint16_t nr, err;
+	char what[WHAT_KEEP];
+};
+
+/* the groups with bursts of one process, added up, and its worst */
+struct proc {
+	uint64_t n, bursts, total, burst_ns, groups;
+	uint64_t ts_first, ts_last;
+	uint32_t sev;		/* the highest of its groups */
+	uint32_t same;		/* SAME_* its groups all share */
+	uint16_t nr, err;	/* of the first group */
+	uint32_t by, sev0;	/* of the first group */
+	struct item top[TOP];	/* worst first: severity, then failures; of equals the first */
+	/* the worst group's evidence */
+	uint32_t tid, has_tag;
+	char comm[DIO_COMM_LEN];
+	struct dio_file_tag tag;
+	char path[WHAT_KEEP];
+	uint32_t has_x, pad;
+	struct excerpt x;
+};
+
+#define SAME_NR		0x1
+#define SAME_ERR	0x2
+#define SAME_BY		0x4
+#define SAME_SEV	0x8
+
 struct ref {
 	const struct gkey *key;
 	struct group *g;
 };
 
+/* a process to report: its groups still in the table are refs[ref0, ref0 + nrefs) */
+struct pref {
+	uint64_t first;
+	size_t ref0, nrefs;
+	uint32_t pid, pad;
+};
+
 struct errs {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
-	struct table groups;
+	struct call_kinds kinds;
+	struct table groups, procs, written;
 	struct expool pool;
 	uint64_t window_ns, min_failures;
 	int err;
 	struct ref *refs;
-	size_t nrefs_max;
+	struct pref *prefs;
+	size_t nrefs_max, nprefs_max;
+	struct proc scratch;	/* the process being reported */
 };
 
 /* what a group is about, as a key: 0 is kept for "nothing" */
@@ -142,6 +193,12 @@ static const char *fix_for(int err)
 	}
 }
 
+/* said first of a group whose data likely did not reach its file */
+static const char *const lost_text =
+	"These calls write or sync data: what they carried likely did not reach the file, "
+	"and after a failed fsync the kernel may have dropped the unwritten pages, so only "
+	"writing them again is a safe retry. ";
+
 static const char *what_text(struct errs *s, const struct group *g, char *buf, size_t len)
 {
 	if (g->by == BY_TAG)
@@ -155,59 +212,185 @@ static const char *what_text(struct errs *s, const struct group *g, char *buf, s
 	return buf;
 }
 
-static int report(struct errs *s, const struct gkey *k, struct group *g)
+static const char *err_text(int err, char *buf, size_t len)
+{
+	const char *name = errno_name(err);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "errno %d", err);
+	return buf;
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* what the groups of p are about, for "on N ..." */
+static const char *things(const struct proc *p)
+{
+	if (!(p->same & SAME_BY))
+		return "files, paths or fds";
+	return p->by == BY_TAG ? "files" : p->by == BY_PATH ? "paths" : "fds";
+}
+
+/* the title of a process's finding: as a group's when it has one */
+static void title_of(struct errs *s, const struct proc *p, char *buf, size_t len)
+{
+	const struct item *w = &p->top[0];
+	const char *most = (p->same & SAME_SEV) ? "most" : "worst";
+	char rate[48] = "", span[32], e1[16];
+
+	if (p->burst_ns)
+		snprintf(rate, sizeof(rate), " (%.0f/s)",
+			 (double)p->n / ((double)p->burst_ns / 1e9));
+	span_text(p->burst_ns, span, sizeof(span));
+	if (p->groups == 1)
+		snprintf(buf, len, "%" PRIu64 " %s calls failed with %s in %s%s: %s", p->n,
+			 s->host->syscall_name(w->nr), err_text(w->err, e1, sizeof(e1)), span, rate,
+			 w->what);
+	else if ((p->same & SAME_NR) && (p->same & SAME_ERR))
+		snprintf(buf, len, "%" PRIu64 " %s calls failed with %s in %s%s on %" PRIu64
+			 " %s, %s on %s", p->n, s->host->syscall_name(w->nr),
+			 err_text(w->err, e1, sizeof(e1)), span, rate, p->groups, things(p), most,
+			 w->what);
+	else
+		snprintf(buf, len, "%" PRIu64 " calls failed in %" PRIu64 " ways in %s%s, %s %"
+			 PRIu64 " %s calls with %s on %s", p->n, p->groups, span, rate, most, w->n,
+			 s->host->syscall_name(w->nr), err_text(w->err, e1, sizeof(e1)), w->what);
+}
+
+static int report(struct errs *s, uint32_t pid, const struct proc *p)
 {
 	struct dio_finding fd = { .size = sizeof(fd) };
-	const char *call = s->host->syscall_name(k->nr), *ename = errno_name(k->err);
-	char what[PATH_KEEP + 520], title[1024], msg[2048], rate[48] = "", ebuf[16], span[32];
-	double secs = (double)g->burst_ns / 1e9;
-	struct excerpt *x = expool_excerpt(&s->pool, g->ex);
+	const struct item *w = &p->top[0];
+	char title[1024], msg[4096], e1[16];
+	size_t at;
 	int err;
 
-	if (!ename) {
-		snprintf(ebuf, sizeof(ebuf), "errno %u", k->err);
-		ename = ebuf;
+	title_of(s, p, title, sizeof(title));
+	if (p->groups == 1) {
+		at = (size_t)snprintf(msg, sizeof(msg),
+				      "Process %u (%s) made %" PRIu64 " %s calls on %s that failed with "
+				      "%s, in %" PRIu64 " burst%s of %" PRIu64 " or more within %" PRIu64
+				      " ms (at most %" PRIu64 " in one); %" PRIu64
+				      " failed the same way in all.\n",
+				      pid, p->comm, p->n, s->host->syscall_name(w->nr), w->what,
+				      err_text(w->err, e1, sizeof(e1)), p->bursts, plural(p->bursts),
+				      s->min_failures, s->window_ns / 1000000, w->peak, p->total);
+	} else {
+		at = (size_t)snprintf(msg, sizeof(msg),
+				      "Process %u (%s) made %" PRIu64 " calls that failed in bursts of %"
+				      PRIu64 " or more within %" PRIu64 " ms, in %" PRIu64 " ways "
+				      "(call, errno, file or path); %" PRIu64 " failed the same ways "
+				      "in all. The worst:\n",
+				      pid, p->comm, p->n, s->min_failures, s->window_ns / 1000000,
+				      p->groups, p->total);
+		for (int i = 0; i < TOP && (uint64_t)i < p->groups && at < sizeof(msg); i++) {
+			const struct item *t = &p->top[i];
+
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  %" PRIu64 " %s calls with %s on %s%s: %" PRIu64
+					       " burst%s, at most %" PRIu64 " in one, %" PRIu64
+					       " in all\n",
+					       t->n, s->host->syscall_name(t->nr),
+					       err_text(t->err, e1, sizeof(e1)), t->what,
+					       t->sev == DIO_SEV_ERROR ? " (data likely lost)" : "",
+					       t->bursts, plural(t->bursts), t->peak, t->total);
+		}
+		if (p->groups > TOP && at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  and %" PRIu64 " more ways\n", p->groups - TOP);
 	}
-	what_text(s, g, what, sizeof(what));
-	if (g->burst_ns)
-		snprintf(rate, sizeof(rate), " (%.0f/s)", (double)g->burst_failures / secs);
-	snprintf(title, sizeof(title), "%" PRIu64 " %s calls failed with %s in %s%s: %s",
-		 g->burst_failures, call, ename, span_text(g->burst_ns, span, sizeof(span)), rate,
-		 what);
-	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) made %" PRIu64 " %s calls on %s that failed with %s, in %" PRIu64
-		 " burst%s of %" PRIu64 " or more within %" PRIu64 " ms (at most %" PRIu64
-		 " in one); %" PRIu64 " failed the same way in all.\n%s",
-		 k->pid, g->comm, g->burst_failures, call, what, ename, g->bursts,
-		 g->bursts == 1 ? "" : "s", s->min_failures, s->window_ns / 1000000, g->peak,
-		 g->total, fix_for(k->err));
-	fd.severity = k->err == EBADF ? DIO_SEV_ERROR : DIO_SEV_WARNING;
+	if (at < sizeof(msg))
+		snprintf(msg + at, sizeof(msg) - at, "%s%s",
+			 w->sev == DIO_SEV_ERROR ? lost_text : "", fix_for(w->err));
+	fd.severity = p->sev;
 	fd.code = "errors.burst";
 	fd.title = title;
 	fd.message = msg;
-	fd.pid = k->pid;
-	fd.tid = g->tid;
-	fd.comm = g->comm;
-	if (g->by == BY_TAG) {
-		fd.path = what;
-		fd.tag = g->tag;
-		fd.has_tag = 1;
-	} else if (g->by == BY_PATH) {
-		fd.path = g->path;
-	}
-	fd.ts_first = g->ts_first;
-	fd.ts_last = g->ts_last;
-	fd.count = g->burst_failures;
-	if (x && x->lines) {
-		/* the lines are the start of a burst: "... N more" counts the rest of them */
-		if (g->frozen && g->burst_failures > x->lines)
-			x->more = g->burst_failures - x->lines;
-		fd.excerpt = excerpt_text(x);
-	}
+	fd.pid = pid;
+	fd.tid = p->tid;
+	fd.comm = p->comm;
+	fd.path = p->path[0] ? p->path : NULL;
+	fd.tag = p->tag;
+	fd.has_tag = p->has_tag;
+	fd.ts_first = p->ts_first;
+	fd.ts_last = p->ts_last;
+	fd.count = p->n;
+	fd.excerpt = p->has_x ? p->x.text : NULL;
 	err = s->host->emit_finding(s->ctx, &fd);
 	if (err && !s->err)
 		s->err = err;
 	return err;
+}
+
+/* ---- groups into their processes ----------------------------------------------- */
+
+/* a group with bursts joins the summary of its process */
+static void fold(struct errs *s, struct proc *p, const struct gkey *k, struct group *g)
+{
+	struct item it = { .n = g->burst_failures, .bursts = g->bursts, .peak = g->peak,
+			   .total = g->total, .nr = k->nr, .err = k->err,
+			   .sev = k->lost ? DIO_SEV_ERROR : DIO_SEV_WARNING };
+	struct excerpt *x = expool_excerpt(&s->pool, g->ex);
+	int at = 0;
+
+	what_text(s, g, it.what, sizeof(it.what));
+	if (!p->groups++) {
+		p->nr = k->nr;
+		p->err = k->err;
+		p->by = g->by;
+		p->sev0 = it.sev;
+		p->same = SAME_NR | SAME_ERR | SAME_BY | SAME_SEV;
+		p->ts_first = g->ts_first;
+	}
+	if (k->nr != p->nr)
+		p->same &= ~(uint32_t)SAME_NR;
+	if (k->err != p->err)
+		p->same &= ~(uint32_t)SAME_ERR;
+	if (g->by != p->by)
+		p->same &= ~(uint32_t)SAME_BY;
+	if (it.sev != p->sev0)
+		p->same &= ~(uint32_t)SAME_SEV;
+	p->n += g->burst_failures;
+	p->bursts += g->bursts;
+	p->total += g->total;
+	p->burst_ns += g->burst_ns;
+	if (g->ts_first < p->ts_first)
+		p->ts_first = g->ts_first;
+	if (g->ts_last > p->ts_last)
+		p->ts_last = g->ts_last;
+	if (it.sev > p->sev)
+		p->sev = it.sev;
+	while (at < TOP && at < (int)p->groups - 1 &&
+	       (p->top[at].sev > it.sev || (p->top[at].sev == it.sev && p->top[at].n >= it.n)))
+		at++;
+	if (at == TOP)
+		return;
+	memmove(&p->top[at + 1], &p->top[at], (TOP - 1 - (size_t)at) * sizeof(p->top[0]));
+	p->top[at] = it;
+	if (at)
+		return;
+	p->tid = g->tid;
+	memcpy(p->comm, g->comm, sizeof(p->comm));
+	p->has_tag = g->by == BY_TAG;
+	p->tag = p->has_tag ? g->tag : (struct dio_file_tag){ 0 };
+	if (g->by == BY_TAG)
+		snprintf(p->path, sizeof(p->path), "%s", it.what);
+	else if (g->by == BY_PATH)
+		snprintf(p->path, sizeof(p->path), "%s", g->path);
+	else
+		p->path[0] = 0;
+	p->has_x = x && x->lines;
+	if (p->has_x) {
+		p->x = *x;
+		/* the lines are the start of a burst: "... N more" counts the rest of them */
+		if (g->frozen && g->burst_failures > p->x.lines)
+			p->x.more = g->burst_failures - p->x.lines;
+		excerpt_text(&p->x);
+	}
 }
 
 /* the current window ends: a burst if it holds enough failures */
@@ -229,15 +412,23 @@ static void window_close(struct errs *s, struct group *g)
 	g->win_count = 0;
 }
 
+/* a group pushed out of its table: into its process's summary if it had a burst */
 static void evicted(void *key, void *val, void *ud)
 {
 	struct errs *s = ud;
+	const struct gkey *k = key;
 	struct group *g = val;
 
 	window_close(s, g);
 	if (g->bursts)
-		report(s, key, g);
+		fold(s, table_put(&s->procs, &k->pid, NULL), k, g);
 	expool_put(&s->pool, g->ex);
+}
+
+/* a summary pushed out of its table: reported now */
+static void proc_evicted(void *key, void *val, void *ud)
+{
+	report(ud, *(const uint32_t *)key, val);
 }
 
 static void on_release(const void *owner, void *ud)
@@ -258,8 +449,11 @@ static void errs_destroy(void *state)
 	if (!s)
 		return;
 	table_free(&s->groups);
+	table_free(&s->procs);
+	table_free(&s->written);
 	expool_free(&s->pool);
 	free(s->refs);
+	free(s->prefs);
 	free(s);
 }
 
@@ -275,9 +469,11 @@ static int errs_init(const struct dio_host *host, struct dio_ctx *ctx,
 	s->ctx = ctx;
 	if (o[O_WINDOW_MS].i < 1 || o[O_WINDOW_MS].i > 86400000 || o[O_MIN_FAILURES].i < 1 ||
 	    o[O_MAX_GROUPS].i < 1 || o[O_MAX_GROUPS].i > (1 << 30) || o[O_EXCERPTS].i < 0 ||
-	    o[O_EXCERPTS].i > 65536) {
+	    o[O_EXCERPTS].i > 65536 || o[O_MAX_PROCS].i < 1 || o[O_MAX_PROCS].i > (1 << 20) ||
+	    o[O_MAX_FDS].i < 1 || o[O_MAX_FDS].i > (1 << 24)) {
 		host->log(ctx, "window_ms must be from 1 to 86400000, min_failures at least 1, "
-			  "max_groups from 1 to %d, excerpts from 0 to 65536", 1 << 30);
+			  "max_groups from 1 to %d, excerpts from 0 to 65536, max_procs from 1 to %d, "
+			  "max_fds from 1 to %d", 1 << 30, 1 << 20, 1 << 24);
 		goto cleanup;
 	}
 	s->window_ns = (uint64_t)o[O_WINDOW_MS].i * 1000000;
@@ -285,18 +481,28 @@ static int errs_init(const struct dio_host *host, struct dio_ctx *ctx,
 	err = table_init(&s->groups, sizeof(struct gkey), sizeof(struct group),
 			 (size_t)o[O_MAX_GROUPS].i);
 	if (!err)
+		err = table_init(&s->procs, sizeof(uint32_t), sizeof(struct proc),
+				 (size_t)o[O_MAX_PROCS].i);
+	if (!err)
+		err = table_init(&s->written, sizeof(uint64_t), sizeof(uint64_t),
+				 (size_t)o[O_MAX_FDS].i);
+	if (!err)
 		err = expool_init(&s->pool, (uint32_t)o[O_EXCERPTS].i, sizeof(struct gkey));
 	if (err)
 		goto cleanup;
 	s->groups.evict = evicted;
-	s->groups.ud = s->pool.ud = s;
+	s->groups.ud = s->procs.ud = s->pool.ud = s;
+	s->procs.evict = proc_evicted;
 	s->pool.release = on_release;
 	s->nrefs_max = (size_t)o[O_MAX_GROUPS].i;
+	s->nprefs_max = s->nrefs_max + (size_t)o[O_MAX_PROCS].i;
 	s->refs = calloc(s->nrefs_max, sizeof(*s->refs));
-	if (!s->refs) {
+	s->prefs = calloc(s->nprefs_max, sizeof(*s->prefs));
+	if (!s->refs || !s->prefs) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
+	call_kinds_init(&s->kinds, host);
 	*state = s;
 	return 0;
 cleanup:
@@ -317,6 +523,45 @@ static const char *path_arg(const struct dio_ev_syscall *e)
 	return p;
 }
 
+/* (pid, fd) as a key of the table of fds written to */
+static uint64_t fd_key(uint32_t pid, uint64_t fd)
+{
+	return (uint64_t)pid << 32 | (uint32_t)fd;
+}
+
+/*
+ * Follow which fds were written to since they were opened, and say whether a
+ * failure likely lost data: a write or sync that failed with an errno that
+ * means the data did not get to the file, or a close that did after writes
+ * (NFS and some FUSE file systems report write-back errors at close).
+ */
+static int lost_data(struct errs *s, const struct dio_ev_syscall *e)
+{
+	enum call_kind kind = call_kind(&s->kinds, e->nr);
+	int failed = call_failed(e->ret), err = failed ? (int)-e->ret : 0, wrote = 0;
+	uint64_t key = fd_key(e->pid, e->args[0]);
+
+	if (kind == CALL_OPEN) {
+		if (!failed && e->ret >= 0) {
+			key = fd_key(e->pid, (uint64_t)e->ret);
+			table_del(&s->written, &key);
+		}
+		return 0;
+	}
+	if (kind == CALL_WRITE && !failed) {
+		if (e->args[0] < FD_LOOKS_MAX)
+			++*(uint64_t *)table_put(&s->written, &key, NULL);
+		return 0;
+	}
+	if (kind == CALL_CLOSE) {
+		wrote = s->written.n && table_get(&s->written, &key);
+		table_del(&s->written, &key);
+	}
+	if (!failed || (err != EIO && err != ENOSPC && err != EDQUOT && err != EBADF && err != EFBIG))
+		return 0;
+	return kind == CALL_WRITE || kind == CALL_SYNC || (kind == CALL_CLOSE && wrote);
+}
+
 static int errs_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct errs *s = state;
@@ -325,14 +570,18 @@ static int errs_event(void *state, const struct dio_ev_hdr *ev)
 	struct gkey k;
 	struct group *g;
 	struct excerpt *x;
-	int created;
+	int created, lost;
 
-	if (ev->type != DIO_EV_SYSCALL || !call_failed(e->ret))
+	if (ev->type != DIO_EV_SYSCALL)
+		return s->err;
+	lost = lost_data(s, e);
+	if (!call_failed(e->ret))
 		return s->err;
 	memset(&k, 0, sizeof(k));
 	k.pid = e->pid;
 	k.nr = e->nr;
 	k.err = (uint16_t)-e->ret;
+	k.lost = (uint32_t)lost;
 	if (e->flags & DIO_SF_FILE)
 		k.what = what_hash(&e->tag, sizeof(e->tag));
 	else if ((path = path_arg(e)))
@@ -397,30 +646,89 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-/* first burst first; the rest of the key breaks ties, so the table's layout never shows */
+/* by process, then first burst first; the rest of the key breaks ties */
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
-	int c = cmp_u64(x->g->ts_first, y->g->ts_first);
+	int c = cmp_u64(x->key->pid, y->key->pid);
 
 	if (!c)
-		c = cmp_u64(x->key->pid, y->key->pid);
+		c = cmp_u64(x->g->ts_first, y->g->ts_first);
 	if (!c)
 		c = cmp_u64(x->key->nr, y->key->nr);
 	if (!c)
 		c = cmp_u64(x->key->err, y->key->err);
+	if (!c)
+		c = cmp_u64(x->key->lost, y->key->lost);
 	return c ? c : cmp_u64(x->key->what, y->key->what);
+}
+
+/* processes in the order of their first burst, then by pid */
+static int pref_cmp(const void *a, const void *b)
+{
+	const struct pref *x = a, *y = b;
+	int c = cmp_u64(x->first, y->first);
+
+	return c ? c : cmp_u64(x->pid, y->pid);
+}
+
+static int pref_pid_cmp(const void *key, const void *elt)
+{
+	return cmp_u64(*(const uint32_t *)key, ((const struct pref *)elt)->pid);
+}
+
+struct summaries {
+	struct errs *s;
+	size_t n, with_groups;
+};
+
+/* a summary of a process whose groups are all gone from the table, or its first burst */
+static void add_summary(void *key, void *val, void *ud)
+{
+	struct summaries *c = ud;
+	const struct proc *p = val;
+	struct pref *in = bsearch(key, c->s->prefs, c->with_groups, sizeof(*c->s->prefs),
+				  pref_pid_cmp);
+
+	if (in) {
+		if (p->ts_first < in->first)
+			in->first = p->ts_first;
+		return;
+	}
+	c->s->prefs[c->n++] = (struct pref){ .first = p->ts_first, .pid = *(const uint32_t *)key };
 }
 
 static int errs_finish(void *state)
 {
 	struct errs *s = state;
 	struct collect c = { s, 0 };
+	struct summaries sum = { s, 0, 0 };
 
 	table_each(&s->groups, collect, &c);
 	qsort(s->refs, c.n, sizeof(*s->refs), ref_cmp);
-	for (size_t i = 0; i < c.n; i++)
-		report(s, s->refs[i].key, s->refs[i].g);
+	for (size_t i = 0; i < c.n; i++) {
+		if (!sum.n || s->prefs[sum.n - 1].pid != s->refs[i].key->pid)
+			s->prefs[sum.n++] = (struct pref){ .first = s->refs[i].g->ts_first,
+							   .ref0 = i, .pid = s->refs[i].key->pid };
+		s->prefs[sum.n - 1].nrefs++;
+		if (s->refs[i].g->ts_first < s->prefs[sum.n - 1].first)
+			s->prefs[sum.n - 1].first = s->refs[i].g->ts_first;
+	}
+	sum.with_groups = sum.n;
+	table_each(&s->procs, add_summary, &sum);
+	qsort(s->prefs, sum.n, sizeof(*s->prefs), pref_cmp);
+	for (size_t i = 0; i < sum.n; i++) {
+		const struct pref *r = &s->prefs[i];
+		const struct proc *kept = table_get(&s->procs, &r->pid);
+
+		if (kept)
+			s->scratch = *kept;
+		else
+			memset(&s->scratch, 0, sizeof(s->scratch));
+		for (size_t j = r->ref0; j < r->ref0 + r->nrefs; j++)
+			fold(s, &s->scratch, s->refs[j].key, s->refs[j].g);
+		report(s, r->pid, &s->scratch);
+	}
 	return s->err;
 }
 
@@ -428,7 +736,8 @@ const struct dio_analyzer dio_analyzer = {
 	.abi = DIO_ANALYZER_ABI,
 	.size = sizeof(struct dio_analyzer),
 	.name = "errors",
-	.description = "bursts of calls failing the same way: ENOENT storms, EAGAIN spins, EBADF",
+	.description = "bursts of calls failing the same way, per process: ENOENT storms, EAGAIN "
+		       "spins, EBADF, writes that lose data",
 	.events = DIO_EV_MASK(DIO_EV_SYSCALL),
 	.options = options,
 	.init = errs_init,

@@ -4,8 +4,11 @@
  * long traced threads waited for a CPU, as log-linear histograms with
  * percentiles; requests and waits past a threshold become findings that name
  * the request, its submitter and, when the submitter was a traced thread in a
- * system call, that call and its file. State is bounded by options: a table
- * of device/operation rows, one of threads, and a few pending call matches.
+ * system call, that call and its file. Slow requests are one finding that
+ * names the worst rows; the waits of a process's threads are one finding per
+ * process, a warning when they cost a share of the time it was traced. State
+ * is bounded by options: a table of device/operation rows, one of threads, one
+ * of processes, and a few pending call matches, all allocated at start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,18 +23,28 @@
 #define EXCERPT_LINES	8
 #define PENDING_MAX	256	/* slow requests waiting for the record of their call */
 #define SHOWN_THREADS	20
+#define TOP		5	/* rows or threads a finding names */
 
-enum { O_BLOCK_MS, O_RUNQ_MS, O_MAX_DEVICES, O_MAX_THREADS, O_OUTPUT };
+enum {
+	O_BLOCK_MS, O_RUNQ_MS, O_RUNQ_SHARE, O_RUNQ_MIN_MS, O_MAX_DEVICES, O_MAX_THREADS,
+	O_MAX_PROCS, O_OUTPUT
+};
 
 static const struct dio_option options[] = {
 	[O_BLOCK_MS] = { "block_slow_ms", DIO_OPT_DOUBLE, "50",
 			 "a block request that took this long is an outlier" },
 	[O_RUNQ_MS] = { "runq_slow_ms", DIO_OPT_DOUBLE, "5",
 			"a wait for a CPU this long is an outlier" },
+	[O_RUNQ_SHARE] = { "runq_share", DIO_OPT_DOUBLE, "0.05",
+			   "share of a process's traced time lost in slow waits that makes a warning" },
+	[O_RUNQ_MIN_MS] = { "runq_min_ms", DIO_OPT_DOUBLE, "50",
+			    "time a process's slow waits must add up to for a warning" },
 	[O_MAX_DEVICES] = { "max_devices", DIO_OPT_INT, "64",
 			    "device and operation rows kept; more are not counted" },
 	[O_MAX_THREADS] = { "max_threads", DIO_OPT_INT, "1024",
 			    "threads with a run-queue row; the least recent make room" },
+	[O_MAX_PROCS] = { "max_procs", DIO_OPT_INT, "1024",
+			  "processes followed; the least recent make room" },
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
 	{ NULL, 0, NULL, NULL },
@@ -60,9 +73,28 @@ struct thrkey {
 struct thrrow {
 	struct hist h;
 	uint64_t slow, slow_first, slow_last;
+	uint64_t slow_ns;		/* the slow waits, added up */
 	char comm[DIO_COMM_LEN];
 	struct dio_ev_runq worst;
 	struct excerpt x;
+};
+
+/* a thread among the worst of its process */
+struct ptop {
+	uint64_t slow, slow_ns, max;
+	uint32_t tid;
+	char comm[DIO_COMM_LEN];
+	uint32_t pad;
+};
+
+/* a process: the time it was traced, and the waits of its threads that are done */
+struct procrow {
+	uint64_t first_ts, last_ts;		/* its first record's start, last's end */
+	uint64_t slow, slow_ns, slow_first, slow_last;
+	uint64_t waits, wait_ns, threads;	/* threads: those with slow waits */
+	char comm[DIO_COMM_LEN];
+	struct ptop top[TOP];			/* most slow waits first; of equals the first */
+	struct dio_ev_runq worst;		/* the longest wait */
 };
 
 /* a slow request's call: (tid, entry time) -> its row */
@@ -71,15 +103,25 @@ struct callkey {
 	uint32_t tid, pad;
 };
 
+/* rows of a table in a stable order: keys and values side by side, for qsort */
+struct rows {
+	void **kv;			/* key, value, key, value, ... */
+	size_t n, max;
+};
+
 struct lat {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	FILE *out;
 	int own;
 	uint64_t block_slow, runq_slow;	/* ns */
+	uint64_t runq_ppm;		/* runq_share in millionths */
+	uint64_t runq_min;		/* ns of slow waits a warning needs */
+	double runq_min_ms;
 	double block_ms, runq_ms;	/* as given, for messages */
-	struct table devs, thrs, pending;
+	struct table devs, thrs, procs, pending;
 	uint64_t devs_full;		/* requests on devices without a row */
+	struct rows dr, tr, pr;		/* for the end: sized at start */
 };
 
 static void lat_destroy(void *state)
@@ -92,9 +134,23 @@ static void lat_destroy(void *state)
 		fclose(l->out);
 	table_free(&l->devs);
 	table_free(&l->thrs);
+	table_free(&l->procs);
 	table_free(&l->pending);
+	free(l->dr.kv);
+	free(l->tr.kv);
+	free(l->pr.kv);
 	free(l);
 }
+
+static int rows_init(struct rows *r, size_t max)
+{
+	r->max = max;
+	r->kv = calloc(2 * max, sizeof(void *));
+	return r->kv ? 0 : -ENOMEM;
+}
+
+static void on_thread_evict(void *key, void *val, void *ud);
+static void on_proc_evict(void *key, void *val, void *ud);
 
 static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 		    const struct dio_optval *o, void **state)
@@ -108,9 +164,11 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	l->host = host;
 	l->ctx = ctx;
 	if (o[O_BLOCK_MS].d <= 0 || o[O_RUNQ_MS].d <= 0 || o[O_MAX_DEVICES].i < 1 ||
-	    o[O_MAX_THREADS].i < 1) {
-		host->log(ctx, "block_slow_ms and runq_slow_ms must be above 0, max_devices and "
-			  "max_threads at least 1");
+	    o[O_MAX_THREADS].i < 1 || o[O_MAX_PROCS].i < 1 || !(o[O_RUNQ_SHARE].d > 0) ||
+	    o[O_RUNQ_SHARE].d > 1 || !(o[O_RUNQ_MIN_MS].d >= 0)) {
+		host->log(ctx, "block_slow_ms and runq_slow_ms must be above 0, runq_share above 0 "
+			  "and at most 1, runq_min_ms at least 0, max_devices, max_threads and "
+			  "max_procs at least 1");
 		err = -EINVAL;
 		goto fail;
 	}
@@ -118,16 +176,31 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	l->runq_ms = o[O_RUNQ_MS].d;
 	l->block_slow = (uint64_t)(l->block_ms * 1e6);
 	l->runq_slow = (uint64_t)(l->runq_ms * 1e6);
+	l->runq_ppm = (uint64_t)(o[O_RUNQ_SHARE].d * 1e6 + 0.5);
+	l->runq_min_ms = o[O_RUNQ_MIN_MS].d;
+	l->runq_min = (uint64_t)(l->runq_min_ms * 1e6);
 	err = table_init(&l->devs, sizeof(struct devkey), sizeof(struct devrow),
 			 (size_t)o[O_MAX_DEVICES].i);
 	if (!err)
 		err = table_init(&l->thrs, sizeof(struct thrkey), sizeof(struct thrrow),
 				 (size_t)o[O_MAX_THREADS].i);
 	if (!err)
+		err = table_init(&l->procs, sizeof(uint32_t), sizeof(struct procrow),
+				 (size_t)o[O_MAX_PROCS].i);
+	if (!err)
 		err = table_init(&l->pending, sizeof(struct callkey), sizeof(struct devkey),
 				 PENDING_MAX);
+	if (!err)
+		err = rows_init(&l->dr, l->devs.max);
+	if (!err)
+		err = rows_init(&l->tr, l->thrs.max);
+	if (!err)
+		err = rows_init(&l->pr, l->procs.max);
 	if (err)
 		goto fail;
+	l->thrs.evict = on_thread_evict;
+	l->procs.evict = on_proc_evict;
+	l->thrs.ud = l->procs.ud = l;
 	if (!path) {
 		l->out = stderr;
 	} else if (!strcmp(path, "-")) {
@@ -214,12 +287,119 @@ static void on_syscall(struct lat *l, const struct dio_ev_syscall *e)
 	table_del(&l->pending, &c);
 }
 
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* ---- processes and their threads ------------------------------------------- */
+
+/* a thread's waits go to its process; threads with slow ones rank among its worst */
+static void fold_thread(struct procrow *p, const struct thrrow *r, uint32_t tid)
+{
+	struct ptop *t = p->top;
+	int at = 0;
+
+	p->waits += r->h.n;
+	p->wait_ns += r->h.sum;
+	if (!r->slow)
+		return;
+	if (!p->slow || r->slow_first < p->slow_first)
+		p->slow_first = r->slow_first;
+	if (r->slow_last > p->slow_last)
+		p->slow_last = r->slow_last;
+	if (!p->slow || r->worst.delay > p->worst.delay)
+		p->worst = r->worst;
+	p->slow += r->slow;
+	p->slow_ns += r->slow_ns;
+	while (at < TOP && (uint64_t)at < p->threads &&
+	       (t[at].slow > r->slow || (t[at].slow == r->slow && t[at].slow_ns >= r->slow_ns)))
+		at++;
+	p->threads++;
+	if (at == TOP)
+		return;
+	memmove(&t[at + 1], &t[at], (TOP - 1 - (size_t)at) * sizeof(*t));
+	t[at] = (struct ptop){ .slow = r->slow, .slow_ns = r->slow_ns, .max = r->worst.delay,
+			       .tid = tid };
+	memcpy(t[at].comm, r->comm, sizeof(t[at].comm));
+}
+
+/* a thread pushed out of its table: its waits stay with its process */
+static void on_thread_evict(void *key, void *val, void *ud)
+{
+	struct lat *l = ud;
+	const struct thrkey *k = key;
+	/* a thread's process is in its table while the thread is in its own */
+	struct procrow *p = table_get(&l->procs, &k->pid);
+
+	if (p)
+		fold_thread(p, val, k->tid);
+}
+
+static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p);
+
+struct pick {
+	struct lat *l;
+	uint32_t pid;
+};
+
+static void pick_thread(void *key, void *val, void *ud)
+{
+	struct pick *pk = ud;
+	struct rows *r = &pk->l->tr;
+
+	if (((const struct thrkey *)key)->pid != pk->pid)
+		return;
+	r->kv[2 * r->n] = key;
+	r->kv[2 * r->n++ + 1] = val;
+}
+
+/* a process pushed out of its table: reported now, with its threads */
+static void on_proc_evict(void *key, void *val, void *ud)
+{
+	struct lat *l = ud;
+	struct procrow *p = val;
+	struct pick pk = { l, *(const uint32_t *)key };
+
+	l->tr.n = 0;
+	table_each(&l->thrs, pick_thread, &pk);
+	for (size_t i = 0; i < l->tr.n; i++)
+		fold_thread(p, l->tr.kv[2 * i + 1], ((const struct thrkey *)l->tr.kv[2 * i])->tid);
+	if (p->slow)
+		runq_finding(l, pk.pid, p);
+	for (size_t i = 0; i < l->tr.n; i++) {
+		struct thrkey k = *(const struct thrkey *)l->tr.kv[2 * i];
+
+		table_del(&l->thrs, &k);
+	}
+}
+
+/* a record of process pid from start to end: the time it was traced */
+static void proc_seen(struct lat *l, uint32_t pid, const char *comm, uint64_t start, uint64_t end)
+{
+	int created;
+	struct procrow *p = table_put(&l->procs, &pid, &created);
+
+	if (created) {
+		p->first_ts = start;
+		memcpy(p->comm, comm, DIO_COMM_LEN);
+		p->comm[DIO_COMM_LEN - 1] = 0;
+	}
+	if (start < p->first_ts)
+		p->first_ts = start;
+	if (end > p->last_ts)
+		p->last_ts = end;
+}
+
 static void on_runq(struct lat *l, const struct dio_ev_runq *q)
 {
 	struct thrkey k = { .pid = q->pid, .tid = q->tid };
+	struct thrrow *r;
 	int created;
-	struct thrrow *r = table_put(&l->thrs, &k, &created);
 
+	/* the process first: pushing another out takes its threads, not this one */
+	proc_seen(l, q->pid, q->comm, q->hdr.ts, q->hdr.ts + q->delay);
+	r = table_put(&l->thrs, &k, &created);
 	memcpy(r->comm, q->comm, DIO_COMM_LEN);
 	r->comm[DIO_COMM_LEN - 1] = 0;
 	hist_add(&r->h, q->delay);
@@ -229,6 +409,7 @@ static void on_runq(struct lat *l, const struct dio_ev_runq *q)
 		r->slow_first = q->hdr.ts;
 	if (q->hdr.ts + q->delay > r->slow_last)
 		r->slow_last = q->hdr.ts + q->delay;
+	r->slow_ns += q->delay;
 	excerpt_add(&r->x, l->host, l->ctx, &q->hdr, EXCERPT_LINES);
 	if (q->delay > r->worst.delay || r->slow == 1)
 		r->worst = *q;
@@ -237,6 +418,7 @@ static void on_runq(struct lat *l, const struct dio_ev_runq *q)
 static int lat_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct lat *l = state;
+	const struct dio_ev_syscall *e = (const void *)ev;
 
 	switch (ev->type) {
 	case DIO_EV_BLOCK:
@@ -246,7 +428,8 @@ static int lat_event(void *state, const struct dio_ev_hdr *ev)
 		on_runq(l, (const void *)ev);
 		break;
 	case DIO_EV_SYSCALL:
-		on_syscall(l, (const void *)ev);
+		proc_seen(l, e->pid, e->comm, ev->ts, ev->ts + e->duration);
+		on_syscall(l, e);
 		break;
 	}
 	return 0;
@@ -254,58 +437,20 @@ static int lat_event(void *state, const struct dio_ev_hdr *ev)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-struct rows {
-	void **v;
-	void **k;
-	size_t n;
-};
-
 static void collect(void *key, void *val, void *ud)
 {
 	struct rows *r = ud;
 
-	r->k[r->n] = key;
-	r->v[r->n++] = val;
+	r->kv[2 * r->n] = key;
+	r->kv[2 * r->n++ + 1] = val;
 }
 
-/* rows of t in a stable order: cmp on keys */
-static int gather(struct table *t, struct rows *r, int (*cmp)(const void *, const void *))
+/* rows of t in a stable order: cmp on (key, value) pairs */
+static void gather(struct table *t, struct rows *r, int (*cmp)(const void *, const void *))
 {
-	void **both;
-
 	r->n = 0;
-	r->k = calloc(t->n ? t->n : 1, sizeof(void *));
-	r->v = calloc(t->n ? t->n : 1, sizeof(void *));
-	if (!r->k || !r->v) {
-		free(r->k);
-		free(r->v);
-		return -ENOMEM;
-	}
 	table_each(t, collect, r);
-	/* sort key/value pairs together: an index array keyed by the key pointer */
-	both = calloc(2 * (r->n ? r->n : 1), sizeof(void *));
-	if (!both) {
-		free(r->k);
-		free(r->v);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		both[2 * i] = r->k[i];
-		both[2 * i + 1] = r->v[i];
-	}
-	qsort(both, r->n, 2 * sizeof(void *), cmp);
-	for (size_t i = 0; i < r->n; i++) {
-		r->k[i] = both[2 * i];
-		r->v[i] = both[2 * i + 1];
-	}
-	free(both);
-	return 0;
-}
-
-static void rows_free(struct rows *r)
-{
-	free(r->k);
-	free(r->v);
+	qsort(r->kv, r->n, 2 * sizeof(void *), cmp);
 }
 
 static int dev_cmp(const void *a, const void *b)
@@ -337,11 +482,6 @@ static const char *op_name(uint32_t op)
 	case 'F': return "flush";
 	default: return "other";
 	}
-}
-
-static const char *plural(uint64_t n)
-{
-	return n == 1 ? "" : "s";
 }
 
 /* milliseconds to the microsecond, cut as the console cuts its seconds */
@@ -391,8 +531,8 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 		fprintf(f, "\nblock requests      count    p50 ms    p95 ms    p99 ms    max ms  >= %.3g ms\n",
 			l->block_ms);
 		for (size_t i = 0; i < dr->n; i++) {
-			const struct devkey *k = dr->k[i];
-			const struct devrow *r = dr->v[i];
+			const struct devkey *k = dr->kv[2 * i];
+			const struct devrow *r = dr->kv[2 * i + 1];
 			char name[32];
 
 			snprintf(name, sizeof(name), "%u:%u %s", k->dev >> 20, k->dev & 0xfffff,
@@ -402,11 +542,11 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 				ms(hist_pct(&r->h, 0.99)), ms(r->h.max), r->slow);
 		}
 		for (size_t i = 0; i < dr->n; i++) {
-			const struct devkey *k = dr->k[i];
+			const struct devkey *k = dr->kv[2 * i];
 
 			fprintf(f, "\n  %u:%u %s latency, usecs: count distribution\n", k->dev >> 20,
 				k->dev & 0xfffff, op_name(k->op));
-			print_log2(f, &((const struct devrow *)dr->v[i])->h);
+			print_log2(f, &((const struct devrow *)dr->kv[2 * i + 1])->h);
 		}
 		if (l->devs_full)
 			fprintf(f, "(%" PRIu64 " requests on devices past max_devices not counted)\n",
@@ -416,8 +556,8 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 		fprintf(f, "\nrun-queue waits     count    p50 ms    p99 ms    max ms  total ms  >= %.3g ms thread\n",
 			l->runq_ms);
 		for (size_t i = 0; i < tr->n && i < SHOWN_THREADS; i++) {
-			const struct thrkey *k = tr->k[i];
-			const struct thrrow *r = tr->v[i];
+			const struct thrkey *k = tr->kv[2 * i];
+			const struct thrrow *r = tr->kv[2 * i + 1];
 			char id[32];
 
 			snprintf(id, sizeof(id), "%u/%u", k->pid, k->tid);
@@ -428,20 +568,72 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 		if (tr->n > SHOWN_THREADS)
 			fprintf(f, "(%zu more threads)\n", tr->n - SHOWN_THREADS);
 		if (l->thrs.evicted)
-			fprintf(f, "(%" PRIu64 " threads forgotten past max_threads)\n",
-				l->thrs.evicted);
+			fprintf(f, "(%" PRIu64 " threads past max_threads left the table; the findings "
+				"count their waits)\n", l->thrs.evicted);
 	}
 	fflush(f);
 }
 
 /* ---- findings -------------------------------------------------------------- */
 
-static int block_finding(struct lat *l, const struct devkey *k, struct devrow *r)
+/* part/whole at least ppm millionths (whole > 0) */
+static int share_at_least(uint64_t part, uint64_t whole, uint64_t ppm)
 {
-	const struct dio_ev_block *w = &r->worst;
-	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
-	char title[256], msg[2048], who[512];
+	return whole && (unsigned __int128)part * 1000000 >= (unsigned __int128)ppm * whole;
+}
 
+/* the rows with slow requests, most first (of equals, the first in device order) */
+static size_t worst_rows(const struct rows *dr, size_t *idx, uint64_t *nrows)
+{
+	size_t n = 0;
+
+	*nrows = 0;
+	for (size_t i = 0; i < dr->n; i++) {
+		const struct devrow *r = dr->kv[2 * i + 1];
+		size_t at = 0;
+
+		if (!r->slow)
+			continue;
+		++*nrows;
+		while (at < n && ((const struct devrow *)dr->kv[2 * idx[at] + 1])->slow >= r->slow)
+			at++;
+		if (at == TOP)
+			continue;
+		if (n < TOP)
+			n++;
+		memmove(&idx[at + 1], &idx[at], (n - 1 - at) * sizeof(*idx));
+		idx[at] = i;
+	}
+	return n;
+}
+
+/* one finding for all the rows with slow requests, the evidence of the one with the most */
+static int block_finding(struct lat *l, const struct rows *dr)
+{
+	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
+	size_t idx[TOP], n, at = 0;
+	uint64_t nrows, slow = 0, first = UINT64_MAX, last = 0;
+	const struct devkey *k;
+	const struct devrow *r;
+	const struct dio_ev_block *w;
+	char title[512], msg[3072], who[512];
+
+	n = worst_rows(dr, idx, &nrows);
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < dr->n; i++) {
+		r = dr->kv[2 * i + 1];
+		if (!r->slow)
+			continue;
+		slow += r->slow;
+		if (r->slow_first < first)
+			first = r->slow_first;
+		if (r->slow_last > last)
+			last = r->slow_last;
+	}
+	k = dr->kv[2 * idx[0]];
+	r = dr->kv[2 * idx[0] + 1];
+	w = &r->worst;
 	if (w->flags & DIO_BF_KTHREAD)
 		snprintf(who, sizeof(who),
 			 "kernel thread %.16s (%u): writeback or journal work, done for whichever "
@@ -452,21 +644,48 @@ static int block_finding(struct lat *l, const struct devkey *k, struct devrow *r
 	else
 		snprintf(who, sizeof(who), "%.16s (%u/%u), outside a traced call", w->comm, w->pid,
 			 w->tid);
-	snprintf(title, sizeof(title),
-		 "%" PRIu64 " %s request%s on %u:%u took %.3g ms or more (p99 %.3f ms, max %.3f ms)",
-		 r->slow, op_name(k->op), plural(r->slow), k->dev >> 20, k->dev & 0xfffff, l->block_ms,
-		 ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
-	snprintf(msg, sizeof(msg),
-		 "%" PRIu64 " of %" PRIu64 " %s requests on device %u:%u took %.3g ms or more "
-		 "from issue to completion; %" PRIu64 " of them came from kernel threads. The "
-		 "slowest, %.3f ms for %u bytes at sector %" PRIu64 ", was submitted by %s.\n"
-		 "Every call waiting for such a request stalls as long. Look at what else used "
-		 "the device then (other processes, writeback bursts: lower vm.dirty_background_"
-		 "bytes or write back early with sync_file_range), at the device's queue and "
-		 "health (iostat -x, smartctl), and keep latency-critical files (logs, WAL) on a "
-		 "device of their own.",
-		 r->slow, r->h.n, op_name(k->op), k->dev >> 20, k->dev & 0xfffff, l->block_ms,
-		 r->kthread, ms(w->duration), w->bytes, (uint64_t)w->sector, who);
+	if (nrows == 1)
+		snprintf(title, sizeof(title),
+			 "%" PRIu64 " %s request%s on %u:%u took %.3g ms or more (p99 %.3f ms, max "
+			 "%.3f ms)",
+			 r->slow, op_name(k->op), plural(r->slow), k->dev >> 20, k->dev & 0xfffff,
+			 l->block_ms, ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
+	else
+		snprintf(title, sizeof(title),
+			 "%" PRIu64 " block requests took %.3g ms or more in %" PRIu64 " device and "
+			 "operation rows, most %" PRIu64 " %s request%s on %u:%u (p99 %.3f ms, max "
+			 "%.3f ms)",
+			 slow, l->block_ms, nrows, r->slow, op_name(k->op), plural(r->slow),
+			 k->dev >> 20, k->dev & 0xfffff, ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
+	if (nrows > 1) {
+		at = (size_t)snprintf(msg, sizeof(msg), "Rows with the most:\n");
+		for (size_t i = 0; i < n && at < sizeof(msg); i++) {
+			const struct devkey *ki = dr->kv[2 * idx[i]];
+			const struct devrow *ri = dr->kv[2 * idx[i] + 1];
+
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  %u:%u %s: %" PRIu64 " of %" PRIu64 " requests (p99 "
+					       "%.3f ms, max %.3f ms)\n",
+					       ki->dev >> 20, ki->dev & 0xfffff, op_name(ki->op),
+					       ri->slow, ri->h.n, ms(hist_pct(&ri->h, 0.99)),
+					       ms(ri->h.max));
+		}
+		if (nrows > TOP && at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  and %" PRIu64 " more rows\n", nrows - TOP);
+	}
+	if (at < sizeof(msg))
+		snprintf(msg + at, sizeof(msg) - at,
+			 "%" PRIu64 " of %" PRIu64 " %s requests on device %u:%u took %.3g ms or more "
+			 "from issue to completion; %" PRIu64 " of them came from kernel threads. The "
+			 "slowest, %.3f ms for %u bytes at sector %" PRIu64 ", was submitted by %s.\n"
+			 "Every call waiting for such a request stalls as long. Look at what else used "
+			 "the device then (other processes, writeback bursts: lower vm.dirty_background_"
+			 "bytes or write back early with sync_file_range), at the device's queue and "
+			 "health (iostat -x, smartctl), and keep latency-critical files (logs, WAL) on a "
+			 "device of their own.",
+			 r->slow, r->h.n, op_name(k->op), k->dev >> 20, k->dev & 0xfffff, l->block_ms,
+			 r->kthread, ms(w->duration), w->bytes, (uint64_t)w->sector, who);
 	fd.code = "latency.slow-block-requests";
 	fd.title = title;
 	fd.message = msg;
@@ -474,71 +693,148 @@ static int block_finding(struct lat *l, const struct devkey *k, struct devrow *r
 	fd.tid = w->tid;
 	fd.comm = w->comm;
 	fd.path = r->path[0] ? r->path : NULL;
-	fd.ts_first = r->slow_first;
-	fd.ts_last = r->slow_last;
-	fd.count = r->slow;
-	fd.excerpt = excerpt_text(&r->x);
+	fd.ts_first = first;
+	fd.ts_last = last;
+	fd.count = slow;
+	fd.excerpt = excerpt_text((struct excerpt *)&r->x);
 	return l->host->emit_finding(l->ctx, &fd);
 }
 
-static int runq_finding(struct lat *l, const struct thrkey *k, struct thrrow *r)
+/*
+ * The slow waits of a process's threads: a warning when they add up to
+ * runq_share of the time it was traced and to runq_min_ms (a cost it paid),
+ * info below (a hint that the machine was busy).
+ */
+static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p)
 {
-	const struct dio_ev_runq *w = &r->worst;
-	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
-	char title[256], msg[1024];
+	const struct dio_ev_runq *w = &p->worst;
+	const struct ptop *t = &p->top[0];
+	struct thrkey tk = { .pid = pid, .tid = t->tid };
+	struct thrrow *tr = table_get(&l->thrs, &tk);
+	struct dio_finding fd = { .size = sizeof(fd) };
+	uint64_t span = p->last_ts - p->first_ts;
+	int warn = share_at_least(p->slow_ns, span, l->runq_ppm) && p->slow_ns >= l->runq_min;
+	char title[512], msg[3072], cost[384], worst[256], all[32];
+	size_t at;
 
-	snprintf(title, sizeof(title),
-		 "thread %s (%u/%u) waited %.3g ms or more for a CPU %" PRIu64 " time%s (max %.3f ms)",
-		 r->comm, k->pid, k->tid, l->runq_ms, r->slow, plural(r->slow), ms(r->h.max));
-	snprintf(msg, sizeof(msg),
-		 "The thread was ready to run but waited for a CPU %" PRIu64 " time%s for %.3g ms "
-		 "or more (%" PRIu64 " wait%s of %.3g ms in all). The longest, %.3f ms after it was "
-		 "%s, ended when %.16s (%u/%u) left the CPU%s%s.\n"
-		 "Its calls take that much longer whatever the storage does. Give it CPUs the busy "
-		 "threads do not use (taskset, cpusets), lower their priority (nice, cgroup "
-		 "cpu.weight), or run fewer of them.",
-		 r->slow, plural(r->slow), l->runq_ms, r->h.n, plural(r->h.n), ms(r->h.sum),
-		 ms(w->delay),
-		 (w->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken up", w->prev_comm,
-		 w->prev_pid, w->prev_tid, (w->flags & DIO_RF_SYSCALL) ? "; it was in " : "",
+	snprintf(cost, sizeof(cost),
+		 "The waits of %.3g ms or more add up to %.3f ms%s, %.1f%% of the %.3f s from its "
+		 "first record to its last: %s %g%% and %g ms).",
+		 l->runq_ms, ms(p->slow_ns), p->threads > 1 ? " over its threads" : "",
+		 span ? 100.0 * (double)p->slow_ns / (double)span : 0.0, (double)span / 1e9,
+		 warn ? "a cost (a warning from" : "a hint that the machine was busy (a warning from",
+		 100.0 * (double)l->runq_ppm / 1e6, l->runq_min_ms);
+	/* all the waits: "90 ms", "39.6 s" */
+	if (p->wait_ns < 1000000000)
+		snprintf(all, sizeof(all), "%.3g ms", ms(p->wait_ns));
+	else
+		snprintf(all, sizeof(all), "%.1f s", (double)p->wait_ns / 1e9);
+	snprintf(worst, sizeof(worst), "%.3f ms after it was %s, ended when %.16s (%u/%u) left the "
+		 "CPU%s%s", ms(w->delay), (w->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken up",
+		 w->prev_comm, w->prev_pid, w->prev_tid, (w->flags & DIO_RF_SYSCALL) ? "; it was in " : "",
 		 (w->flags & DIO_RF_SYSCALL) ? l->host->syscall_name(w->nr) : "");
+	if (p->threads == 1) {
+		snprintf(title, sizeof(title),
+			 "thread %s (%u/%u) waited %.3g ms or more for a CPU %" PRIu64 " time%s (max "
+			 "%.3f ms)",
+			 t->comm, pid, t->tid, l->runq_ms, p->slow, plural(p->slow), ms(w->delay));
+		at = (size_t)snprintf(msg, sizeof(msg),
+				      "The thread was ready to run but waited for a CPU %" PRIu64
+				      " time%s for %.3g ms or more (%" PRIu64 " wait%s of %s in "
+				      "all). The longest, %s.\n",
+				      p->slow, plural(p->slow), l->runq_ms, p->waits, plural(p->waits),
+				      all, worst);
+	} else {
+		snprintf(title, sizeof(title),
+			 "process %s (%u) waited %.3g ms or more for a CPU %" PRIu64 " times in %"
+			 PRIu64 " threads, most %s (%u/%u) %" PRIu64 " time%s (max %.3f ms)",
+			 p->comm, pid, l->runq_ms, p->slow, p->threads, t->comm, pid, t->tid, t->slow,
+			 plural(t->slow), ms(w->delay));
+		at = (size_t)snprintf(msg, sizeof(msg),
+				      "Its threads were ready to run but waited for a CPU %" PRIu64
+				      " times for %.3g ms or more (%" PRIu64 " wait%s of %s in "
+				      "all). Threads with the most:\n",
+				      p->slow, l->runq_ms, p->waits, plural(p->waits), all);
+		for (int i = 0; i < TOP && (uint64_t)i < p->threads && at < sizeof(msg); i++)
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  %s (%u/%u): %" PRIu64 " time%s, %.3f ms in all, max "
+					       "%.3f ms\n",
+					       p->top[i].comm, pid, p->top[i].tid, p->top[i].slow,
+					       plural(p->top[i].slow), ms(p->top[i].slow_ns),
+					       ms(p->top[i].max));
+		if (p->threads > TOP && at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  and %" PRIu64 " more threads\n", p->threads - TOP);
+		if (at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "The longest, of %.16s (%u/%u), %s.\n", w->comm, pid,
+					       w->tid, worst);
+	}
+	if (at < sizeof(msg))
+		snprintf(msg + at, sizeof(msg) - at,
+			 "%s\nIts calls take that much longer whatever the storage does. Give it CPUs "
+			 "the busy threads do not use (taskset, cpusets), lower their priority (nice, "
+			 "cgroup cpu.weight), or run fewer of them.",
+			 cost);
+	fd.severity = warn ? DIO_SEV_WARNING : DIO_SEV_INFO;
 	fd.code = "latency.runq-delay";
 	fd.title = title;
 	fd.message = msg;
-	fd.pid = k->pid;
-	fd.tid = k->tid;
-	fd.comm = r->comm;
-	fd.ts_first = r->slow_first;
-	fd.ts_last = r->slow_last;
-	fd.count = r->slow;
-	fd.excerpt = excerpt_text(&r->x);
+	fd.pid = pid;
+	fd.tid = t->tid;
+	fd.comm = t->comm;
+	fd.ts_first = p->slow_first;
+	fd.ts_last = p->slow_last;
+	fd.count = p->slow;
+	/* the calls of the thread with the most; none when it was pushed out of its table */
+	fd.excerpt = tr ? excerpt_text(&tr->x) : NULL;
 	return l->host->emit_finding(l->ctx, &fd);
+}
+
+/* threads by process, then thread id */
+static int thr_pid_cmp(const void *a, const void *b)
+{
+	const struct thrkey *x = *(void *const *)a, *y = *(void *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* processes by the time their slow waits took, longest first; ties by pid */
+static int proc_cmp(const void *a, const void *b)
+{
+	const uint32_t *kx = *(void *const *)a, *ky = *(void *const *)b;
+	const struct procrow *x = ((void *const *)a)[1], *y = ((void *const *)b)[1];
+
+	if (x->slow_ns != y->slow_ns)
+		return x->slow_ns < y->slow_ns ? 1 : -1;
+	return (*kx > *ky) - (*kx < *ky);
 }
 
 static int lat_finish(void *state)
 {
 	struct lat *l = state;
-	struct rows dr, tr;
 	int err;
 
-	err = gather(&l->devs, &dr, dev_cmp);
-	if (err)
-		return err;
-	err = gather(&l->thrs, &tr, thr_cmp);
-	if (err) {
-		rows_free(&dr);
-		return err;
-	}
+	gather(&l->devs, &l->dr, dev_cmp);
+	gather(&l->thrs, &l->tr, thr_cmp);
 	/* the tables first: a sink may print the findings to the same terminal */
-	print_tables(l, &dr, &tr);
-	for (size_t i = 0; !err && i < dr.n; i++)
-		if (((struct devrow *)dr.v[i])->slow)
-			err = block_finding(l, dr.k[i], dr.v[i]);
-	for (size_t i = 0; !err && i < tr.n; i++)
-		if (((struct thrrow *)tr.v[i])->slow)
-			err = runq_finding(l, tr.k[i], tr.v[i]);
-	rows_free(&dr);
-	rows_free(&tr);
+	print_tables(l, &l->dr, &l->tr);
+	err = block_finding(l, &l->dr);
+	/* every thread to its process, in an order the table's layout does not choose */
+	qsort(l->tr.kv, l->tr.n, 2 * sizeof(void *), thr_pid_cmp);
+	for (size_t i = 0; i < l->tr.n; i++) {
+		const struct thrkey *k = l->tr.kv[2 * i];
+		struct procrow *p = table_get(&l->procs, &k->pid);
+
+		if (p)
+			fold_thread(p, l->tr.kv[2 * i + 1], k->tid);
+	}
+	gather(&l->procs, &l->pr, proc_cmp);
+	for (size_t i = 0; !err && i < l->pr.n; i++)
+		if (((const struct procrow *)l->pr.kv[2 * i + 1])->slow)
+			err = runq_finding(l, *(const uint32_t *)l->pr.kv[2 * i], l->pr.kv[2 * i + 1]);
 	return err;
 }
 

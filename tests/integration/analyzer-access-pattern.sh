@@ -3,8 +3,9 @@
 # The access-pattern analyzer on tests/workloads/pattern: the poor pattern
 # (small, random, misaligned reads and pages read again) gets one finding of
 # each kind whose counts are the ones the workload counted; the good pattern
-# (large reads in order) gets none; and the findings of a recorded trace
-# analyzed offline are the ones dio made inline.
+# (large reads in order) gets none; small reads spread over 300 files are one
+# finding for the process that names the file with the most; and the findings
+# of a recorded trace analyzed offline are the ones dio made inline.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -64,6 +65,19 @@ if run fixed fixed; then
 	if [ -n "$(findings fixed)" ]; then
 		echo "FAIL: the good pattern got findings:"
 		findings fixed | sed 's/^/  /'
+		fail=1
+	fi
+fi
+
+# 300 files: one finding, the sum of the small reads, the file with the most as its evidence
+if run many many; then
+	n=$(findings many | grep -c .)
+	want="access-pattern.small-requests $PID $SMALL $MNT/m000"
+	title="pid $PID (pattern) made $SMALL of its [0-9]* requests smaller than 4096 bytes \
+([0-9.]*%) on 300 files, most on $MNT/m000: $SMALL reads, 0 writes"
+	if [ "$n" -ne 1 ] || ! findings many | grep -q "^$want	$title\$"; then
+		echo "FAIL: want one finding '$want	$title', got $n:"
+		findings many | sed 's/^/  /'
 		fail=1
 	fi
 fi

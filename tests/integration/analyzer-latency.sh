@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The latency analyzer on real requests and waits. Direct I/O on the ext4
-# image: with a threshold every request passes, the finding for reads on the
-# image's device counts the workload's reads and names the slowest exactly as
-# the console showed it, in pread64 of the workload's file; with the default
-# threshold, none. A worker sharing a CPU with a busy thread gets a run-queue
-# finding; made a real-time thread (the fix), it gets none, even on a busy
-# machine. What dio analyze finds in a recording is what
-# the recording found inline.
+# image: with a threshold every request passes, the one finding for slow
+# requests counts the workload's reads on the image's device in its row, and
+# names the slowest request of the row with the most exactly as the console
+# showed it, in the workload's call; with the default threshold, none. A
+# worker sharing a CPU with a busy thread gets its waits counted in the
+# finding of its process; made a real-time thread (the fix), it is not in it,
+# even on a busy machine. What dio analyze finds in a recording is what the
+# recording found inline.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4
@@ -23,32 +24,48 @@ run_dio trace -o "$TMP/out" --analyzer latency:block_slow_ms=0.000001 \
 [ "$RC" -eq 0 ] || { echo "FAIL: dio trace exited with $RC"; fail=1; }
 dev=$(head -1 "$TMP/expect" | cut -d' ' -f3)
 who=$(head -1 "$TMP/expect" | cut -d' ' -f2)
-# the slowest read requests on the image's device, as the console printed them
+# requests DEV RWBS: "latency sector bytes" of those the console printed, slowest last
 # (to the microsecond: the analyzer's slowest, by nanoseconds, is one of them)
-grep -E "^\[[^]]*\] --- block R[A-Z]* $dev " "$TMP/out" |
-	sed -n 's/.* sector=\([0-9]*\) bytes=\([0-9]*\) latency=\([0-9.]*\).*/\3 \1 \2/p' |
-	sort -n > "$TMP/reads"
+requests() {
+	grep -E "^\[[^]]*\] --- block $2 $1 " "$TMP/out" |
+		sed -n 's/.* sector=\([0-9]*\) bytes=\([0-9]*\) latency=\([0-9.]*\).*/\3 \1 \2/p' |
+		sort -n
+}
+requests "$dev" 'R[A-Z]*' > "$TMP/reads"
 nreads=$(wc -l < "$TMP/reads")
-top=$(tail -1 "$TMP/reads" | cut -d' ' -f1)
-want_ms=$(echo "$top * 1000" | bc -l | xargs printf '%.3f')
-title="$nreads read requests on $dev took 1e-06 ms or more"
-if ! findings latency.slow-block-requests "$TMP/out" | grep -qF "$title"; then
-	echo "FAIL: no finding '$title':"
-	findings latency.slow-block-requests "$TMP/out"
+[ "$nreads" -ge 8 ] || { echo "FAIL: $nreads reads on $dev, the workload made 8"; fail=1; }
+# one finding for every row; the image's reads are counted in theirs
+n=$(findings latency.slow-block-requests "$TMP/out" | grep -c .)
+[ "$n" -eq 1 ] || { echo "FAIL: $n slow-block-requests findings, want one:"; \
+	findings latency.slow-block-requests "$TMP/out"; fail=1; }
+if ! grep -qF "  $dev read: $nreads of $nreads requests " "$TMP/out" &&
+	! grep -qF "$nreads of $nreads read requests on device $dev took" "$TMP/out"; then
+	echo "FAIL: the finding does not count the $nreads reads on $dev:"
+	sed -n '/latency.slow-block-requests/,/^    Every call/p' "$TMP/out"
 	fail=1
 fi
+# its evidence: the slowest request of the row with the most, as the console showed it
+set -- $(sed -n 's/^ *[0-9]* of [0-9]* \([a-z]*\) requests on device \([0-9:]*\) took .*/\1 \2/p' \
+	"$TMP/out")
+case "$1" in
+read) rwbs='R[A-Z]*' ;;
+write) rwbs='F?W[A-Z]*' ;;
+*) rwbs=none; echo "FAIL: the row with the most is '$1 $2', not the workload's reads or writes"; fail=1 ;;
+esac
+requests "$2" "$rwbs" > "$TMP/row"
+top=$(tail -1 "$TMP/row" | cut -d' ' -f1)
+want_ms=$(echo "${top:-0} * 1000" | bc -l | xargs printf '%.3f')
 named=0
 while read -r lat sector bytes; do
 	[ "$lat" = "$top" ] || continue
 	msg="The slowest, $want_ms ms for $bytes bytes at sector $sector, was submitted by blockq (${who}) in "
 	grep -qF "$msg" "$TMP/out" && named=1
-done < "$TMP/reads"
+done < "$TMP/row"
 if [ "$named" != 1 ]; then
-	echo "FAIL: the finding does not name one of the slowest reads ($top s) as the console showed them:"
+	echo "FAIL: the finding does not name one of the slowest $1 requests on $2 ($top s) as the console showed them:"
 	grep "The slowest" "$TMP/out"
 	fail=1
 fi
-[ "$nreads" -ge 8 ] || { echo "FAIL: $nreads reads on $dev, the workload made 8"; fail=1; }
 
 run_dio trace -o "$TMP/out" --analyzer latency -- "$WL/blockq" direct "$MNT" 9> /dev/null
 findings latency.slow-block-requests "$TMP/out" | grep -F " on $dev " &&
@@ -57,14 +74,29 @@ findings latency.slow-block-requests "$TMP/out" | grep -F " on $dev " &&
 # run-queue: 100 rounds of 4 ms computing behind a busy thread, then as a real-time thread
 run_dio trace -o "$TMP/out" --analyzer latency:runq_slow_ms=2 -- "$WL/blockq" hog 9> "$TMP/expect"
 worker=$(sed -n 's/ worker$//p' "$TMP/expect")
-n=$(findings latency.runq-delay "$TMP/out" |
-	sed -n "s|.*thread worker ($worker) waited 2 ms or more for a CPU \([0-9]*\) times.*|\1|p")
-[ "${n:-0}" -ge 20 ] || { echo "FAIL: worker $worker: want a runq-delay finding of 20 waits or more, got '${n}':"; findings latency.runq-delay "$TMP/out"; fail=1; }
+# the worker's waits: the title when it is the process's only thread that waited, else its line
+n=$(sed -n "s|.*latency.runq-delay: thread worker ($worker) waited 2 ms or more for a CPU \([0-9]*\) times.*|\1|p
+	s|^ *worker ($worker): \([0-9]*\) times, .*|\1|p" "$TMP/out" | head -1)
+[ "${n:-0}" -ge 20 ] || { echo "FAIL: worker $worker: want a runq-delay finding of 20 waits or more, got '${n}':"; sed -n '/latency.runq-delay/,/^    Its calls/p' "$TMP/out"; fail=1; }
+n=$(findings latency.runq-delay "$TMP/out" | grep -c .)
+[ "$n" -eq 1 ] || { echo "FAIL: $n runq-delay findings for one process"; fail=1; }
 run_dio trace -o "$TMP/out" --analyzer latency:runq_slow_ms=2 -- "$WL/blockq" rt 9> "$TMP/expect"
 worker=$(sed -n 's/ worker$//p' "$TMP/expect")
-[ -n "$worker" ] || { echo "FAIL: blockq rt did not run"; fail=1; }
-findings latency.runq-delay "$TMP/out" | grep -F "($worker)" &&
-	{ echo "FAIL: the real-time worker got a run-queue finding"; fail=1; }
+hog=$(sed -n 's/ hog$//p' "$TMP/expect")
+[ -n "$worker" ] && [ -n "$hog" ] || { echo "FAIL: blockq rt did not run"; fail=1; }
+if grep -F "worker ($worker)" "$TMP/out"; then
+	# on a loaded machine a real-time thread can still wait behind kernel threads or other
+	# real-time ones: a failure only if one of its slow waits was behind the hog
+	behind=$(grep -F "[$worker worker] --- runq " "$TMP/out" | grep -F " prev=$hog " |
+		sed -n 's/.* wait=\([0-9.]*\) .*/\1/p' | awk '$1 >= 0.002' | wc -l)
+	if [ "$behind" -ne 0 ]; then
+		echo "FAIL: the real-time worker waited 2 ms or more behind the hog $behind times"
+		fail=1
+	else
+		echo "note: the real-time worker waited 2 ms or more, but not behind the hog:"
+		grep -F "[$worker worker] --- runq " "$TMP/out" | grep -v " wait=0.00[01]"
+	fi
+fi
 
 # inline == offline: the same findings from the recording as during it
 run_dio record -o "$TMP/t.dio" --analyzer latency:block_slow_ms=0.000001,runq_slow_ms=2 \

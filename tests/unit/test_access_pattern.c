@@ -2,9 +2,11 @@
 /*
  * The access-pattern analyzer on synthetic streams: each check at the edge of
  * its threshold (just below: nothing; at it: a finding with the counts), the
- * minimum number of requests, what is not random or not read again (a second
- * fd, a reopened fd, the rest of a page), the report at process exit, bad
- * options, and its memory staying bounded over a million events.
+ * minimum number of requests, the time small requests must cost, what is not
+ * random or not read again (a second fd, a reopened fd, the rest of a page)
+ * and not small (a file moved whole in one request), one finding per process
+ * whatever the number of its files, the severities, the report at process
+ * exit, bad options, and its memory staying bounded over a million events.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,7 +17,7 @@
 
 #define PID	300
 
-static uint64_t now;
+static uint64_t now, gap = 1000;	/* ns from one request to the next */
 static struct dio_file_tag file;
 
 static void *start(void)
@@ -23,6 +25,7 @@ static void *start(void)
 	void *st;
 
 	now = 0;
+	gap = 1000;
 	file = tag_of(7, 1);
 	st = start_analyzer();
 	fake_path(&file, "/data/db");
@@ -32,7 +35,7 @@ static void *start(void)
 /* a read (write) of size bytes at off on fd by pid, that moved them all */
 static void req(void *st, uint32_t pid, uint16_t nr, int32_t fd, uint64_t off, uint64_t size)
 {
-	struct dio_ev_syscall e = sys_ev(now += 1000, pid, pid, "db", nr, fd, &file, (int64_t)off,
+	struct dio_ev_syscall e = sys_ev(now += gap, pid, pid, "db", nr, fd, &file, (int64_t)off,
 					 (int64_t)size, 200);
 
 	e.args[2] = size;
@@ -313,6 +316,198 @@ static void rest_of_a_page_is_not_read_again(void **unused)
 	assert_int_equal(nfindings("access-pattern.random"), 0);
 }
 
+/*
+ * Small requests must cost: 1000 of them of 200 ns each are 10.0 % of the
+ * time from the first to the end of the last 2 us apart, 9.5 % 2.1 us apart.
+ */
+static void small_requests_must_cost_a_tenth_of_the_time(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	gap = 2000;
+	sequential(st, 1000, 1000);
+	stop_analyzer(st);
+	assert_int_equal(nfindings("access-pattern.small-requests"), 1);
+	assert_non_null(strstr(found[0].message, "in 1000 requests, 1000 of them small; these took "
+				"0.000200 s, 10.0% of the 0.001998 s from its first request to the "
+				"end of its last."));
+
+	opts_reset(NULL);
+	st = start();
+	gap = 2100;
+	sequential(st, 1000, 1000);
+	stop_analyzer(st);
+	assert_int_equal(nfindings("access-pattern.small-requests"), 0);
+}
+
+/*
+ * 2000 files read whole in one small request each: as few calls as can be.
+ * Seven each are few enough too (the dynamic loader reads three or four
+ * pieces of each library); eight each count.
+ */
+static void a_file_moved_in_one_small_request_is_not_small(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	for (int i = 0; i < 2000; i++) {
+		file = tag_of(1000 + (uint64_t)i, 1);
+		rd(st, 0, 200);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+
+	for (int each = 7; each <= 8; each++) {
+		opts_reset(NULL);
+		st = start();
+		for (int i = 0; i < 200; i++) {
+			file = tag_of(1000 + (uint64_t)i, 1);
+			for (int k = 0; k < each; k++)
+				rd(st, (uint64_t)k * 100, 100);
+		}
+		stop_analyzer(st);
+		assert_int_equal(nfindings("access-pattern.small-requests"), each == 8);
+		if (each == 8)
+			assert_int_equal(found[0].count, 1600);
+	}
+}
+
+/*
+ * One process, small requests on 300 files: one finding whose count is the
+ * sum, whose title says how many files and the one with the most, whose
+ * message names the five with the most with their numbers and counts the
+ * rest, and whose evidence (path, tag, excerpt) is that file's.
+ */
+static void on_300_files(const char *max_files)
+{
+	const struct fake_finding *f;
+	char path[32];
+	void *st;
+
+	opts_reset("max_files", max_files, NULL);
+	st = start();
+	/* 50, 40, 30, 20, 15 requests of 100 bytes on f000 to f004 (through fd 3 to 7), 10 on the others */
+	for (int i = 299; i >= 0; i--) {
+		int n = i < 5 ? (int[]){ 50, 40, 30, 20, 15 }[i] : 10;
+
+		file = tag_of(1000 + (uint64_t)i, 1);
+		if (i < 60) {
+			snprintf(path, sizeof(path), "/data/f%03d", i);
+			fake_path(&file, path);
+		}
+		for (int k = 0; k < n; k++)
+			req(st, PID, NR_pread64, 3 + i, (uint64_t)k * 100, 100);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	f = finding("access-pattern.small-requests");
+	assert_non_null(f);
+	assert_int_equal(f->severity, DIO_SEV_WARNING);
+	assert_int_equal(f->count, 295 * 10 + 50 + 40 + 30 + 20 + 15);
+	assert_string_equal(f->title, "pid 300 (db) made 3105 of its 3105 requests smaller than 4096 "
+			    "bytes (100.0%) on 300 files, most on /data/f000: 3105 reads, 0 writes");
+	assert_non_null(strstr(f->message, "\nFiles with the most: /data/f000 (50 of 50 requests), "
+				"/data/f001 (40 of 40 requests), /data/f002 (30 of 30 requests), "
+				"/data/f003 (20 of 20 requests), /data/f004 (15 of 15 requests), and "
+				"295 more files.\n"));
+	assert_string_equal(f->path, "/data/f000");
+	file = tag_of(1000, 1);
+	assert_memory_equal(&f->tag, &file, sizeof(file));
+	assert_string_equal(f->excerpt, "+0.003056 [300/300 db] pread64(3) = 100\n"
+			    "+0.003057 [300/300 db] pread64(3) = 100\n");
+	assert_int_equal(f->ts_first, 1000);
+	assert_int_equal(f->ts_last, 3105 * 1000);
+}
+
+/* the same whether the 300 files fit the table or go to their process as they are pushed out */
+static void a_process_on_300_files_is_one_finding(void **unused)
+{
+	(void)unused;
+	on_300_files("2048");
+	on_300_files("16");
+}
+
+/*
+ * Processes that do not fit their table: the one used least recently is
+ * reported when another pushes it out, with its files; the others at the end.
+ */
+static void a_process_pushed_out_is_reported_then(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset("max_procs", "1", NULL);
+	st = start();
+	sequential(st, 1000, 1000);
+	assert_int_equal(nfound, 0);
+	req(st, PID + 1, NR_read, 3, 0, 100);
+	assert_int_equal(nfound, 1);
+	assert_int_equal(found[0].pid, PID);
+	assert_int_equal(found[0].count, 1000);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+}
+
+/* what the README says the defaults take: 6.7 MiB */
+static void the_defaults_take_what_the_readme_says(void **unused)
+{
+	size_t used;
+
+	(void)unused;
+	opts_reset(NULL);
+	used = init_heap_bytes();
+	if (used < 6950000 || used > 7100000)
+		fail_msg("%zu bytes after init", used);
+}
+
+/* the same pattern in two processes: one finding each */
+static void two_processes_are_two_findings(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	for (int i = 0; i < 4; i++) {
+		file = tag_of(1000 + (uint64_t)i, 1);
+		for (int k = 0; k < 600; k++)
+			req(st, PID + (uint32_t)i % 2, NR_read, 3, (uint64_t)k * 100, 100);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[0].pid, PID);
+	assert_int_equal(found[1].pid, PID + 1);
+	assert_int_equal(found[0].count, 1200);
+	assert_int_equal(found[1].count, 1200);
+	assert_non_null(strstr(found[1].title, "on 2 files"));
+}
+
+/* small requests and re-reads cost time: warnings; random and misaligned ones are hints */
+static void the_severities(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	/* 600 reads of 6000 bytes at random, twice (random, misaligned, read again), 1200 small */
+	for (int i = 0; i < 1200; i++)
+		rd(st, (uint64_t)((i * 7919) % 600) * 8192 + 100, 6000);
+	for (int i = 0; i < 1200; i++)
+		rd(st, (uint64_t)i * 100, 100);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 4);
+	assert_int_equal(finding("access-pattern.small-requests")->severity, DIO_SEV_WARNING);
+	assert_int_equal(finding("access-pattern.reread")->severity, DIO_SEV_WARNING);
+	assert_int_equal(finding("access-pattern.random")->severity, DIO_SEV_INFO);
+	assert_int_equal(finding("access-pattern.misaligned")->severity, DIO_SEV_INFO);
+}
+
 static void good_pattern_is_fine(void **unused)
 {
 	void *st;
@@ -394,6 +589,13 @@ int main(void)
 		cmocka_unit_test(misaligned_requests_at_their_edge),
 		cmocka_unit_test(rereads_at_their_edges),
 		cmocka_unit_test(rest_of_a_page_is_not_read_again),
+		cmocka_unit_test(small_requests_must_cost_a_tenth_of_the_time),
+		cmocka_unit_test(a_file_moved_in_one_small_request_is_not_small),
+		cmocka_unit_test(a_process_on_300_files_is_one_finding),
+		cmocka_unit_test(two_processes_are_two_findings),
+		cmocka_unit_test(a_process_pushed_out_is_reported_then),
+		cmocka_unit_test(the_defaults_take_what_the_readme_says),
+		cmocka_unit_test(the_severities),
 		cmocka_unit_test(good_pattern_is_fine),
 		cmocka_unit_test(reported_when_the_process_exits),
 		cmocka_unit_test(bad_options_are_refused),

@@ -2,8 +2,11 @@
 /*
  * The latency analyzer on synthetic streams: slow block requests and long
  * run-queue waits become findings with the right counts, times, submitter and
- * call; thresholds hold at their edges; fast streams give none; percentiles
- * are within their bucket's 25 %; state does not grow with the trace.
+ * call; slow requests on several devices are one finding, the waits of a
+ * process's threads one finding per process, a warning only when they cost a
+ * share of its time; thresholds hold at their edges; fast streams give none;
+ * percentiles are within their bucket's 25 %; state does not grow with the
+ * trace.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -236,8 +239,169 @@ static void state_stays_bounded_on_a_long_trace(void **state)
 	/* nothing allocated past init: the tables were sized then */
 	assert_true(heap_in_use() <= after_init + 4096);
 	stop_analyzer(st);
-	/* 64 device rows and 256 threads at most: one finding each */
-	assert_int_equal(nfound, 64 + 256);
+	/* the 64 device rows in one finding; the million threads of pid 10 in one */
+	assert_int_equal(nfound, 2);
+	assert_int_equal(nfindings("latency.slow-block-requests"), 1);
+	assert_int_equal(finding("latency.runq-delay")->count, 1000000);
+	assert_non_null(strstr(finding("latency.runq-delay")->title, "in 1000000 threads"));
+}
+
+/* a syscall record of pid at ts: the time the process was traced */
+static void seen(void *st, uint32_t pid, uint64_t ts)
+{
+	struct dio_ev_syscall e = sys_ev(ts, pid, pid, "db", NR_read, 3, NULL, -1, 1, 1000);
+
+	feed(st, &e);
+}
+
+/*
+ * Twelve threads of one process wait: one finding whose count is the sum,
+ * whose title names the thread with the most, whose message lists five and
+ * counts the rest; another process is another finding.
+ */
+static void the_threads_of_a_process_are_one_finding(void **state)
+{
+	void *st = start(NULL, NULL);
+	const struct fake_finding *f;
+	uint64_t ts = 1000 * MS;
+
+	(void)state;
+	seen(st, 10, ts);
+	seen(st, 30, ts);
+	/* thread 100 + i waits 6 ms i + 1 times; thread 200 of pid 30 twice */
+	for (uint32_t i = 0; i < 12; i++)
+		for (uint32_t n = 0; n <= i; n++) {
+			struct dio_ev_runq r = runq(ts += 10 * MS, 100 + i, 6 * MS);
+
+			feed(st, &r);
+		}
+	for (int n = 0; n < 2; n++) {
+		struct dio_ev_runq r = runq(ts += 10 * MS, 200, 6 * MS);
+
+		r.pid = 30;
+		feed(st, &r);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	f = &found[0];
+	assert_string_equal(f->code, "latency.runq-delay");
+	assert_int_equal(f->pid, 10);
+	assert_int_equal(f->count, 78);
+	assert_int_equal(f->tid, 111);
+	assert_string_equal(f->comm, "client111");
+	assert_string_equal(f->title, "process db (10) waited 5 ms or more for a CPU 78 times "
+			    "in 12 threads, most client111 (10/111) 12 times (max 6.000 ms)");
+	assert_non_null(strstr(f->message, "Threads with the most:\n"
+				"  client111 (10/111): 12 times, 72.000 ms in all, max 6.000 ms\n"
+				"  client110 (10/110): 11 times, 66.000 ms in all, max 6.000 ms\n"));
+	assert_non_null(strstr(f->message, "  client107 (10/107): 8 times, 48.000 ms in all, max "
+				"6.000 ms\n  and 7 more threads\n"));
+	assert_null(strstr(f->message, "client106"));
+	/* the excerpt is the calls of the thread with the most */
+	assert_non_null(strstr(f->excerpt, "... 4 more"));
+	assert_int_equal(found[1].pid, 30);
+	assert_int_equal(found[1].count, 2);
+}
+
+/*
+ * Severity: the slow waits of a process traced 2 s add up to 6 ms (0.3 %): a
+ * hint (info); to 102 ms (5.1 %): a cost (warning). Traced 0.2 s, 48 ms (24 %)
+ * are under the 50 ms floor: a hint.
+ */
+static void a_wait_is_a_warning_only_when_it_costs(void **state)
+{
+	static const struct {
+		int waits;
+		uint64_t traced;
+		uint32_t sev;
+		const char *says;
+	} cases[] = {
+		{ 1, 2000 * MS, DIO_SEV_INFO, "The waits of 5 ms or more add up to 6.000 ms, 0.3% of "
+				   "the 2.000 s from its first record to its last: a hint that the "
+				   "machine was busy (a warning from 5% and 50 ms)." },
+		{ 17, 2000 * MS, DIO_SEV_WARNING, "The waits of 5 ms or more add up to 102.000 ms, 5.1% "
+				       "of the 2.000 s from its first record to its last: a cost (a "
+				       "warning from 5% and 50 ms)." },
+		{ 8, 200 * MS, DIO_SEV_INFO, "The waits of 5 ms or more add up to 48.000 ms, 24.0% of "
+				   "the 0.200 s from its first record to its last: a hint that the "
+				   "machine was busy (a warning from 5% and 50 ms)." },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		void *st = start(NULL, NULL);
+
+		seen(st, 10, 1000 * MS);
+		for (int n = 0; n < cases[i].waits; n++) {
+			struct dio_ev_runq r = runq(1010 * MS + (uint64_t)n * 10 * MS, 13, 6 * MS);
+
+			feed(st, &r);
+		}
+		seen(st, 10, 1000 * MS + cases[i].traced - 1000);
+		stop_analyzer(st);
+		assert_int_equal(nfound, 1);
+		assert_int_equal(found[0].severity, cases[i].sev);
+		if (!strstr(found[0].message, cases[i].says))
+			fail_msg("%d waits: %s", cases[i].waits, found[0].message);
+	}
+}
+
+/* threads pushed out of their table still count in their process's finding */
+static void threads_pushed_out_still_count(void **state)
+{
+	void *st = start("max_threads", "2");
+
+	(void)state;
+	for (uint32_t t = 0; t < 10; t++) {
+		struct dio_ev_runq r = runq(1000 * MS + t * MS, 100 + t, 6 * MS + t);
+
+		feed(st, &r);
+	}
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_int_equal(found[0].count, 10);
+	assert_non_null(strstr(found[0].title, "10 times in 10 threads"));
+}
+
+/* slow requests on two devices: one finding, the row with the most as its evidence */
+static void slow_requests_on_two_devices_are_one_finding(void **state)
+{
+	void *st = start(NULL, NULL);
+	struct dio_ev_block b;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		b = blk(1000 * MS + (uint64_t)i * MS, 13, 60 * MS, "W");
+		b.dev = (8u << 20) | 32;
+		feed(st, &b);
+	}
+	b = blk(2000 * MS, 14, 70 * MS, "R");
+	feed(st, &b);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_int_equal(found[0].count, 4);
+	assert_string_equal(found[0].title, "4 block requests took 50 ms or more in 2 device and "
+			    "operation rows, most 3 write requests on 8:32 (p99 60.000 ms, max "
+			    "60.000 ms)");
+	assert_non_null(strstr(found[0].message, "Rows with the most:\n"
+				"  8:32 write: 3 of 3 requests (p99 60.000 ms, max 60.000 ms)\n"
+				"  8:16 read: 1 of 1 requests (p99 70.000 ms, max 70.000 ms)\n"
+				"3 of 3 write requests on device 8:32"));
+	assert_int_equal(found[0].tid, 13);
+	assert_int_equal(found[0].ts_first, 1000 * MS);
+	assert_int_equal(found[0].ts_last, 2070 * MS);
+}
+
+/* what the README says the defaults take: 9.8 MiB */
+static void the_defaults_take_what_the_readme_says(void **state)
+{
+	size_t used;
+
+	(void)state;
+	opts_reset("output", out_path, NULL);
+	used = init_heap_bytes();
+	if (used < 10150000 || used > 10350000)
+		fail_msg("%zu bytes after init", used);
 }
 
 static int setup(void **state)
@@ -267,6 +431,11 @@ int main(void)
 		cmocka_unit_test(waits_behind_a_hog_name_the_thread),
 		cmocka_unit_test(fast_streams_give_no_finding_but_tables),
 		cmocka_unit_test(state_stays_bounded_on_a_long_trace),
+		cmocka_unit_test(the_threads_of_a_process_are_one_finding),
+		cmocka_unit_test(a_wait_is_a_warning_only_when_it_costs),
+		cmocka_unit_test(threads_pushed_out_still_count),
+		cmocka_unit_test(slow_requests_on_two_devices_are_one_finding),
+		cmocka_unit_test(the_defaults_take_what_the_readme_says),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
