@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the real-program cases (tests/real/README.md). On top of the
+# integration tests' lib.sh (root and BTF or SKIP, the ext4 image on $MNT,
+# cleanup, run_dio): the programs a case needs, a recording with every
+# analyzer, optionally with strace inside it, and the Python checks.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+REAL=$top_srcdir/tests/real
+PYTHONPATH=$REAL
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH PYTHONDONTWRITEBYTECODE TMP
+# daemons and admin tools live in sbin, which a user's PATH may lack
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+# the programs' messages in one language, whatever the machine's locale
+LC_ALL=C.UTF-8
+export PATH LC_ALL
+
+# need PROGRAM:PACKAGE...: each PROGRAM must be installed. install-deps.sh
+# installs the packages, so a missing one fails the case; it is skipped only
+# when apt knows no PACKAGE to install on this machine.
+need() {
+	for np in "$@"; do
+		prog=${np%%:*}
+		pkg=${np#*:}
+		command -v "$prog" > /dev/null && continue
+		if apt-cache policy "$pkg" 2> /dev/null | grep -q 'Candidate: [0-9]'; then
+			echo "FAIL: $prog is not installed: apt-get install $pkg (install-deps.sh does)"
+			exit 1
+		fi
+		echo "SKIP: $prog is not installed and no package $pkg can be installed here"
+		exit 77
+	done
+}
+
+# record NAME CMD ARGS...: CMD under dio record (trace in $TMP/NAME.dio, its
+# output in $TMP/NAME.out and .err), then dio analyze --analyzer all with the
+# json sink ($TMP/NAME.json). With STRACE=1, CMD runs under strace -f -y, its
+# log in $TMP/strace/NAME.log; dio leaves out the calls on that directory, so
+# that strace's own writes are not in the trace. DIO_LIMIT: seconds dio may
+# record (default 30, run_dio's deadline).
+record() {
+	rec_name=$1
+	shift
+	mkdir -p "$TMP/strace"
+	if [ -n "$STRACE" ]; then
+		set -- strace -f -y -o "$TMP/strace/$rec_name.log" "$@"
+	fi
+	timeout -s INT -k 5 "${DIO_LIMIT:-30}" "$DIO" record --no-summary \
+		--exclude-path "$TMP/strace/" -o "$TMP/$rec_name.dio" -- "$@" \
+		> "$TMP/$rec_name.out" 2> "$TMP/$rec_name.err"
+	RC=$?
+	if [ "$RC" -ne 0 ]; then
+		echo "FAIL: $rec_name: dio record -- $* exited with $RC"
+		tail -n 20 "$TMP/$rec_name.err" "$TMP/$rec_name.out"
+		exit 1
+	fi
+	run_dio analyze --no-summary "$TMP/$rec_name.dio" --analyzer all \
+		--sink "json:file=$TMP/$rec_name.json,paths=false" > /dev/null 2> "$TMP/$rec_name.analyze"
+	if [ "$RC" -ne 0 ]; then
+		echo "FAIL: $rec_name: dio analyze exited with $RC"
+		tail -n 20 "$TMP/$rec_name.analyze"
+		exit 1
+	fi
+}
+
+# check: the Python on standard input, with corpus.py and stracelog.py at hand,
+# decides the case; its exit status is the case's.
+check() {
+	python3 - "$@"
+	exit $?
+}
+
+# wait_for SECONDS CMD ARGS...: run CMD every 0.1 s until it succeeds; fail
+# the case when it has not after SECONDS.
+wait_for() {
+	wf_n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		wf_n=$((wf_n - 1))
+		if [ "$wf_n" -le 0 ]; then
+			echo "FAIL: waited in vain for: $*"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}

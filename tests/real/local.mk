@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The real-program corpus (tests/real/README.md): programs installed from Debian's
+# packages, in a buggy configuration and its correct counterpart, recorded with dio
+# and checked against what strace saw. Root and BTF needed, else SKIP.
+REAL_TESTS = tests/real/bash-append-loop.sh
+TESTS += $(REAL_TESTS)
+EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
+	tests/real/stracelog.py $(REAL_TESTS)
