@@ -8,20 +8,11 @@
 . "$top_srcdir/tests/real/lib.sh"
 need bash:bash strace:strace
 mount_ext4
-cd "$MNT" || exit 1
-STRACE=1 record bash-append-loop \
-	bash -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
+shell_loop bash-append-loop bash
 check "$MNT/app.log" << 'PY'
 import sys, corpus
-path = sys.argv[1]
 c = corpus.Case("bash-append-loop")
-log = c.strace()
-bash = log.pid("bash")
-cycles = log.opened(bash, path)
-# each: one write of one line, ended within the process
-bad = [d for d in cycles if len(d.writes) != 1 or d.end is None]
-if len(cycles) != 200 or bad:
-    c.fail(f"strace: bash opened {path} {len(cycles)} times, {len(bad)} not one write each")
-c.expect("redundant-open.churn", bash, len(cycles), path)
+pid, n = corpus.appends(c, c.strace(), "bash", sys.argv[1])
+c.expect("redundant-open.churn", pid, n, sys.argv[1])
 c.done()
 PY

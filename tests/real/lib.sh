@@ -84,3 +84,28 @@ wait_for() {
 		sleep 0.1
 	done
 }
+
+# sqlite_inserts NAME MODE: sqlite3 makes $MNT/app.db with a table and 200
+# INSERTs, each its own transaction (MODE autocommit), all in one (transaction)
+# or each its own in WAL mode (wal); recorded with strace as NAME.
+sqlite_inserts() {
+	{
+		[ "$2" = wal ] && echo "PRAGMA journal_mode=WAL;"
+		echo "CREATE TABLE log(id INTEGER PRIMARY KEY, msg TEXT);"
+		[ "$2" = transaction ] && echo "BEGIN;"
+		for i in $(seq 200); do
+			echo "INSERT INTO log(msg) VALUES('message $i');"
+		done
+		[ "$2" = transaction ] && echo "COMMIT;"
+	} > "$TMP/insert.sql"
+	STRACE=1 record "$1" sqlite3 "$MNT/app.db" < "$TMP/insert.sql"
+	rows=$(sqlite3 "$MNT/app.db" 'SELECT count(*) FROM log')
+	[ "$rows" = 200 ] || { echo "FAIL: $1: the table has $rows rows, not 200"; exit 1; }
+}
+
+# shell_loop NAME SHELL: SHELL appends 200 lines to $MNT/app.log, each with
+# its own `echo ... >>`, recorded with strace as NAME.
+shell_loop() {
+	cd "$MNT" || exit 1
+	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
+}

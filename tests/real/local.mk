@@ -2,7 +2,9 @@
 # The real-program corpus (tests/real/README.md): programs installed from Debian's
 # packages, in a buggy configuration and its correct counterpart, recorded with dio
 # and checked against what strace saw. Root and BTF needed, else SKIP.
-REAL_TESTS = tests/real/bash-append-loop.sh
+REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
+	tests/real/dash-append-loop.sh tests/real/sqlite3-autocommit.sh \
+	tests/real/sqlite3-transaction.sh tests/real/sqlite3-wal.sh
 TESTS += $(REAL_TESTS)
 EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
 	tests/real/stracelog.py $(REAL_TESTS)
