@@ -143,3 +143,15 @@ def appends(c, log, prog, path):
     if not cycles or bad:
         c.fail(f"strace: {prog} did not write one line per open of {path}")
     return pid, len(cycles)
+
+
+def whole_reads(log, pid, at_least=2):
+    """{path: times} of the files process pid opened and read whole (from
+    offset 0 to the end) at least at_least times, while no process wrote to
+    them."""
+    written = {d.path for d in log.descriptions if d.writes}
+    times = {}
+    for d in log.descriptions:
+        if d.tgid == pid and d.whole() and d.path not in written:
+            times[d.path] = times.get(d.path, 0) + 1
+    return {p: n for p, n in times.items() if n >= at_least}

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dpkg, bug: installing a package of 20 files (built with dpkg-deb, into a
+# separate root and database). For each member of the package's data archive
+# dpkg looks up its owner and group by name (getpwnam, getgrnam) without
+# keeping the answer; without nscd, glibc opens /etc/passwd and /etc/group and
+# reads them whole each time. dio must report one
+# redundant-open.duplicate-read for the dpkg process, its count the whole
+# reads of both files strace sees (the group's files add up).
+. "$top_srcdir/tests/real/lib.sh"
+need dpkg:dpkg dpkg-deb:dpkg strace:strace
+mount_ext4
+pkg=$TMP/pkg
+mkdir -p "$pkg/DEBIAN" "$pkg/usr/share/corpus-demo"
+for i in $(seq 20); do
+	echo "file $i" > "$pkg/usr/share/corpus-demo/f$i"
+done
+printf 'Package: corpus-demo\nVersion: 1.0\nArchitecture: all\nMaintainer: dio <dio@localhost>\nDescription: twenty small files\n' \
+	> "$pkg/DEBIAN/control"
+dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null || { echo "FAIL: dpkg-deb -b"; exit 1; }
+db=$MNT/root/var/lib/dpkg
+mkdir -p "$db/updates" "$db/info" "$db/triggers"
+touch "$db/status" "$db/available"
+STRACE=1 record dpkg-unpack dpkg --root="$MNT/root" --log="$MNT/dpkg.log" -i "$TMP/corpus-demo.deb"
+[ -f "$MNT/root/usr/share/corpus-demo/f20" ] || { echo "FAIL: dpkg did not install"; exit 1; }
+check << 'PY'
+import corpus
+c = corpus.Case("dpkg-unpack")
+log = c.strace()
+dpkg = log.pid("dpkg")
+again = corpus.whole_reads(log, dpkg)
+print(f"strace: dpkg read whole, more than once: {again}")
+if sorted(again) != ["/etc/group", "/etc/passwd"] or min(again.values()) < 20:
+    c.fail("strace: expected /etc/passwd and /etc/group read whole once per file or more")
+c.expect("redundant-open.duplicate-read", dpkg, sum(again.values()))
+c.done()
+PY
