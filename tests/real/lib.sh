@@ -109,3 +109,42 @@ shell_loop() {
 	cd "$MNT" || exit 1
 	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
 }
+
+# copytruncate NAME FOLLOWER: an application keeps $MNT/app.log open (O_APPEND)
+# and writes 100 lines; FOLLOWER (a shell command run with exec in the
+# background, in $MNT) follows the log and writes what it delivers to
+# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
+# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
+# application writes 40 more lines (less than the follower's offset), and
+# the follower has 2 s to deliver them before it is stopped with SIGTERM
+# (its exit status goes to $TMP/follower.status).
+# Recorded with strace as NAME.
+copytruncate() {
+	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
+	cat > "$TMP/scenario.sh" << 'SH'
+cd "$1" || exit 1
+t=$2
+delivered() {
+	n=0
+	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+exec 3>> app.log
+sh -c "exec $3" &
+follower=$!
+i=1
+while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+delivered 100 100
+logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
+i=1
+while [ $i -le 40 ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
+delivered 140 20
+kill $follower
+wait $follower
+echo "the follower exited with $?" > "$t/follower.status"
+SH
+	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
+	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
+}

@@ -5,7 +5,10 @@
 REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/dash-append-loop.sh tests/real/sqlite3-autocommit.sh \
 	tests/real/sqlite3-transaction.sh tests/real/sqlite3-wal.sh \
-	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh
+	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh \
+	tests/real/logtail2-inode-reuse.sh tests/real/logtail2-logrotate.sh \
+	tests/real/rsyslog-copytruncate.sh tests/real/rsyslog-reopen-on-truncate.sh \
+	tests/real/tail-copytruncate.sh
 TESTS += $(REAL_TESTS)
 EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
 	tests/real/stracelog.py $(REAL_TESTS)
