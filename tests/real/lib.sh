@@ -148,3 +148,18 @@ SH
 	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
 	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
 }
+
+# rsyslog_follower on|off: prints the command for copytruncate of an rsyslogd
+# whose imfile follows $MNT/app.log (inotify mode, reopenOnTruncate on or off)
+# and writes each of its lines to $TMP/delivered.log, nothing else.
+rsyslog_follower() {
+	mkdir -p "$TMP/rsyslog"
+	cat > "$TMP/rsyslog.conf" <<- EOF
+	global(workDirectory="$TMP/rsyslog")
+	module(load="imfile" mode="inotify")
+	input(type="imfile" file="$MNT/app.log" tag="app:" reopenOnTruncate="$1")
+	template(name="line" type="string" string="%msg%\n")
+	if \$syslogtag == "app:" then action(type="omfile" file="$TMP/delivered.log" template="line")
+	EOF
+	echo "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
+}

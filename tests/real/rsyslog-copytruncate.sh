@@ -13,15 +13,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need rsyslogd:rsyslog logrotate:logrotate strace:strace
 mount_ext4
-mkdir -p "$TMP/rsyslog"
-cat > "$TMP/rsyslog.conf" << EOF2
-global(workDirectory="$TMP/rsyslog")
-module(load="imfile" mode="inotify")
-input(type="imfile" file="$MNT/app.log" tag="app:" reopenOnTruncate="off")
-template(name="line" type="string" string="%msg%\n")
-if \$syslogtag == "app:" then action(type="omfile" file="$TMP/delivered.log" template="line")
-EOF2
-copytruncate rsyslog-copytruncate "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
+copytruncate rsyslog-copytruncate "$(rsyslog_follower off)"
 check "$MNT/app.log" << 'PY'
 import sys, corpus, stracelog
 path = sys.argv[1]

@@ -7,15 +7,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need rsyslogd:rsyslog logrotate:logrotate strace:strace
 mount_ext4
-mkdir -p "$TMP/rsyslog"
-cat > "$TMP/rsyslog.conf" << EOF2
-global(workDirectory="$TMP/rsyslog")
-module(load="imfile" mode="inotify")
-input(type="imfile" file="$MNT/app.log" tag="app:" reopenOnTruncate="on")
-template(name="line" type="string" string="%msg%\n")
-if \$syslogtag == "app:" then action(type="omfile" file="$TMP/delivered.log" template="line")
-EOF2
-copytruncate rsyslog-reopen-on-truncate "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
+copytruncate rsyslog-reopen-on-truncate "$(rsyslog_follower on)"
 [ "$(wc -l < "$TMP/delivered.log")" -eq 140 ] || { echo "FAIL: rsyslog lost lines"; exit 1; }
 check << 'PY'
 import corpus
