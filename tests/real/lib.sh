@@ -163,3 +163,58 @@ rsyslog_follower() {
 	EOF
 	echo "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
 }
+
+# nginx_serve NAME on|off: nginx (one worker, which runs as root because
+# $TMP is private; sendfile on, as in Debian's nginx.conf) serves
+# $MNT/www/index.html on a Unix socket, with the open_file_cache on or off;
+# recorded with strace as NAME while a client that dio does not trace
+# fetches the page 200 times, then stopped with SIGQUIT (graceful).
+nginx_serve() {
+	n=$MNT/nginx
+	mkdir -p "$MNT/www" "$n/logs" "$n/tmp"
+	echo "<html><body>a small static page</body></html>" > "$MNT/www/index.html"
+	cache=
+	[ "$2" = on ] && cache="open_file_cache max=64 inactive=60s; open_file_cache_valid 60s;"
+	cat > "$n/nginx.conf" <<- EOF
+	worker_processes 1;
+	user root;
+	daemon off;
+	pid $n/nginx.pid;
+	error_log $n/logs/error.log;
+	events { worker_connections 64; }
+	http {
+		sendfile on;
+		tcp_nopush on;
+		access_log $n/logs/access.log;
+		client_body_temp_path $n/tmp/body;
+		proxy_temp_path $n/tmp/proxy;
+		fastcgi_temp_path $n/tmp/fastcgi;
+		uwsgi_temp_path $n/tmp/uwsgi;
+		scgi_temp_path $n/tmp/scgi;
+		$cache
+		server {
+			listen unix:$n/sock;
+			root $MNT/www;
+		}
+	}
+	EOF
+	STRACE=1 record "$1" nginx -p "$n" -c "$n/nginx.conf" -e "$n/logs/error.log" &
+	ns_rec=$!
+	wait_for 20 test -S "$n/sock"
+	python3 - "$n/sock" 200 << 'PY' || { kill -QUIT "$(cat "$n/nginx.pid")"; exit 1; }
+import socket, sys
+path, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.sendall(b"GET /index.html HTTP/1.0\r\nHost: localhost\r\n\r\n")
+    reply = b""
+    while chunk := s.recv(65536):
+        reply += chunk
+    s.close()
+    if not reply.startswith(b"HTTP/1.1 200") or b"a small static page" not in reply:
+        sys.exit(f"FAIL: request {i + 1}: {reply[:200]!r}")
+PY
+	kill -QUIT "$(cat "$n/nginx.pid")"
+	wait $ns_rec || exit 1
+}
