@@ -6,7 +6,8 @@
 # keys in order are trivial moves without I/O), then the same keys at random
 # (overwrite). Then compactions read and rewrite the SST files in two or three
 # background threads (rocksdb:low, with subcompactions, and rocksdb:high,
-# flushing) while files pile up in level 0, and RocksDB slows its writers down
+# flushing), and RocksDB slows its writer down to 1 MiB/s whenever level 0
+# holds two files, that is whenever a compaction of level 0 is due
 # (level0_slowdown_writes_trigger, delayed_write_rate): the foreground's
 # appends to the write-ahead log thin out while the compactions run, the
 # interference SILK and the DIO paper measured. dio must report
@@ -19,8 +20,8 @@ DIO_LIMIT=180 record rocksdb-db-bench sh -c 'echo $$ > "$0/db_bench.pid"; exec "
 	--db="$TMP/db" --compression_type=none --benchmark_write_rate_limit=8388608 \
 	--write_buffer_size=2097152 --target_file_size_base=2097152 \
 	--max_bytes_for_level_base=8388608 --max_background_jobs=4 --subcompactions=2 \
-	--level0_file_num_compaction_trigger=2 --level0_slowdown_writes_trigger=3 \
-	--level0_stop_writes_trigger=6 --delayed_write_rate=1048576
+	--level0_file_num_compaction_trigger=2 --level0_slowdown_writes_trigger=2 \
+	--level0_stop_writes_trigger=4 --delayed_write_rate=1048576
 grep -E '^(fillseq|overwrite) ' "$TMP/rocksdb-db-bench.out"
 check "$(cat "$TMP/db_bench.pid")" << 'PY'
 import sys, corpus
