@@ -11,14 +11,14 @@
 . "$top_srcdir/tests/real/lib.sh"
 need git:git strace:strace
 mount_ext4
-mkdir -p "$TMP/home" "$MNT/repo"
+mkdir -p "$MNT/repo"
 cd "$MNT/repo" || exit 1
 git init -q . && echo hello > a && git add a &&
 	git -c user.name=corpus -c user.email=corpus@localhost commit -qm first ||
 	{ echo "FAIL: cannot make a git repository"; exit 1; }
 (
-	HOME=$TMP/home GIT_CONFIG_NOSYSTEM=1 STRACE=1
-	export HOME GIT_CONFIG_NOSYSTEM
+	GIT_CONFIG_NOSYSTEM=1 STRACE=1
+	export GIT_CONFIG_NOSYSTEM
 	record git-config-reads git ls-files
 ) || exit 1
 check "$MNT/repo/.git/config" << 'PY'

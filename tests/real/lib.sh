@@ -11,9 +11,12 @@ PYTHONDONTWRITEBYTECODE=1
 export PYTHONPATH PYTHONDONTWRITEBYTECODE TMP
 # daemons and admin tools live in sbin, which a user's PATH may lack
 PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
-# the programs' messages in one language, whatever the machine's locale
+# the programs' messages in one language, whatever the machine's locale, and
+# no dotfiles of the user who runs the tests (~/.gitconfig, ~/.sqliterc)
 LC_ALL=C.UTF-8
-export PATH LC_ALL
+HOME=$TMP/home
+mkdir -p "$HOME"
+export PATH LC_ALL HOME
 
 # need PROGRAM:PACKAGE...: each PROGRAM must be installed. install-deps.sh
 # installs the packages, so a missing one fails the case; it is skipped only
