@@ -7,6 +7,7 @@ on the numbers strace saw (stracelog.py).
     log = c.strace()                        # $TMP/strace/sqlite3-autocommit.log
     c.expect("redundant-open.create-unlink", pid, count, path)
     c.allow("errors.burst", "why this finding is right too")
+    c.forbid("reuse-offset.stale-offset")   # not even as INFO
     c.done()                                # the other checks, the table, the exit
 
 A bug case names each finding it must have (code, process, count and, when
@@ -87,6 +88,14 @@ class Case:
         sev = SEVERITY.get(code)
         if sev and f["severity"] != sev:
             self.fail(f"{code} pid {pid}: severity {f['severity']}, expected {sev}")
+
+    def forbid(self, *codes):
+        """No finding of these codes at all, whatever its severity: a correct
+        counterpart must not get its bug case's codes, even as INFO."""
+        for f in self.findings:
+            if f["code"] in codes:
+                self.fail(f"{f['severity']} {f['code']} pid {f['pid']} ({f.get('comm')}):"
+                          f" {f['title'][:200]}")
 
     def allow(self, code, why):
         """WARNING or ERROR findings of code are right too in this case: why."""

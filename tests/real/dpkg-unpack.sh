@@ -39,5 +39,6 @@ print(f"strace: dpkg opened {db} {len(syncs)} times to fsync it")
 c.allow("redundant-open.churn", f"dpkg opens its updates directory to fsync it after each"
         f" status change ({len(syncs)} times here): its journal's durability, reported or not"
         f" as the churn threshold decides")
+c.forbid("redundant-open.create-unlink")
 c.done()
 PY

@@ -16,5 +16,6 @@ opens = [d for p in log.pids("nginx") for d in log.opened(p, page)]
 print(f"strace: nginx opened {page} {len(opens)} times")
 if len(opens) != 1:
     c.fail("strace: expected the page opened once")
+c.forbid("redundant-open.churn", "redundant-open.duplicate-read")
 c.done()
 PY

@@ -35,5 +35,6 @@ c.expect("redundant-open.create-unlink", sq, len(unlinks), journal)
 c.expect("redundant-open.churn", sq, len(dirsyncs), mnt)
 c.allow("errors.burst", "before each transaction SQLite looks for a hot journal and a WAL file"
         " with stat, which fails with ENOENT: a real storm of failing calls")
+c.forbid("reuse-offset.stale-offset", "reuse-offset.read-past-end")
 c.done()
 PY
