@@ -13,11 +13,12 @@ on the numbers strace saw (stracelog.py).
 A bug case names each finding it must have (code, process, count and, when
 the group has one file, its path). Every other WARNING or ERROR finding fails
 the case unless the case allows its code and says why; a correct counterpart
-allows none. In every case: at most one finding per code and process (dio
-groups a process's files under one finding), at most 25 findings in all.
-Findings about strace itself, where a case runs it, and the latency
-analyzer's, which measure the machine rather than the program, are shown and
-not judged.
+allows none, and forbids its bug case's codes at any severity. In every case:
+at most one finding per code and process (dio groups a process's files under
+one finding), at most 25 findings in all. Findings about strace itself, where
+a case runs it, are shown and not judged; the latency analyzer's, which
+measure the machine rather than the program, are never unexpected but count
+towards those two limits.
 """
 import json
 import os
@@ -35,7 +36,7 @@ SEVERITY = {
 MAX_FINDINGS = 25
 # findings about the machine, not the program: how long a thread waited for a
 # CPU and a request for the disk depends on what else runs there (CI machines
-# and developers' are shared). Every case shows them and none judges them.
+# and developers' are shared). No case expects or forbids them.
 MACHINE = {
     "latency.runq-delay": "a thread waited for a CPU: the machine's load",
     "latency.slow-block-requests": "the disk was slow: the machine's load",
@@ -57,6 +58,7 @@ class Case:
                     (self.strace_own if o.get("comm") == "strace" else self.findings).append(o)
         self.expected = []
         self.allowed = {}
+        self.forbidden = set()
         self.failures = []
 
     def strace(self):
@@ -92,10 +94,7 @@ class Case:
     def forbid(self, *codes):
         """No finding of these codes at all, whatever its severity: a correct
         counterpart must not get its bug case's codes, even as INFO."""
-        for f in self.findings:
-            if f["code"] in codes:
-                self.fail(f"{f['severity']} {f['code']} pid {f['pid']} ({f.get('comm')}):"
-                          f" {f['title'][:200]}")
+        self.forbidden.update(codes)
 
     def allow(self, code, why):
         """WARNING or ERROR findings of code are right too in this case: why."""
@@ -115,16 +114,19 @@ class Case:
             print(f"  (strace's own: {f['severity']} {f['code']} {f['title'][:200]})")
         unexpected = {}
         for f in self.findings:
-            if f["severity"] not in ("warning", "error"):
+            if f["code"] in self.forbidden:
+                why = "forbidden"
+            elif f["severity"] not in ("warning", "error") or f["code"] in MACHINE \
+                    or (f["code"], f["pid"]) in self.expected or f["code"] in self.allowed:
                 continue
-            if (f["code"], f["pid"]) in self.expected or f["code"] in self.allowed \
-                    or f["code"] in MACHINE:
-                continue
-            k = (f["severity"], f["code"], f["pid"], f.get("comm"), f.get("path") or "")
+            else:
+                why = "unexpected"
+            k = (why, f["severity"], f["code"], f["pid"], f.get("comm"), f.get("path") or "")
             unexpected.setdefault(k, []).append(f)
-        for (sev, code, pid, comm, path), fs in unexpected.items():
+        for (why, sev, code, pid, comm, path), fs in unexpected.items():
             n = f" ({len(fs)} findings)" if len(fs) > 1 else ""
-            self.fail(f"unexpected {sev} {code} pid {pid} ({comm}) {path}{n}: {fs[0]['title'][:200]}")
+            self.fail(f"{why} {sev} {code} pid {pid} ({comm}) {path}{n}:"
+                      f" {fs[0]['title'][:200]}")
         seen = {}
         for f in self.findings:
             k = (f["code"], f["pid"])

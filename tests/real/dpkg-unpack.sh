@@ -15,8 +15,13 @@ mkdir -p "$pkg/DEBIAN" "$pkg/usr/share/corpus-demo"
 for i in $(seq 20); do
 	echo "file $i" > "$pkg/usr/share/corpus-demo/f$i"
 done
-printf 'Package: corpus-demo\nVersion: 1.0\nArchitecture: all\nMaintainer: dio <dio@localhost>\nDescription: twenty small files\n' \
-	> "$pkg/DEBIAN/control"
+cat > "$pkg/DEBIAN/control" << 'EOF'
+Package: corpus-demo
+Version: 1.0
+Architecture: all
+Maintainer: dio <dio@localhost>
+Description: twenty small files
+EOF
 dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null || { echo "FAIL: dpkg-deb -b"; exit 1; }
 db=$MNT/root/var/lib/dpkg
 mkdir -p "$db/updates" "$db/info" "$db/triggers"
