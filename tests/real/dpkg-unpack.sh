@@ -10,19 +10,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need dpkg:dpkg dpkg-deb:dpkg strace:strace
 mount_ext4
-pkg=$TMP/pkg
-mkdir -p "$pkg/DEBIAN" "$pkg/usr/share/corpus-demo"
-for i in $(seq 20); do
-	echo "file $i" > "$pkg/usr/share/corpus-demo/f$i"
-done
-cat > "$pkg/DEBIAN/control" << 'EOF'
-Package: corpus-demo
-Version: 1.0
-Architecture: all
-Maintainer: dio <dio@localhost>
-Description: twenty small files
-EOF
-dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null || { echo "FAIL: dpkg-deb -b"; exit 1; }
+demo_deb
 db=$MNT/root/var/lib/dpkg
 mkdir -p "$db/updates" "$db/info" "$db/triggers"
 touch "$db/status" "$db/available"

@@ -221,3 +221,24 @@ PY
 	kill -QUIT "$(cat "$n/nginx.pid")"
 	wait $ns_rec || exit 1
 }
+
+# demo_deb: $TMP/corpus-demo.deb, a package of 20 small files in
+# /usr/share/corpus-demo made with dpkg-deb (owner and group root/root, by
+# name, in its data archive), and that archive alone in $TMP/data.tar.
+demo_deb() {
+	pkg=$TMP/pkg
+	mkdir -p "$pkg/DEBIAN" "$pkg/usr/share/corpus-demo"
+	for i in $(seq 20); do
+		echo "file $i" > "$pkg/usr/share/corpus-demo/f$i"
+	done
+	cat > "$pkg/DEBIAN/control" <<- EOF
+	Package: corpus-demo
+	Version: 1.0
+	Architecture: all
+	Maintainer: dio <dio@localhost>
+	Description: twenty small files
+	EOF
+	dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null &&
+		dpkg-deb --fsys-tarfile "$TMP/corpus-demo.deb" > "$TMP/data.tar" ||
+		{ echo "FAIL: dpkg-deb"; exit 1; }
+}

@@ -5,7 +5,7 @@
 REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/dash-append-loop.sh tests/real/sqlite3-autocommit.sh \
 	tests/real/sqlite3-transaction.sh tests/real/sqlite3-wal.sh \
-	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh \
+	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh tests/real/tar-unpack.sh \
 	tests/real/logtail2-inode-reuse.sh tests/real/logtail2-logrotate.sh \
 	tests/real/rsyslog-copytruncate.sh tests/real/rsyslog-reopen-on-truncate.sh \
 	tests/real/tail-copytruncate.sh tests/real/nginx-no-file-cache.sh \
