@@ -8,7 +8,8 @@
 # the new file's first bytes are never read (the new output even starts in
 # the middle of a line). dio must report reuse-offset.stale-offset (an error)
 # for the second logtail2 process, its count the bytes below the old offset
-# that the new log holds and that process never read, from strace.
+# that the new log holds and that its reading position (the open file
+# description it sought) never read, from strace.
 . "$top_srcdir/tests/real/lib.sh"
 need logtail2:logtail strace:strace
 mount_ext4
@@ -38,7 +39,7 @@ gone = log.removals(log.pid("rm"), path)[0]
 new = sum(c.ret for c in log.calls_of(stracelog.WRITES, path=path, after=gone.seq))
 seek = log.calls_of(("lseek",), reader, path)
 stale = [s.ret for s in seek if s.ret > 0][0]
-lost = log.unread(reader, path, 0, min(stale, new), after=gone.seq)
+lost = log.unread(log.opened(reader, path), 0, min(stale, new), after=gone.seq)
 print(f"strace: the new log has {new} bytes; logtail2 (pid {reader}) seeked to {stale}"
       f" and never read {lost} bytes below it")
 data = open(path, "rb").read()

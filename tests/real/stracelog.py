@@ -273,24 +273,19 @@ class Log:
                 out.append(c)
         return out
 
-    def unread(self, pid, path, start, end, after=-1):
-        """Bytes in [start, end) of path that process pid did not read (on
-        any of its descriptions of the file) after the call numbered after."""
-        got = []
-        for d in self.descriptions:
-            if d.tgid != pid or d.path != path:
-                continue
-            got += [(o, o + n) for o, n, c in d.reads if c.seq > after and n > 0]
+    def unread(self, descs, start, end, after=-1):
+        """Bytes in [start, end) that no read through the descriptions descs
+        (a reading position: what one open made, shared by its dups) got,
+        after the call numbered after."""
+        got = sorted((o, o + n) for d in descs for o, n, c in d.reads if c.seq > after and n > 0)
         missing = 0
         at = start
-        for lo, hi in sorted(got):
+        for lo, hi in got:
             if hi <= at:
                 continue
-            if lo > at:
-                missing += min(lo, end) - at
-            at = max(at, hi)
-            if at >= end:
+            if lo >= end:
                 break
-        if at < end:
-            missing += end - at
-        return max(missing, 0)
+            if lo > at:
+                missing += lo - at
+            at = hi
+        return missing + max(end - at, 0)
