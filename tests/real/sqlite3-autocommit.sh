@@ -7,8 +7,9 @@
 # disk), updates the database and deletes the journal again: the SQLite FAQ's
 # "INSERT is really slow - I can only do few dozen INSERTs per second".
 # dio must report, for the sqlite3 process, redundant-open.create-unlink on
-# db-journal and redundant-open.churn on the directory, each with as many
-# cycles as strace sees. SQLite also reads past the end of the journal it has
+# db-journal with as many cycles as strace sees; it may also report the
+# directory's open-fsync-close cycles as redundant-open.churn on the
+# directory, and then with as many cycles as strace sees. SQLite also reads past the end of the journal it has
 # just written (an 8-byte read at the next sector boundary, to see whether a
 # journal header follows): its own bytes, no data loss, so no reuse-offset
 # finding may come of it.
@@ -32,7 +33,9 @@ print(f"strace: sqlite3 created {journal} {len(created)} times ({len(synced)} wr
 if not (len(created) == len(unlinks) == len(synced) == len(dirsyncs) == 201):
     c.fail("strace: expected 201 transactions (CREATE TABLE and 200 INSERTs), each one cycle")
 c.expect("redundant-open.create-unlink", sq, len(unlinks), journal)
-c.expect("redundant-open.churn", sq, len(dirsyncs), mnt)
+c.maybe("redundant-open.churn", sq, len(dirsyncs), mnt,
+        "the directory's syncs belong to the journal's cycles: the create-unlink finding"
+        " may count them as its own")
 c.allow("errors.burst", "before each transaction SQLite looks for a hot journal and a WAL file"
         " with stat, which fails with ENOENT: a real storm of failing calls")
 c.forbid("reuse-offset.stale-offset", "reuse-offset.read-past-end")

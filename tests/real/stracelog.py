@@ -9,8 +9,8 @@ counted.
 
 Open file descriptions are followed as the kernel keeps them: an open makes
 one; dup, dup2, dup3, fcntl F_DUPFD and fork share it (with its offset);
-close, a dup2 over an fd, and exec (for close-on-exec fds) let go of an fd,
-and the description ends when its last fd goes. Threads (clone with
+close, a dup2 over an fd, exec (for close-on-exec fds) and exit_group let go
+of an fd, and the description ends when its last fd goes. Threads (clone with
 CLONE_THREAD or CLONE_FILES) share their process's fds. Each description
 records its reads with their offsets, its writes, its syncs and the sizes
 fstat saw, so that a case can tell whether a file was read whole or which
@@ -60,9 +60,11 @@ class Call:
         return [s.replace('\\"', '"').replace("\\\\", "\\")
                 for s in re.findall(r'"((?:[^"\\]|\\.)*)"', self.args)]
 
-    def numbers(self):
-        """The plain decimal arguments, in order."""
-        return [int(n) for n in re.findall(r"(?:^|, )(-?\d+)(?=,|$)", self.args)]
+    def offset(self):
+        """The offset argument of a pread64, preadv, preadv2 or their
+        writing twins: the last argument, or the one before the flags."""
+        last = 2 if self.name in ("preadv2", "pwritev2") else 1
+        return int(self.args.rsplit(", ", last)[-last])
 
     def __repr__(self):
         return f"{self.pid} {self.name}({self.args[:70]}) = {self.ret}"
@@ -180,6 +182,10 @@ class Log:
                 for fd in [fd for fd, (_, cx) in table.items() if cx]:
                     self._drop(table, fd, c)
                 continue
+            if c.name == "exit_group":
+                for fd in list(table):
+                    self._drop(table, fd, c)
+                continue
             if c.ret is None or c.ret < 0:
                 continue
             if c.name in OPENS:
@@ -202,7 +208,7 @@ class Log:
             elif c.fd in table:
                 d = table[c.fd][0]
                 if c.name in READS:
-                    off = c.numbers()[-1] if c.name in POSITIONED else d.pos
+                    off = c.offset() if c.name in POSITIONED else d.pos
                     d.reads.append((off, c.ret, c))
                     if c.name not in POSITIONED:
                         d.pos += c.ret
