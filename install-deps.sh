@@ -2,6 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian 12 packages dio needs to build and test.
 # qemu-system-x86 busybox-static kmod xz-utils: make check-kernels (tests/kernels)
+# sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd: the real programs
+#   tests/real runs (its README): sqlite3's journal modes, git's config reads, logtail2's
+#   offset after inode reuse, logrotate's rotations, rsyslog's imfile, nginx's
+#   open_file_cache, RocksDB's db_bench, and zstd among the compressors that stay clean
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -16,4 +20,5 @@ apt-get install -y -q --no-install-recommends \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq \
 	python3-jsonschema \
-	qemu-system-x86 busybox-static kmod xz-utils
+	qemu-system-x86 busybox-static kmod xz-utils \
+	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd

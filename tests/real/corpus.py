@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The checks of a real-program case, on the findings of `dio analyze
+--analyzer all` (the json sink's file) and, where the case ran strace too,
+on the numbers strace saw (stracelog.py).
+
+    c = Case("sqlite3-autocommit")          # $TMP/sqlite3-autocommit.json
+    log = c.strace()                        # $TMP/strace/sqlite3-autocommit.log
+    c.expect("redundant-open.create-unlink", pid, count, path)
+    c.allow("errors.burst", "why this finding is right too")
+    c.forbid("reuse-offset.stale-offset")   # not even as INFO
+    c.done()                                # the other checks, the table, the exit
+
+A bug case names each finding it must have (code, process, count and, when
+the group has one file, its path). Every other WARNING or ERROR finding fails
+the case unless the case allows its code and says why; a correct counterpart
+allows none, and forbids its bug case's codes at any severity. In every case:
+at most one finding per code and process (dio groups a process's files under
+one finding), at most 25 findings in all. Findings about strace itself, where
+a case runs it, are shown and not judged; the latency analyzer's, which
+measure the machine rather than the program, are never unexpected but count
+towards those two limits.
+"""
+import json
+import os
+import sys
+
+# the severity each code must have
+SEVERITY = {
+    "redundant-open.churn": "warning",
+    "redundant-open.create-unlink": "warning",
+    "redundant-open.duplicate-read": "warning",
+    "reuse-offset.stale-offset": "error",
+    "reuse-offset.read-past-end": "warning",
+    "contention.background-io": "warning",
+}
+MAX_FINDINGS = 25
+# findings about the machine, not the program: how long a thread waited for a
+# CPU and a request for the disk depends on what else runs there (CI machines
+# and developers' are shared). No case expects or forbids them.
+MACHINE = {
+    "latency.runq-delay": "a thread waited for a CPU: the machine's load",
+    "latency.slow-block-requests": "the disk was slow: the machine's load",
+}
+
+
+class Case:
+    def __init__(self, name, tmp=None):
+        self.name = name
+        self.tmp = tmp or os.environ["TMP"]
+        self.findings = []
+        # strace's own calls (the -y lookups of /proc/PID/fd) are no part of
+        # the case: their findings are only shown
+        self.strace_own = []
+        with open(os.path.join(self.tmp, name + ".json"), errors="surrogateescape") as js:
+            for line in js:
+                if '"type":"finding"' in line:
+                    o = json.loads(line)
+                    (self.strace_own if o.get("comm") == "strace" else self.findings).append(o)
+        self.expected = []
+        self.allowed = {}
+        self.forbidden = set()
+        self.failures = []
+
+    def strace(self):
+        """The strace log recorded with the case (lib.sh: STRACE=1 record ...)."""
+        import stracelog
+        return stracelog.Log(os.path.join(self.tmp, "strace", self.name + ".log"))
+
+    def fail(self, msg):
+        self.failures.append(msg)
+
+    def expect(self, code, pid, count, path=None):
+        """One finding of code for process pid, with this count (None: any)
+        and path."""
+        self.expected.append((code, pid))
+        got = [f for f in self.findings if f["code"] == code and f["pid"] == pid]
+        want = f"{code} pid {pid}" + (f" count {count}" if count is not None else "") + \
+            (f" path {path}" if path else "")
+        if not got:
+            others = [f"pid {f['pid']} count {f.get('count')}" for f in self.findings
+                      if f["code"] == code]
+            self.fail(f"missing: {want}" + (f" (dio has it for {', '.join(others)})"
+                                            if others else ""))
+            return
+        f = got[0]
+        if count is not None and f.get("count") != count:
+            self.fail(f"{code} pid {pid}: count {f.get('count')}, expected {count}")
+        if path is not None and f.get("path") != path:
+            self.fail(f"{code} pid {pid}: path {f.get('path')!r}, expected {path!r}")
+        sev = SEVERITY.get(code)
+        if sev and f["severity"] != sev:
+            self.fail(f"{code} pid {pid}: severity {f['severity']}, expected {sev}")
+
+    def maybe(self, code, pid, count, path=None, why=""):
+        """A finding of code for process pid is right but not required (why);
+        if dio makes it, it has this count and path."""
+        if any(f["code"] == code and f["pid"] == pid for f in self.findings):
+            self.expect(code, pid, count, path)
+        else:
+            self.expected.append((code, pid))
+            print(f"  optional, not made: {code} pid {pid} count {count}: {why}")
+
+    def forbid(self, *codes):
+        """No finding of these codes at all, whatever its severity: a correct
+        counterpart must not get its bug case's codes, even as INFO."""
+        self.forbidden.update(codes)
+
+    def allow(self, code, why):
+        """WARNING or ERROR findings of code are right too in this case: why."""
+        self.allowed[code] = why
+
+    def done(self, most=MAX_FINDINGS):
+        """Print the findings, make the checks every case makes (no more than
+        most findings), and exit."""
+        print(f"{self.name}: {len(self.findings)} findings")
+        for f in self.findings[:MAX_FINDINGS]:
+            print(f"  {f['severity']:7} {f['code']} pid {f['pid']} ({f.get('comm')})"
+                  f" count {f.get('count')} {f.get('path') or ''}")
+            print(f"          {f['title'][:300]}")
+        if len(self.findings) > MAX_FINDINGS:
+            print(f"  ... {len(self.findings) - MAX_FINDINGS} more")
+        for f in self.strace_own:
+            print(f"  (strace's own: {f['severity']} {f['code']} {f['title'][:200]})")
+        unexpected = {}
+        for f in self.findings:
+            if f["code"] in self.forbidden:
+                why = "forbidden"
+            elif f["severity"] not in ("warning", "error") or f["code"] in MACHINE \
+                    or (f["code"], f["pid"]) in self.expected or f["code"] in self.allowed:
+                continue
+            else:
+                why = "unexpected"
+            k = (why, f["severity"], f["code"], f["pid"], f.get("comm"), f.get("path") or "")
+            unexpected.setdefault(k, []).append(f)
+        for (why, sev, code, pid, comm, path), fs in unexpected.items():
+            n = f" ({len(fs)} findings)" if len(fs) > 1 else ""
+            self.fail(f"{why} {sev} {code} pid {pid} ({comm}) {path}{n}:"
+                      f" {fs[0]['title'][:200]}")
+        seen = {}
+        for f in self.findings:
+            k = (f["code"], f["pid"])
+            seen[k] = seen.get(k, 0) + 1
+        for (code, pid), n in sorted(seen.items()):
+            if n > 1:
+                self.fail(f"{n} findings {code} for pid {pid}: expected at most one per code"
+                          " and process")
+        # findings dio made but did not show (its --max-findings) count too
+        hidden = sum(f.get("count") or 0 for f in self.findings
+                     if f["code"] == "dio.findings-left-out")
+        if len(self.findings) + hidden > most:
+            shown = f" ({hidden} of them not shown)" if hidden else ""
+            self.fail(f"{len(self.findings) + hidden} findings{shown}, more than {most}")
+        for code, why in self.allowed.items():
+            print(f"  allowed: {code}: {why}")
+        for m in self.failures:
+            print(f"FAIL: {self.name}: {m}")
+        if not self.failures:
+            print(f"ok: {self.name}")
+        sys.exit(1 if self.failures else 0)
+
+
+def appends(c, log, prog, path):
+    """The open-close cycles in which process prog (the only one that ran
+    it) wrote one line to path: as many as it opened it, or a failure."""
+    pid = log.pid(prog)
+    cycles = log.opened(pid, path)
+    bad = [d for d in cycles if len(d.writes) != 1 or d.end is None]
+    print(f"strace: {prog} (pid {pid}) opened {path} {len(cycles)} times, "
+          f"{len(cycles) - len(bad)} times to write one line and close it")
+    if not cycles or bad:
+        c.fail(f"strace: {prog} did not write one line per open of {path}")
+    return pid, len(cycles)
+
+
+def whole_reads(log, pid, at_least=2):
+    """{path: times} of the files process pid opened and read whole (from
+    offset 0 to the end) at least at_least times, while no process wrote to
+    them."""
+    written = {d.path for d in log.descriptions if d.writes}
+    times = {}
+    for d in log.descriptions:
+        if d.tgid == pid and d.whole() and d.path not in written:
+            times[d.path] = times.get(d.path, 0) + 1
+    return {p: n for p, n in times.items() if n >= at_least}

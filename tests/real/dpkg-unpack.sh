@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dpkg, bug: installing a package of 20 files (built with dpkg-deb, into a
+# separate root and database). For each member of the package's data archive
+# dpkg looks up its owner and group by name (getpwnam, getgrnam) without
+# keeping the answer; without nscd, glibc opens /etc/passwd and /etc/group and
+# reads them whole each time. dio must report one
+# redundant-open.duplicate-read for the dpkg process, its count the whole
+# reads of both files strace sees (the group's files add up).
+. "$top_srcdir/tests/real/lib.sh"
+need dpkg:dpkg dpkg-deb:dpkg strace:strace
+mount_ext4
+demo_deb
+db=$MNT/root/var/lib/dpkg
+mkdir -p "$db/updates" "$db/info" "$db/triggers"
+touch "$db/status" "$db/available"
+STRACE=1 record dpkg-unpack dpkg --root="$MNT/root" --log="$MNT/dpkg.log" -i "$TMP/corpus-demo.deb"
+[ -f "$MNT/root/usr/share/corpus-demo/f20" ] || { echo "FAIL: dpkg did not install"; exit 1; }
+check "$MNT" << 'PY'
+import sys, corpus
+c = corpus.Case("dpkg-unpack")
+log = c.strace()
+dpkg = log.pid("dpkg")
+again = corpus.whole_reads(log, dpkg)
+print(f"strace: dpkg read whole, more than once: {again}")
+if sorted(again) != ["/etc/group", "/etc/passwd"] or min(again.values()) < 20:
+    c.fail("strace: expected /etc/passwd and /etc/group read whole once per file or more")
+c.expect("redundant-open.duplicate-read", dpkg, sum(again.values()))
+db = sys.argv[1] + "/root/var/lib/dpkg/updates"
+syncs = [d for d in log.opened(dpkg, db) if d.syncs]
+print(f"strace: dpkg opened {db} {len(syncs)} times to fsync it")
+c.allow("redundant-open.churn", f"dpkg opens its updates directory to fsync it after each"
+        f" status change ({len(syncs)} times here): its journal's durability, reported or not"
+        f" as the churn threshold decides")
+c.forbid("redundant-open.create-unlink")
+c.done()
+PY

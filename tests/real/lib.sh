@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the real-program cases (tests/real/README.md). On top of the
+# integration tests' lib.sh (root and BTF or SKIP, the ext4 image on $MNT,
+# cleanup, run_dio): the programs a case needs, a recording with every
+# analyzer, optionally with strace inside it, and the Python checks.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+REAL=$top_srcdir/tests/real
+PYTHONPATH=$REAL
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH PYTHONDONTWRITEBYTECODE TMP
+# daemons and admin tools live in sbin, which a user's PATH may lack
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+# the programs' messages in one language, whatever the machine's locale, and
+# no dotfiles of the user who runs the tests (~/.gitconfig, ~/.sqliterc)
+LC_ALL=C.UTF-8
+HOME=$TMP/home
+mkdir -p "$HOME"
+export PATH LC_ALL HOME
+
+# need PROGRAM:PACKAGE...: each PROGRAM must be installed. install-deps.sh
+# installs the packages, so a missing one fails the case; it is skipped only
+# when apt knows no PACKAGE to install on this machine.
+need() {
+	for np in "$@"; do
+		prog=${np%%:*}
+		pkg=${np#*:}
+		command -v "$prog" > /dev/null && continue
+		if apt-cache policy "$pkg" 2> /dev/null | grep -q 'Candidate: [0-9]'; then
+			echo "FAIL: $prog is not installed: apt-get install $pkg (install-deps.sh does)"
+			exit 1
+		fi
+		echo "SKIP: $prog is not installed and no package $pkg can be installed here"
+		exit 77
+	done
+}
+
+# record NAME CMD ARGS...: CMD under dio record (trace in $TMP/NAME.dio, its
+# output in $TMP/NAME.out and .err), then dio analyze --analyzer all with the
+# json sink ($TMP/NAME.json). With STRACE=1, CMD runs under strace -f -y, its
+# log in $TMP/strace/NAME.log; dio leaves out the calls on that directory, so
+# that strace's own writes are not in the trace. DIO_LIMIT: seconds dio may
+# record (default 30, run_dio's deadline).
+record() {
+	rec_name=$1
+	shift
+	mkdir -p "$TMP/strace"
+	if [ -n "$STRACE" ]; then
+		set -- strace -f -y -o "$TMP/strace/$rec_name.log" "$@"
+	fi
+	timeout -s INT -k 5 "${DIO_LIMIT:-30}" "$DIO" record --no-summary \
+		--exclude-path "$TMP/strace/" -o "$TMP/$rec_name.dio" -- "$@" \
+		> "$TMP/$rec_name.out" 2> "$TMP/$rec_name.err"
+	RC=$?
+	if [ "$RC" -ne 0 ]; then
+		echo "FAIL: $rec_name: dio record -- $* exited with $RC"
+		tail -n 20 "$TMP/$rec_name.err" "$TMP/$rec_name.out"
+		exit 1
+	fi
+	run_dio analyze --no-summary "$TMP/$rec_name.dio" --analyzer all \
+		--sink "json:file=$TMP/$rec_name.json,paths=false" > /dev/null 2> "$TMP/$rec_name.analyze"
+	if [ "$RC" -ne 0 ]; then
+		echo "FAIL: $rec_name: dio analyze exited with $RC"
+		tail -n 20 "$TMP/$rec_name.analyze"
+		exit 1
+	fi
+}
+
+# check: the Python on standard input, with corpus.py and stracelog.py at hand,
+# decides the case; its exit status is the case's.
+check() {
+	python3 - "$@"
+	exit $?
+}
+
+# wait_for SECONDS CMD ARGS...: run CMD every 0.1 s until it succeeds; fail
+# the case when it has not after SECONDS.
+wait_for() {
+	wf_n=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		wf_n=$((wf_n - 1))
+		if [ "$wf_n" -le 0 ]; then
+			echo "FAIL: waited in vain for: $*"
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
+# sqlite_inserts NAME MODE: sqlite3 makes $MNT/app.db with a table and 200
+# INSERTs, each its own transaction (MODE autocommit), all in one (transaction)
+# or each its own in WAL mode (wal); recorded with strace as NAME.
+sqlite_inserts() {
+	{
+		[ "$2" = wal ] && echo "PRAGMA journal_mode=WAL;"
+		echo "CREATE TABLE log(id INTEGER PRIMARY KEY, msg TEXT);"
+		[ "$2" = transaction ] && echo "BEGIN;"
+		for i in $(seq 200); do
+			echo "INSERT INTO log(msg) VALUES('message $i');"
+		done
+		[ "$2" = transaction ] && echo "COMMIT;"
+	} > "$TMP/insert.sql"
+	STRACE=1 record "$1" sqlite3 "$MNT/app.db" < "$TMP/insert.sql"
+	rows=$(sqlite3 "$MNT/app.db" 'SELECT count(*) FROM log')
+	[ "$rows" = 200 ] || { echo "FAIL: $1: the table has $rows rows, not 200"; exit 1; }
+}
+
+# shell_loop NAME SHELL: SHELL appends 200 lines to $MNT/app.log, each with
+# its own `echo ... >>`, recorded with strace as NAME.
+shell_loop() {
+	cd "$MNT" || exit 1
+	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
+}
+
+# copytruncate NAME FOLLOWER: an application keeps $MNT/app.log open (O_APPEND)
+# and writes 100 lines; FOLLOWER (a shell command run with exec in the
+# background, in $MNT) follows the log and writes what it delivers to
+# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
+# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
+# application writes 40 more lines (less than the follower's offset), and
+# the follower has 2 s to deliver them before it is stopped with SIGTERM
+# (its exit status goes to $TMP/follower.status).
+# Recorded with strace as NAME.
+copytruncate() {
+	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
+	cat > "$TMP/scenario.sh" << 'SH'
+cd "$1" || exit 1
+t=$2
+delivered() {
+	n=0
+	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+exec 3>> app.log
+sh -c "exec $3" &
+follower=$!
+i=1
+while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+delivered 100 100
+logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
+i=1
+while [ $i -le 40 ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
+delivered 140 20
+kill $follower
+wait $follower
+echo "the follower exited with $?" > "$t/follower.status"
+SH
+	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
+	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
+}
+
+# rsyslog_follower on|off: prints the command for copytruncate of an rsyslogd
+# whose imfile follows $MNT/app.log (inotify mode, reopenOnTruncate on or off)
+# and writes each of its lines to $TMP/delivered.log, nothing else.
+rsyslog_follower() {
+	mkdir -p "$TMP/rsyslog"
+	cat > "$TMP/rsyslog.conf" <<- EOF
+	global(workDirectory="$TMP/rsyslog")
+	module(load="imfile" mode="inotify")
+	input(type="imfile" file="$MNT/app.log" tag="app:" reopenOnTruncate="$1")
+	template(name="line" type="string" string="%msg%\n")
+	if \$syslogtag == "app:" then action(type="omfile" file="$TMP/delivered.log" template="line")
+	EOF
+	echo "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
+}
+
+# nginx_serve NAME on|off: nginx (one worker, which runs as root because
+# $TMP is private; sendfile on, as in Debian's nginx.conf) serves
+# $MNT/www/index.html on a Unix socket, with the open_file_cache on or off;
+# recorded with strace as NAME while a client that dio does not trace
+# fetches the page 200 times, then stopped with SIGQUIT (graceful).
+nginx_serve() {
+	n=$MNT/nginx
+	mkdir -p "$MNT/www" "$n/logs" "$n/tmp"
+	echo "<html><body>a small static page</body></html>" > "$MNT/www/index.html"
+	cache=
+	[ "$2" = on ] && cache="open_file_cache max=64 inactive=60s; open_file_cache_valid 60s;"
+	cat > "$n/nginx.conf" <<- EOF
+	worker_processes 1;
+	user root;
+	daemon off;
+	pid $n/nginx.pid;
+	error_log $n/logs/error.log;
+	events { worker_connections 64; }
+	http {
+		sendfile on;
+		tcp_nopush on;
+		access_log $n/logs/access.log;
+		client_body_temp_path $n/tmp/body;
+		proxy_temp_path $n/tmp/proxy;
+		fastcgi_temp_path $n/tmp/fastcgi;
+		uwsgi_temp_path $n/tmp/uwsgi;
+		scgi_temp_path $n/tmp/scgi;
+		$cache
+		server {
+			listen unix:$n/sock;
+			root $MNT/www;
+		}
+	}
+	EOF
+	STRACE=1 record "$1" nginx -p "$n" -c "$n/nginx.conf" -e "$n/logs/error.log" &
+	ns_rec=$!
+	wait_for 20 test -S "$n/sock"
+	python3 - "$n/sock" 200 << 'PY' || { kill -QUIT "$(cat "$n/nginx.pid")"; exit 1; }
+import socket, sys
+path, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.sendall(b"GET /index.html HTTP/1.0\r\nHost: localhost\r\n\r\n")
+    reply = b""
+    while chunk := s.recv(65536):
+        reply += chunk
+    s.close()
+    if not reply.startswith(b"HTTP/1.1 200") or b"a small static page" not in reply:
+        sys.exit(f"FAIL: request {i + 1}: {reply[:200]!r}")
+PY
+	kill -QUIT "$(cat "$n/nginx.pid")"
+	wait $ns_rec || exit 1
+}
+
+# demo_deb: $TMP/corpus-demo.deb, a package of 20 small files in
+# /usr/share/corpus-demo made with dpkg-deb (owner and group root/root, by
+# name, in its data archive), and that archive alone in $TMP/data.tar.
+demo_deb() {
+	pkg=$TMP/pkg
+	mkdir -p "$pkg/DEBIAN" "$pkg/usr/share/corpus-demo"
+	for i in $(seq 20); do
+		echo "file $i" > "$pkg/usr/share/corpus-demo/f$i"
+	done
+	cat > "$pkg/DEBIAN/control" <<- EOF
+	Package: corpus-demo
+	Version: 1.0
+	Architecture: all
+	Maintainer: dio <dio@localhost>
+	Description: twenty small files
+	EOF
+	dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null &&
+		dpkg-deb --fsys-tarfile "$TMP/corpus-demo.deb" > "$TMP/data.tar" ||
+		{ echo "FAIL: dpkg-deb"; exit 1; }
+}
