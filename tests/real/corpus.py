@@ -24,13 +24,14 @@ import json
 import os
 import sys
 
-# the severity each code must have
+# the severity each code must have: error for likely data loss, warning for a
+# measured cost (docs/diagnosis.md)
 SEVERITY = {
     "redundant-open.churn": "warning",
     "redundant-open.create-unlink": "warning",
     "redundant-open.duplicate-read": "warning",
     "reuse-offset.stale-offset": "error",
-    "reuse-offset.read-past-end": "warning",
+    "reuse-offset.read-past-end": "error",
     "contention.background-io": "warning",
 }
 MAX_FINDINGS = 25
