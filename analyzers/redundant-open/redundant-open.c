@@ -47,7 +47,7 @@
 
 enum {
 	O_MIN_SHARE, O_MIN_WINDOWS, O_MAX_BYTES, O_MAX_DATA_CALLS, O_MIN_CYCLES, O_MIN_READS,
-	O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS, O_MAX_FINDINGS,
+	O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS, O_MAX_CANDIDATES,
 	O_EXCERPTS,
 };
 
@@ -75,7 +75,7 @@ static const struct dio_option options[] = {
 	[O_MAX_FILES] = { "max_files", DIO_OPT_INT, "2048", "(process, path) pairs tracked" },
 	[O_MAX_FDS] = { "max_fds", DIO_OPT_INT, "8192",
 			"open file descriptions (fds in older recordings) tracked" },
-	[O_MAX_FINDINGS] = { "max_findings", DIO_OPT_INT, "1024",
+	[O_MAX_CANDIDATES] = { "max_candidates", DIO_OPT_INT, "1024",
 			     "(process, finding) candidates tracked" },
 	[O_EXCERPTS] = { "excerpts", DIO_OPT_INT, "256",
 			 "evidence excerpts kept for the likeliest findings" },
@@ -1161,7 +1161,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 {
 	static const int positive[] = { O_MIN_WINDOWS, O_MAX_BYTES, O_MIN_CYCLES, O_MIN_READS,
 					O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS,
-					O_MAX_FILES, O_MAX_FDS, O_MAX_FINDINGS };
+					O_MAX_FILES, O_MAX_FDS, O_MAX_CANDIDATES };
 	struct ro *s = calloc(1, sizeof(*s));
 	int err = -EINVAL;
 
@@ -1208,7 +1208,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 				 (size_t)o[O_MAX_FDS].i);
 	if (!err)
 		err = table_init(&s->cands, sizeof(struct ckey), sizeof(struct cand),
-				 (size_t)o[O_MAX_FINDINGS].i);
+				 (size_t)o[O_MAX_CANDIDATES].i);
 	if (!err)
 		err = expool_init(&s->pool, (uint32_t)o[O_EXCERPTS].i, sizeof(struct owner));
 	if (err)
@@ -1219,7 +1219,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->cands.evict = cand_evicted;
 	s->procs.ud = s->paths.ud = s->descs.ud = s->cands.ud = s->pool.ud = s;
 	s->pool.release = on_release;
-	s->nrefs_max = (size_t)o[O_MAX_FINDINGS].i;
+	s->nrefs_max = (size_t)o[O_MAX_CANDIDATES].i;
 	s->refs = calloc(s->nrefs_max, sizeof(*s->refs));
 	if (!s->refs) {
 		err = -ENOMEM;

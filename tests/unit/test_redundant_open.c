@@ -1249,7 +1249,7 @@ static void test_state_stays_bounded_on_a_million_events(void **state)
 
 	(void)state;
 	opts_reset("max_procs", "64", "max_files", "128", "max_fds", "256", "excerpts", "8",
-		   "max_findings", "16", "min_windows", "2", NULL);
+		   "max_candidates", "16", "min_windows", "2", NULL);
 	start();
 	after_init = heap_in_use();
 	/* new processes, files and descriptions all the time; findings, too */
