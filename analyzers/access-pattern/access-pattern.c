@@ -99,7 +99,8 @@ struct pat {
 	uint32_t bitmap;	/* pool index + 1 of its page bitmap, 0: none */
 	uint32_t nsamples, next_fd;
 	uint8_t sflags[SAMPLES];
-	uint8_t pad[2];
+	uint8_t pseudo;		/* under /proc or /sys: not storage, not counted */
+	uint8_t pad;
 	struct fdpos fds[FDS];
 	struct dio_ev_syscall samples[SAMPLES];
 };
@@ -586,10 +587,16 @@ static void request(struct ap *st, const struct dio_ev_syscall *e, int dir)
 		memcpy(pr->comm, e->comm, sizeof(pr->comm));
 	p = table_put(&st->pats, &k, &created);
 	if (created) {
+		const char *path = st->host->tag_path(st->ctx, &e->tag);
+
 		pr->live++;
 		p->first_ts = e->hdr.ts;
 		p->tid = e->tid;
+		/* made when read (the address sanitizer reads /proc/self/maps again and again) */
+		p->pseudo = path && (!strncmp(path, "/proc/", 6) || !strncmp(path, "/sys/", 5));
 	}
+	if (p->pseudo)
+		return;
 	p->last_ts = e->hdr.ts;
 	p->end_ts = e->hdr.ts + e->duration;
 	s = fd_slot(p, e->fd, &found);

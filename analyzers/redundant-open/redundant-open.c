@@ -1544,8 +1544,13 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 	if (!dup)
 		capture_end(f, C_DUP, d, 0);
 
-	/* churn: a small window not read whole again, not of a file the process deleted */
-	if (dup || !small) {
+	/*
+	 * churn: a small window not read whole again, not of a file the process
+	 * deleted, and of storage: /proc and /sys files and character devices are
+	 * made when read (the sanitizers' runtime reads /proc/self/maps again and
+	 * again), /dev/null is no disk
+	 */
+	if (dup || !small || ((d->flags & D_PSEUDO) && d->ftype != DIO_FT_BLK)) {
 		capture_end(f, C_CHURN, d, 0);
 		return;
 	}

@@ -302,6 +302,21 @@ static void rereads_at_their_edges(void **unused)
 }
 
 /* a file read in order 100 bytes at a time touches each page 41 times: not a re-read */
+/* /proc and /sys files are made when read: no storage, never counted */
+static void pseudo_files_are_not_counted(void **unused)
+{
+	void *st;
+
+	(void)unused;
+	opts_reset("reread_min", "4096", NULL);
+	st = start();
+	fake_path(&file, "/proc/300/maps");
+	rereading(st, 500);
+	sequential(st, 2000, 2000);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
 static void rest_of_a_page_is_not_read_again(void **unused)
 {
 	void *st;
@@ -589,6 +604,7 @@ int main(void)
 		cmocka_unit_test(misaligned_requests_at_their_edge),
 		cmocka_unit_test(rereads_at_their_edges),
 		cmocka_unit_test(rest_of_a_page_is_not_read_again),
+		cmocka_unit_test(pseudo_files_are_not_counted),
 		cmocka_unit_test(small_requests_must_cost_a_tenth_of_the_time),
 		cmocka_unit_test(a_file_moved_in_one_small_request_is_not_small),
 		cmocka_unit_test(a_process_on_300_files_is_one_finding),

@@ -232,6 +232,21 @@ static void test_churn_reports_windows_rate_bytes_and_calls(void **state)
 			    "+5.001004 [100/100 logger] close(3) = 0\n");
 }
 
+/* /proc/self/maps read again and again (the address sanitizer's runtime) is no storage */
+static void test_pseudo_files_are_no_churn(void **state)
+{
+	struct dio_file_tag a = tag_of(10, 1);
+
+	(void)state;
+	opts_reset(NULL);
+	start();
+	fake_path(&a, "/proc/100/maps");
+	for (int i = 0; i < 50; i++)
+		window(T0 + (uint64_t)i * MS, PID, 3, &a, 1, LINE);
+	stop();
+	assert_int_equal(nfound, 0);
+}
+
 /* the fix: one open, a write per line, one close */
 static void test_keeping_the_fd_open_is_no_finding(void **state)
 {
@@ -1322,6 +1337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_churn_reports_windows_rate_bytes_and_calls),
 		cmocka_unit_test(test_keeping_the_fd_open_is_no_finding),
+		cmocka_unit_test(test_pseudo_files_are_no_churn),
 		cmocka_unit_test(test_churn_names_the_most_common_sequence),
 		cmocka_unit_test(test_a_shell_appending_with_redirects_is_churn),
 		cmocka_unit_test(test_without_description_ids_windows_are_per_fd),
