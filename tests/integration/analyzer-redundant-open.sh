@@ -4,7 +4,7 @@
 # for every line, and a shell's `>> log` redirections (churn, through dup2 and
 # open file descriptions), a file opened again only to fsync it (sync-reopen),
 # lseeks to the offset the fd is at (seek), a journal made and deleted per
-# transaction (create-unlink), a configuration read whole three times
+# transaction (create-unlink), a configuration read whole five times
 # (duplicate-read), each with the numbers the workload printed; their fixed
 # versions give no finding; and the findings of a recorded trace analyzed
 # offline are those dio found live, for one process and for several that end

@@ -51,7 +51,7 @@
 #define TXNS		50
 #define PAGE		4096
 #define CONFIG_LEN	300
-#define CONFIG_READS	3
+#define CONFIG_READS	5
 #define MODES		"|reopen|keep|reseek|fsync-reopen|fsync-same|shell|journal|config|all|"
 
 static char dir[4096], path[4200];
