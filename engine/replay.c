@@ -208,7 +208,10 @@ int cmd_record(int argc, char **argv)
 	rc.meta = meta;
 	e = rec_open(&rc);
 	if (e) {
-		die_msg("cannot create the trace file %s: %s", rc.name, strerror(-e));
+		char why[256];
+
+		die_msg("cannot create the trace file %s: %s", rc.name,
+			create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
 	session__record_to(s, rec_add, &rc);

@@ -244,6 +244,17 @@ static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static int host_create_output(struct dio_ctx *ctx, const char *path)
+{
+	char why[256];
+	int fd = create_output(path);
+
+	if (fd < 0)
+		host_log(ctx, "cannot create output '%s': %s", path,
+			 create_output_error(fd, why, sizeof(why)));
+	return fd;
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -254,6 +265,7 @@ static const struct dio_host host = {
 	.emit_finding = host_emit_finding,
 	.stats = host_stats,
 	.log = host_log,
+	.create_output = host_create_output,
 };
 
 /* ---- setting up ---------------------------------------------------------- */

@@ -18,6 +18,7 @@
 
 #include <dio/event.h>
 #include "engine/tracefile.h"
+#include "engine/util.h"
 
 #define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
 #define NBUF		4		/* blocks being filled or waiting for the writer thread */
@@ -167,7 +168,7 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 	struct tf_writer *w;
 	size_t mlen = meta ? strlen(meta) : 0;
 	uint64_t n = 0;
-	int err;
+	int err, fd;
 
 	if (level < 0 || level > 9 || mlen > TF_BLOCK_RAW_MAX) {
 		errno = EINVAL;
@@ -186,9 +187,16 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 			err = ENOMEM;
 	if (err)
 		goto fail;
-	w->f = fopen(path, "wbe");
-	if (!w->f)
+	fd = create_output(path);
+	if (fd < 0) {
+		err = -fd;
+		goto fail;
+	}
+	w->f = fdopen(fd, "wb");
+	if (!w->f) {
+		close(fd);
 		goto fail_errno;
+	}
 	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
 		goto fail_errno;
 	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, NULL, &n);

@@ -4,6 +4,9 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -14,6 +17,34 @@
  * user (or read from a config string) with a blank in it is more likely a
  * quoting mistake than a number, so the parsers below refuse it.
  */
+int create_output(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return -errno;
+	/* an existing file keeps its mode through O_TRUNC: make it private too */
+	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && (st.st_mode & 077) &&
+			       fchmod(fd, st.st_mode & 0700))) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	return fd;
+}
+
+const char *create_output_error(int err, char *buf, size_t len)
+{
+	if (err == -ELOOP)
+		snprintf(buf, len, "it is a symbolic link, which dio does not write through: "
+			 "give the file it points to");
+	else
+		snprintf(buf, len, "%s", strerror(-err));
+	return buf;
+}
+
 static int starts_like_number(const char *s)
 {
 	return s && *s && !isspace((unsigned char)*s);

@@ -15,6 +15,18 @@ int parse_seconds(const char *s, double *out);
 /* true/false yes/no on/off 1/0 */
 int parse_bool(const char *s, int *out);
 
+/*
+ * Create (or truncate) an output file for writing: mode 0600, whatever the
+ * umask, also when it existed (dio's files hold paths and data of every
+ * traced file); never through a symbolic link in its last component
+ * (O_NOFOLLOW: a link planted in /tmp must not redirect root's writes);
+ * close-on-exec. Devices and FIFOs are opened as they are. Returns the fd or
+ * -errno (-ELOOP for a link).
+ */
+int create_output(const char *path);
+/* The one-line reason create_output(path) failed with err (negative errno). */
+const char *create_output_error(int err, char *buf, size_t len);
+
 /* "dio: " + message + "\n" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

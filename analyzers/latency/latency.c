@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/hist.h"
@@ -206,9 +207,17 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	} else if (!strcmp(path, "-")) {
 		l->out = stdout;
 	} else {
-		l->out = fopen(path, "we");
+		/* 0600, not through a symbolic link; the host says why when it cannot */
+		int fd = DIO_HOST_HAS(host, create_output) ? host->create_output(ctx, path) : -ENOSYS;
+
+		if (fd < 0) {
+			err = fd;
+			goto fail;
+		}
+		l->out = fdopen(fd, "w");
 		if (!l->out) {
 			err = -errno;
+			close(fd);
 			host->log(ctx, "cannot open output '%s': %s", path, strerror(-err));
 			goto fail;
 		}

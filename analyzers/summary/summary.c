@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <dio/analyzer.h>
 
 #define NR_MAX		512	/* x86_64 numbers with a row of their own; the host's limit too */
@@ -165,9 +166,17 @@ static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 	} else if (!strcmp(path, "-")) {
 		s->out = stdout;
 	} else {
-		s->out = fopen(path, "we");
+		/* 0600, not through a symbolic link; the host says why when it cannot */
+		int fd = DIO_HOST_HAS(host, create_output) ? host->create_output(ctx, path) : -ENOSYS;
+
+		if (fd < 0) {
+			err = fd;
+			goto cleanup;
+		}
+		s->out = fdopen(fd, "w");
 		if (!s->out) {
 			err = -errno;
+			close(fd);
 			host->log(ctx, "cannot open output '%s': %s", path, strerror(-err));
 			goto cleanup;
 		}

@@ -114,7 +114,19 @@ struct dio_host {
 	/* Diagnostic message to stderr, prefixed with the module name. */
 	void (*log)(struct dio_ctx *ctx, const char *fmt, ...)
 		__attribute__((format(printf, 2, 3)));
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): create or truncate an output
+	 * file the way dio creates its own: mode 0600 (also an existing file: what
+	 * dio writes holds paths and data of every traced file), never through a
+	 * symbolic link in the last component, close-on-exec. Returns the fd, or
+	 * -errno after logging a one-line reason.
+	 */
+	int (*create_output)(struct dio_ctx *ctx, const char *path);
 };
+
+/* Whether the host offers a function appended after ABI 1 began. */
+#define DIO_HOST_HAS(host, fn) \
+	((host)->size >= offsetof(struct dio_host, fn) + sizeof((host)->fn) && (host)->fn)
 
 #define DIO_PLUGIN_ABI	1
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include <dio/sink.h>
 
@@ -73,11 +74,17 @@ static int open_output(struct console *c, const char *path)
 	} else if (!strcmp(path, "-")) {
 		c->out = stdout;
 	} else {
-		/* close-on-exec: the traced command must not inherit the trace file */
-		c->out = fopen(path, "we");
+		/* 0600, not through a symbolic link, close-on-exec; the host says why when it cannot */
+		int fd = DIO_HOST_HAS(c->host, create_output) ?
+			 c->host->create_output(c->ctx, path) : -ENOSYS;
+
+		if (fd < 0)
+			return fd;
+		c->out = fdopen(fd, "w");
 		if (!c->out) {
 			int err = errno;
 
+			close(fd);
 			c->host->log(c->ctx, "cannot open output '%s': %s", path, strerror(err));
 			return -err;
 		}

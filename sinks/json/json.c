@@ -549,13 +549,11 @@ static int open_output(struct json *j, const char *path)
 	if (!strcmp(path, "-")) {
 		j->out = stdout;
 	} else {
-		/* close-on-exec: the traced command must not inherit the trace file */
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd < 0) {
-			err = errno;
-			j->host->log(j->ctx, "cannot open output '%s': %s", path, strerror(err));
-			return -err;
-		}
+		/* 0600, not through a symbolic link, close-on-exec; the host says why when it cannot */
+		fd = DIO_HOST_HAS(j->host, create_output) ? j->host->create_output(j->ctx, path) :
+							    -ENOSYS;
+		if (fd < 0)
+			return fd;
 		if (ends_with(path, ".gz")) {
 			j->gz = gzdopen(fd, "wb");
 			if (!j->gz) {

@@ -9,7 +9,7 @@ EXTRA_DIST += tests/fuzz/fuzz-tracefile.sh tests/fuzz/fuzz_tracefile.c \
 	tests/fuzz/corpus/cat.dio tests/fuzz/corpus/demo.dio tests/fuzz/corpus/demo-cut.dio
 CLEANFILES += tests/fuzz/fuzz_tracefile
 tests/fuzz/fuzz_tracefile: $(srcdir)/tests/fuzz/fuzz_tracefile.c $(srcdir)/engine/tracefile.c \
-		$(srcdir)/engine/tracefile.h
+		$(srcdir)/engine/tracefile.h $(srcdir)/engine/util.c $(srcdir)/engine/util.h
 	@mkdir -p tests/fuzz
 	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
-		$(srcdir)/engine/tracefile.c -o $@ $(ZLIB_LIBS)
+		$(srcdir)/engine/tracefile.c $(srcdir)/engine/util.c -o $@ $(ZLIB_LIBS)

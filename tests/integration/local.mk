@@ -21,6 +21,8 @@ INTEGRATION_TESTS += tests/integration/findings-cap.sh
 INTEGRATION_TESTS += tests/integration/trace-root.sh
 # open file descriptions: ids in records, ends made by the host (a real shell)
 INTEGRATION_TESTS += tests/integration/trace-ofd.sh
+# output files: private, and never written through a planted symbolic link
+INTEGRATION_TESTS += tests/integration/output-files.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # the README's first command

@@ -104,7 +104,7 @@ if [ "$(head -c 2 "$TMP/out.json.gz" | od -An -tx1 | tr -d ' ')" != 1f8b ]; then
 fi
 
 # errors: one line from the sink that says why, and dio does not exit 0
-msg="dio: json: cannot open output '/nonexistent-dio/x.json': No such file or directory"
+msg="dio: json: cannot create output '/nonexistent-dio/x.json': No such file or directory"
 run_dio trace --no-summary --sink json:file=/nonexistent-dio/x.json -- true 2> "$TMP/err"
 if [ "$RC" -eq 0 ] || ! grep -qxF "$msg" "$TMP/err"; then
 	echo "FAIL: unopenable file: dio exited with $RC and said:"

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fake_create_output.h"
 #include <dio/analyzer.h>
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
@@ -204,6 +205,7 @@ static const struct dio_host host = {
 	.emit_finding = fake_emit_finding,
 	.stats = fake_stats,
 	.log = fake_log,
+	.create_output = fake_create_output,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "fake_create_output.h"
 #include <dio/sink.h>
 
 extern const struct dio_sink dio_sink;
@@ -75,6 +76,7 @@ static const struct dio_host host = {
 	.emit_finding = fake_emit_finding,
 	.stats = fake_stats,
 	.log = fake_log,
+	.create_output = fake_create_output,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

@@ -193,3 +193,6 @@ TESTS += tests/unit/test_features
 tests_unit_test_features_SOURCES = tests/unit/test_features.c
 tests_unit_test_features_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
+
+# what the fake hosts share
+EXTRA_DIST += tests/unit/fake_create_output.h

@@ -203,7 +203,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, lost_other, 40),
 		OFF(dio_stats, path_truncated, 48),
 
-		SZ(dio_host, 64),
+		SZ(dio_host, 72),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -213,6 +213,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, emit_finding, 40),
 		OFF(dio_host, stats, 48),
 		OFF(dio_host, log, 56),
+		OFF(dio_host, create_output, 64),
 	};
 
 	CHECK(pins);

@@ -430,7 +430,7 @@ static void unopenable_output_fails_with_errno_and_says_why(void **st)
 	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -ENOENT);
 	assert_null(state);
 	assert_string_equal(logged,
-			    "cannot open output '/nonexistent-dio/out': No such file or directory");
+			    "cannot create output '/nonexistent-dio/out': No such file or directory");
 	(void)fx;
 }
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <zlib.h>
 #include <cmocka.h>
 #include "fake_sink_host.h"
@@ -538,7 +540,7 @@ static void unopenable_file_fails_with_errno_and_says_why(void **st)
 	opts_reset("file", "/nonexistent-dio/out.json", NULL);
 	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -ENOENT);
 	assert_null(state);
-	assert_string_equal(logged, "cannot open output '/nonexistent-dio/out.json': "
+	assert_string_equal(logged, "cannot create output '/nonexistent-dio/out.json': "
 			    "No such file or directory");
 	(void)st;
 }
@@ -561,14 +563,20 @@ static void write_error_is_returned_and_logged_once(void **st)
 	char gzfull[80];
 	const char *paths[2] = { "/dev/full", gzfull };
 	struct sc_rec r;
+	size_t n = 2;
 
 	if (access("/dev/full", W_OK))
 		skip();
-	/* a .gz name for /dev/full: the zlib path fails the same way */
+	/*
+	 * a .gz name for /dev/full: the zlib path fails the same way. A device
+	 * node of its own (outputs are not written through symbolic links), which
+	 * only root may make: others test the plain path alone.
+	 */
 	snprintf(gzfull, sizeof(gzfull), "%s-full.gz", fx->path);
-	assert_int_equal(symlink("/dev/full", gzfull), 0);
+	if (mknod(gzfull, S_IFCHR | 0600, makedev(1, 7)))
+		n = 1;
 	sc_init(&r, 0, 1);
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < n; i++) {
 		nlogged = 0;
 		start(fx, paths[i]);
 		feed(fx, &r);

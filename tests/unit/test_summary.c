@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include "fake_create_output.h"
 #include <dio/analyzer.h>
 
 extern const struct dio_analyzer dio_analyzer;
@@ -136,6 +137,7 @@ static const struct dio_host host = {
 	.emit_finding = fake_emit_finding,
 	.stats = fake_stats,
 	.log = fake_log,
+	.create_output = fake_create_output,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */
@@ -693,7 +695,7 @@ static void unopenable_output_fails_at_init(void **st)
 	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &state), -ENOENT);
 	assert_null(state);
 	assert_string_equal(logged,
-			    "cannot open output '/nonexistent-dio/sum': No such file or directory");
+			    "cannot create output '/nonexistent-dio/sum': No such file or directory");
 }
 
 static void bad_limits_are_rejected(void **st)

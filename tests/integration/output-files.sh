@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Files dio writes hold the paths (and with --capture-data the bytes) of every
+# file it traced: each one is created 0600 whatever the umask, an existing
+# file it overwrites becomes 0600, and a symbolic link planted at the path
+# is refused with one line rather than followed (root writing through a link
+# in /tmp could overwrite any file).
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+fail=0
+umask 022
+
+mode() { stat -c %a "$1"; }
+check_mode() {	# WHAT FILE
+	[ -f "$2" ] && [ "$(mode "$2")" = 600 ] ||
+		{ echo "FAIL: $1: $2 has mode $(mode "$2" 2> /dev/null), expected 600"; fail=1; }
+}
+
+"$DIO" record -q -o "$TMP/t.dio" --hash user --capture-data 16 -- cat /etc/hostname > /dev/null 2>&1 ||
+	{ echo "FAIL: dio record"; exit 1; }
+check_mode "record -o" "$TMP/t.dio"
+"$DIO" trace -q -o "$TMP/console.txt" --sink console --sink "json:file=$TMP/t.json" \
+	--analyzer "summary:output=$TMP/summary.txt" \
+	--analyzer "latency:output=$TMP/latency.txt" -- true 2> /dev/null ||
+	{ echo "FAIL: dio trace with outputs"; fail=1; }
+"$DIO" trace -q --sink "json:file=$TMP/t.json.gz" -- true 2> /dev/null ||
+	{ echo "FAIL: dio trace with a gzip json sink"; fail=1; }
+check_mode "console -o" "$TMP/console.txt"
+check_mode "json sink" "$TMP/t.json"
+check_mode "json sink, gzip" "$TMP/t.json.gz"
+check_mode "summary:output=" "$TMP/summary.txt"
+check_mode "latency:output=" "$TMP/latency.txt"
+"$DIO" dump "$TMP/t.dio" -o "$TMP/dump.txt" 2> /dev/null || { echo "FAIL: dio dump -o"; fail=1; }
+check_mode "dump -o" "$TMP/dump.txt"
+
+# an existing file that others could read is private once dio wrote it
+printf 'old\n' > "$TMP/old.json"
+chmod 644 "$TMP/old.json"
+"$DIO" analyze "$TMP/t.dio" --sink "json:file=$TMP/old.json" > /dev/null 2>&1 ||
+	{ echo "FAIL: analyze into an existing file"; fail=1; }
+check_mode "an existing 0644 file overwritten" "$TMP/old.json"
+
+# a symbolic link at the output path: refused, and what it points to is untouched
+printf 'secret\n' > "$TMP/victim"
+chmod 600 "$TMP/victim"
+ln -s "$TMP/victim" "$TMP/link"
+refused() {	# WHAT CMD...: exits non-zero, says why in a line naming the link
+	what=$1
+	shift
+	"$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] || ! grep -q "'*$TMP/link'*.*symbolic link, which dio does not write through" "$TMP/err"; then
+		echo "FAIL: $what through a symbolic link: status $rc, stderr:"
+		cat "$TMP/err"
+		fail=1
+	fi
+	[ "$(cat "$TMP/victim")" = secret ] || { echo "FAIL: $what wrote through the link"; fail=1; }
+	[ -L "$TMP/link" ] || { echo "FAIL: $what replaced the link"; fail=1; }
+}
+refused "record -o" "$DIO" record -q -o "$TMP/link" -- true
+refused "json sink" "$DIO" trace -q --sink "json:file=$TMP/link" -- true
+refused "console -o" "$DIO" trace -o "$TMP/link" -- true
+refused "dump -o" "$DIO" dump "$TMP/t.dio" -o "$TMP/link"
+refused "summary:output=" "$DIO" analyze "$TMP/t.dio" --analyzer "summary:output=$TMP/link"
+# standard output and devices still work
+"$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
+[ "$(mode /dev/null)" = 666 ] || { echo "FAIL: /dev/null's mode changed"; fail=1; }
+exit $fail
