@@ -4,6 +4,8 @@
  * what the kernel knows, and run analyzers over the stream.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +121,32 @@ static int cmd_trace(int argc, char **argv)
 	return code;
 }
 
+/*
+ * A closed standard fd would be the first one an open() returns: the trace
+ * file would land on fd 2 and take the summary table. Hold 0, 1 and 2 on
+ * /dev/null when they are closed, as coreutils and strace do.
+ */
+static int keep_stdio_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (n != fd) {
+			if (n >= 0)
+				close(n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (keep_stdio_open())
+		return 1;	/* nowhere to say it: stderr is what could not be opened */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -4,7 +4,8 @@
 # file it traced: each one is created 0600 whatever the umask, an existing
 # file it overwrites becomes 0600, and a symbolic link planted at the path
 # is refused with one line rather than followed (root writing through a link
-# in /tmp could overwrite any file).
+# in /tmp could overwrite any file). A closed standard fd does not make the
+# trace file fd 2.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 fail=0
@@ -62,6 +63,13 @@ refused "json sink" "$DIO" trace -q --sink "json:file=$TMP/link" -- true
 refused "console -o" "$DIO" trace -o "$TMP/link" -- true
 refused "dump -o" "$DIO" dump "$TMP/t.dio" -o "$TMP/link"
 refused "summary:output=" "$DIO" analyze "$TMP/t.dio" --analyzer "summary:output=$TMP/link"
+# with standard error closed, the trace file must not become fd 2 and take the summary
+"$DIO" record -o "$TMP/closed.dio" -- true 2>&-
+rc=$?
+if [ "$rc" -ne 0 ] || grep -q "calls" "$TMP/closed.dio" || ! "$DIO" info "$TMP/closed.dio" > /dev/null 2>&1; then
+	echo "FAIL: record with stderr closed: status $rc, and the trace file is damaged or holds the summary"
+	fail=1
+fi
 # standard output and devices still work
 "$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
 [ "$(mode /dev/null)" = 666 ] || { echo "FAIL: /dev/null's mode changed"; fail=1; }
