@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "config.h"
 #include "util.h"
 
@@ -368,13 +370,19 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 	struct stat st;
 	config_t cf;
 	FILE *f;
-	int e = 0;
+	int e = 0, fd;
 
-	/* opened here rather than by config_read_file() to report the real errno */
-	f = fopen(file, "r");
+	/*
+	 * opened here rather than by config_read_file() to report the real errno;
+	 * non-blocking, so that a FIFO is refused below rather than waited on
+	 */
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		e = -errno;
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return e;
 	}
 	config_init(&cf);
@@ -382,6 +390,12 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(err, errlen, "%s: %s", file, strerror(EISDIR));
 		e = -EISDIR;
+		goto cleanup;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (give a config file, see dio.conf.example)",
+			 file);
+		e = -EINVAL;
 		goto cleanup;
 	}
 	if (!config_read(&cf, f)) {

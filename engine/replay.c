@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "config.h"
@@ -543,7 +544,7 @@ int cmd_info(int argc, char **argv)
 	const void *rec;
 	size_t size;
 	long long fsize;
-	FILE *f;
+	struct stat sb;
 	int e, code = 0;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -589,10 +590,7 @@ int cmd_info(int argc, char **argv)
 			last = h->ts;
 	}
 	tf_reader__stats(r, &st);
-	f = fopen(argv[1], "re");
-	fsize = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
-	if (f)
-		fclose(f);
+	fsize = !stat(argv[1], &sb) ? (long long)sb.st_size : -1;
 	printf("file: %s (%lld bytes)\n%s", argv[1], fsize, tf_reader__meta(r));
 	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu, block %llu, "
 	       "runq %llu)\n",

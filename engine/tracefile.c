@@ -569,7 +569,8 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 	uint32_t kind;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* non-blocking: a FIFO must be refused below, not waited on here */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
@@ -583,7 +584,8 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
+		snprintf(err, errlen, "%s: not a regular file (a trace file is one dio record wrote)",
+			 path);
 		goto fail;
 	}
 	if ((size_t)sb.st_size < sizeof(fh)) {

@@ -23,6 +23,8 @@ INTEGRATION_TESTS += tests/integration/trace-root.sh
 INTEGRATION_TESTS += tests/integration/trace-ofd.sh
 # output files: private, and never written through a planted symbolic link
 INTEGRATION_TESTS += tests/integration/output-files.sh
+# bad input: one line, a non-zero status, at once (FIFOs given as files)
+INTEGRATION_TESTS += tests/integration/bad-input.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # the README's first command

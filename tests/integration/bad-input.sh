@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bad input gets one clear line and a non-zero status, at once: a FIFO (or
+# another file that is not regular) given as a trace file or a config file is
+# refused before anything reads from it, instead of hanging until a writer
+# comes. No BPF needed.
+. "$top_srcdir/tests/integration/lib.sh"
+fail=0
+mkfifo "$TMP/fifo" || { echo "FAIL: mkfifo"; exit 1; }
+
+refuse() {	# WANT_STATUS LINE ARGS...: dio ARGS exits WANT_STATUS within 10 s, saying LINE
+	want=$1 line=$2
+	shift 2
+	timeout 10 "$DIO" "$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 124 ]; then
+		echo "FAIL: dio $*: still waiting after 10 s"
+		fail=1
+	elif [ "$rc" -ne "$want" ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+		! grep -qxF "$line" "$TMP/err"; then
+		echo "FAIL: dio $*: status $rc (expected $want), stderr (expected '$line'):"
+		cat "$TMP/err"
+		fail=1
+	fi
+}
+trace_msg="dio: $TMP/fifo: not a regular file (a trace file is one dio record wrote)"
+refuse 1 "$trace_msg" info "$TMP/fifo"
+refuse 1 "$trace_msg" dump "$TMP/fifo"
+refuse 1 "$trace_msg" analyze "$TMP/fifo"
+conf_msg="dio: $TMP/fifo: not a regular file (give a config file, see dio.conf.example)"
+refuse 2 "$conf_msg" trace -C "$TMP/fifo" -- true
+refuse 2 "$conf_msg" analyze "$TMP/fifo" -C "$TMP/fifo"
+exit $fail
