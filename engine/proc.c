@@ -37,6 +37,28 @@ static int resolve(const char *cmd, char *out, size_t outlen)
 	return e;
 }
 
+/*
+ * In the child, after a failed execv: one line on stderr, written at once
+ * (stdio's stderr may carry dio's own buffer, which _exit would drop), and
+ * exit 127 as a shell does.
+ */
+static void __attribute__((noreturn)) exec_failed(const char *file, int e)
+{
+	struct stat st;
+	char msg[4400];
+	const char *why = "";
+	int n;
+
+	if (e == ENOENT && !stat(file, &st))
+		why = " (the file is there: its #! interpreter or its ELF loader is not)";
+	else if (e == EACCES && !stat(file, &st) && S_ISDIR(st.st_mode))
+		why = " (it is a directory)";
+	n = snprintf(msg, sizeof(msg), "dio: cannot run '%s': %s%s\n", file, strerror(e), why);
+	if (n > 0 && write(STDERR_FILENO, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1))
+		_exit(127);
+	_exit(127);
+}
+
 int child__spawn(struct child *c, char **argv, char *err, size_t errlen)
 {
 	char file[4096];
@@ -70,8 +92,7 @@ int child__spawn(struct child *c, char **argv, char *err, size_t errlen)
 		if (read(fds[0], &go, 1) != 1)
 			_exit(127);
 		execv(file, argv);
-		fprintf(stderr, "dio: cannot run '%s': %s\n", file, strerror(errno));
-		_exit(127);
+		exec_failed(file, errno);
 	}
 	close(fds[0]);
 	c->gate = fds[1];

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # How dio ends: with the traced command's exit status; with a one-line error
-# for a command that cannot run, a bad pid or option, or a missing privilege;
+# for a command that cannot run (not found, or execve fails: strace's 127 and
+# the errno), a bad pid or option, or a missing privilege;
 # within seconds of SIGINT, printing the summary; and leaving no BPF program
 # or link behind.
 . "$top_srcdir/tests/integration/lib.sh"
@@ -18,6 +19,24 @@ if [ "$RC" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
 	cat "$TMP/err"
 	fail=1
 fi
+
+# found, but execve fails: a directory, a #! interpreter that is missing, a broken ELF
+mkdir "$TMP/adir"
+printf '#!/nonexistent-dio/interp\n' > "$TMP/badsh"
+printf '\177ELFnot really' > "$TMP/badelf"
+chmod +x "$TMP/badsh" "$TMP/badelf"
+for c in "adir:Permission denied (it is a directory)" \
+	"badsh:No such file or directory (the file is there: its #! interpreter or its ELF loader is not)" \
+	"badelf:Exec format error"; do
+	f=${c%%:*}
+	run_dio trace -q --no-summary -- "$TMP/$f" 2> "$TMP/err"
+	if [ "$RC" -ne 127 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+		! grep -qxF "dio: cannot run '$TMP/$f': ${c#*:}" "$TMP/err"; then
+		echo "FAIL: $f: status $RC (expected 127), stderr (expected the exec error):"
+		cat "$TMP/err"
+		fail=1
+	fi
+done
 
 run_dio trace -p 999999999 2> "$TMP/err"
 if [ "$RC" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
