@@ -105,6 +105,16 @@ static void put_esc(struct out *o, const char *s, size_t n, int quote, int bin)
 	}
 }
 
+int format_escaped(const char *s, size_t n, char *buf, size_t len)
+{
+	struct out o = { .buf = buf, .len = len };
+
+	put_esc(&o, s, n, 0, 0);
+	if (len)
+		buf[o.off < len ? o.off : len - 1] = 0;
+	return (int)o.off;
+}
+
 /* a string argument or path: "...", and ... after it when it was cut */
 static void put_quoted(struct out *o, const char *s, size_t n, int cut)
 {

@@ -25,6 +25,12 @@ int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *bu
 
 /* "8:1|1234|5": dev major:minor|ino|gen. snprintf semantics. */
 int format_tag(const struct dio_file_tag *tag, char *buf, size_t len);
+/*
+ * At most n bytes of s (up to a NUL) with control and other bytes a terminal
+ * would act on written as C escapes, as dump writes names and strings
+ * (snprintf semantics).
+ */
+int format_escaped(const char *s, size_t n, char *buf, size_t len);
 
 /* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon", "-" */
 const char *format_ftype(unsigned int ftype);

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "config.h"
+#include "format.h"
 #include "cli.h"
 #include "options.h"
 #include "probe.h"
@@ -516,6 +517,26 @@ static int by_count(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+/*
+ * The metadata, a line at a time, escaped: it holds the command line and
+ * names a traced program chose, which must not drive the terminal.
+ */
+static void print_meta(const char *meta)
+{
+	char line[4 * 1024 + 1];
+
+	while (*meta) {
+		size_t n = strcspn(meta, "\n");
+
+		for (size_t off = 0; off < n; off += 1024) {
+			format_escaped(meta + off, n - off < 1024 ? n - off : 1024, line, sizeof(line));
+			fputs(line, stdout);
+		}
+		putchar('\n');
+		meta += n + (meta[n] == '\n');
+	}
+}
+
 static void print_procs(struct proc_count *t, uint64_t others)
 {
 	size_t n = 0;
@@ -525,8 +546,12 @@ static void print_procs(struct proc_count *t, uint64_t others)
 			t[n++] = t[i];
 	qsort(t, n, sizeof(*t), by_count);
 	printf("processes: %zu\n", n);
-	for (size_t i = 0; i < n && i < PROC_SHOWN; i++)
-		printf("  %-8u %-16s %llu\n", t[i].pid, t[i].comm, (unsigned long long)t[i].n);
+	for (size_t i = 0; i < n && i < PROC_SHOWN; i++) {
+		char comm[4 * DIO_COMM_LEN + 1];
+
+		format_escaped(t[i].comm, DIO_COMM_LEN, comm, sizeof(comm));
+		printf("  %-8u %-16s %llu\n", t[i].pid, comm, (unsigned long long)t[i].n);
+	}
 	if (n > PROC_SHOWN)
 		printf("  ... %zu more processes\n", n - PROC_SHOWN);
 	if (others)
@@ -591,7 +616,8 @@ int cmd_info(int argc, char **argv)
 	}
 	tf_reader__stats(r, &st);
 	fsize = !stat(argv[1], &sb) ? (long long)sb.st_size : -1;
-	printf("file: %s (%lld bytes)\n%s", argv[1], fsize, tf_reader__meta(r));
+	printf("file: %s (%lld bytes)\n", argv[1], fsize);
+	print_meta(tf_reader__meta(r));
 	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu, block %llu, "
 	       "runq %llu)\n",
 	       (unsigned long long)st.records, (unsigned long long)per_type[DIO_EV_SYSCALL],

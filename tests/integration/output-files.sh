@@ -70,6 +70,17 @@ if [ "$rc" -ne 0 ] || grep -q "calls" "$TMP/closed.dio" || ! "$DIO" info "$TMP/c
 	echo "FAIL: record with stderr closed: status $rc, and the trace file is damaged or holds the summary"
 	fail=1
 fi
+# names and arguments a traced program chose reach the terminal escaped (dio info as dump)
+esc=$(printf '\033')
+"$DIO" record -q -o "$TMP/esc.dio" -- sh -c 'printf "n\033[31m" > /proc/self/comm; cat /etc/hostname' \
+	"a${esc}]0;title" > /dev/null 2>&1 || { echo "FAIL: record for the escapes"; fail=1; }
+"$DIO" info "$TMP/esc.dio" > "$TMP/info" 2>&1
+if grep -q "$esc" "$TMP/info" || ! grep -qF 'a\33]0;title' "$TMP/info" ||
+	! grep -qF 'n\33[31m' "$TMP/info"; then
+	echo "FAIL: dio info printed control characters raw (or lost them):"
+	cat -v "$TMP/info"
+	fail=1
+fi
 # standard output and devices still work
 "$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
 [ "$(mode /dev/null)" = 666 ] || { echo "FAIL: /dev/null's mode changed"; fail=1; }
