@@ -111,7 +111,8 @@ static int cmd_trace(int argc, char **argv)
 	}
 	s = session__new(&o, err, sizeof(err));
 	if (!s) {
-		die_msg("%s", err);
+		if (*err)	/* empty: a module said why */
+			die_msg("%s", err);
 		options_free(&o);
 		return 1;
 	}

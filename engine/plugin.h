@@ -28,6 +28,7 @@ struct plugin {
 	char **owned;			/* strings behind opts[].s */
 	void *state;			/* the module's, after init */
 	int inited;
+	int logged;			/* lines it logged through the host */
 	struct dio_ctx *ctx;		/* the host's context for this module */
 };
 

@@ -195,7 +195,8 @@ int cmd_record(int argc, char **argv)
 	}
 	s = session__new(&o, err, sizeof(err));
 	if (!s) {
-		die_msg("%s", err);
+		if (*err)	/* empty: a module said why */
+			die_msg("%s", err);
 		goto out;
 	}
 	meta = malloc(META_MAX);
@@ -437,6 +438,8 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	r = open_trace(path);
 	if (!r)
 		goto out;
+	/* writing the output over the input would cut the trace under the reader */
+	create_output_guard(path);
 	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
 	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user")) {
 		/* and it keeps the bytes --capture-data asked for, as the live session did */
@@ -446,7 +449,8 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	}
 	s = session__new(&o, err, sizeof(err));
 	if (!s) {
-		die_msg("%s", err);
+		if (*err)	/* empty: a module said why */
+			die_msg("%s", err);
 		goto out;
 	}
 	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))

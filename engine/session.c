@@ -237,6 +237,7 @@ static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
 
+	ctx->p->logged++;
 	fprintf(stderr, "dio: %s: ", ctx->p->name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -360,15 +361,19 @@ static int add_all_analyzers(struct session *s, char *err, size_t errlen)
 
 static int init_plugin(struct session *s, struct plugin *p, char *err, size_t errlen)
 {
-	int e;
+	int e, logged = p->logged;
 
 	if (p->an)
 		e = p->an->init(&host, p->ctx, p->opts, &p->state);
 	else
 		e = p->sk->init(&host, p->ctx, p->opts, &p->state);
 	if (e) {
-		snprintf(err, errlen, "%s %s: cannot start: %s", p->an ? "analyzer" : "sink", p->name,
-			 strerror(e < 0 ? -e : e));
+		/* a module that said why already: one line is enough (err stays empty) */
+		if (p->logged > logged)
+			err[0] = 0;
+		else
+			snprintf(err, errlen, "%s %s: cannot start: %s", p->an ? "analyzer" : "sink",
+				 p->name, strerror(e < 0 ? -e : e));
 		return e < 0 ? e : -EINVAL;
 	}
 	p->inited = 1;

@@ -15,7 +15,10 @@
 struct session;
 struct features;
 
-/* Load and initialise the modules o asks for. NULL with errno and a message in err. */
+/*
+ * Load and initialise the modules o asks for. NULL with errno and a one-line
+ * reason in err, which is empty when a module's init logged it already.
+ */
 struct session *session__new(struct options *o, char *err, size_t errlen);
 void session__free(struct session *s);
 

@@ -17,22 +17,41 @@
  * user (or read from a config string) with a blank in it is more likely a
  * quoting mistake than a number, so the parsers below refuse it.
  */
+/* the trace file dio dump or analyze reads: never an output */
+static struct stat guarded;
+static int have_guarded;
+
+void create_output_guard(const char *input)
+{
+	have_guarded = !stat(input, &guarded);
+}
+
 int create_output(const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int e, fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return -errno;
-	/* an existing file keeps its mode through O_TRUNC: make it private too */
-	if (fstat(fd, &st) || (S_ISREG(st.st_mode) && (st.st_mode & 077) &&
-			       fchmod(fd, st.st_mode & 0700))) {
-		int e = -errno;
-
-		close(fd);
-		return e;
+	if (fstat(fd, &st)) {
+		e = -errno;
+		goto fail;
+	}
+	/* checked before anything is cut: the input stays whole */
+	if (have_guarded && st.st_dev == guarded.st_dev && st.st_ino == guarded.st_ino) {
+		e = -EBUSY;
+		goto fail;
+	}
+	/* an existing file keeps its mode when cut: make it private too */
+	if (S_ISREG(st.st_mode) &&
+	    (ftruncate(fd, 0) || ((st.st_mode & 077) && fchmod(fd, st.st_mode & 0700)))) {
+		e = -errno;
+		goto fail;
 	}
 	return fd;
+fail:
+	close(fd);
+	return e;
 }
 
 const char *create_output_error(int err, char *buf, size_t len)
@@ -40,6 +59,8 @@ const char *create_output_error(int err, char *buf, size_t len)
 	if (err == -ELOOP)
 		snprintf(buf, len, "it is a symbolic link, which dio does not write through: "
 			 "give the file it points to");
+	else if (err == -EBUSY)
+		snprintf(buf, len, "it is the trace file being read: write to another file");
 	else
 		snprintf(buf, len, "%s", strerror(-err));
 	return buf;

@@ -5,7 +5,7 @@
 # file it overwrites becomes 0600, and a symbolic link planted at the path
 # is refused with one line rather than followed (root writing through a link
 # in /tmp could overwrite any file). A closed standard fd does not make the
-# trace file fd 2.
+# trace file fd 2. The trace file dio dump or analyze reads is never their output.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 fail=0
@@ -81,6 +81,22 @@ if grep -q "$esc" "$TMP/info" || ! grep -qF 'a\33]0;title' "$TMP/info" ||
 	cat -v "$TMP/info"
 	fail=1
 fi
+# the output is the trace file being read: refused in one line, and the trace stays whole
+cp "$TMP/t.dio" "$TMP/same.dio"
+sum=$(cksum < "$TMP/same.dio")
+for args in "dump $TMP/same.dio -o $TMP/same.dio" "dump $TMP/same.dio --format json -o $TMP/same.dio" \
+	"analyze $TMP/same.dio --sink json:file=$TMP/same.dio"; do
+	# shellcheck disable=SC2086
+	"$DIO" $args > /dev/null 2> "$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] || [ "$(wc -l < "$TMP/err")" -ne 1 ] ||
+		! grep -q "'$TMP/same.dio': it is the trace file being read: write to another file$" "$TMP/err"; then
+		echo "FAIL: dio $args: status $rc, stderr:"
+		cat "$TMP/err"
+		fail=1
+	fi
+	[ "$(cksum < "$TMP/same.dio")" = "$sum" ] || { echo "FAIL: dio $args changed its input"; fail=1; }
+done
 # standard output and devices still work
 "$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
 [ "$(mode /dev/null)" = 666 ] || { echo "FAIL: /dev/null's mode changed"; fail=1; }
