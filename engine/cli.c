@@ -32,7 +32,7 @@ enum {
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
-	OPT_MAX_FINDINGS,
+	OPT_MAX_FINDINGS, OPT_FLUSH_MS,
 };
 
 static const struct option longopts[] = {
@@ -60,6 +60,7 @@ static const struct option longopts[] = {
 	{ "runq-min", required_argument, NULL, OPT_RUNQ_MIN },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
+	{ "flush-ms", required_argument, NULL, OPT_FLUSH_MS },
 	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
 	{ "attach", required_argument, NULL, OPT_ATTACH },
 	{ "duration", required_argument, NULL, 'd' },
@@ -122,6 +123,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --level N             dio record: zlib level, 0 to 9 (default 1)\n"
 "      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
 "      --rotate N            dio record: with --max-size, keep N files only\n"
+"      --flush-ms MS         dio record: write what is recorded at least this\n"
+"                            often (default 1000): a kill loses at most that\n"
 "      --print               dio record: also print the calls (on stderr, or\n"
 "                            --sink console:output=FILE), as dio trace does\n"
 "      --no-iouring          no per-request io_uring events\n"
@@ -393,6 +396,8 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return 0;
 	case OPT_MAX_FINDINGS:
 		return options_set(o, "max-findings", v, err, errlen);
+	case OPT_FLUSH_MS:
+		return options_set(o, "flush-ms", v, err, errlen);
 	case 'C':
 		return 0;	/* read by prescan(), before everything else */
 	}

@@ -148,6 +148,7 @@ static const struct key {
 	LIST_KEY("sinks", 3),
 	BOOL_KEY("no_summary", no_summary),
 	KEY("max_findings", K_NUMBER),
+	KEY("flush_ms", K_NUMBER),
 #undef KEY
 #undef BOOL_KEY
 #undef LIST_KEY

@@ -33,6 +33,7 @@ void options_init(struct options *o)
 	o->runq = 1;
 	o->runq_min_us = 10;
 	o->max_findings = 10;
+	o->flush_ms = 1000;
 	o->attach = ATTACH_AUTO;
 }
 
@@ -306,6 +307,7 @@ static const struct num_opt {
 	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
 	{ "runq-min", 0, 0, 10000000, "0 to 10000000 microseconds" },
 	{ "max-findings", 0, 0, 1000000, "0 (no limit) to 1000000" },
+	{ "flush-ms", 0, 10, 3600000, "10 to 3600000 milliseconds" },
 };
 
 static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
@@ -362,6 +364,8 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->runq_min_us = val;
 	} else if (!strcmp(n->name, "max-findings")) {
 		o->max_findings = val;
+	} else if (!strcmp(n->name, "flush-ms")) {
+		o->flush_ms = val;
 	} else {
 		o->tag_entries = val;
 	}

@@ -97,6 +97,7 @@ struct options {
 	int ngroups;
 	struct plugin_group groups[2 * OPT_MAX_PLUGINS];
 	int no_summary;			/* --no-summary */
+	uint32_t flush_ms;		/* dio record --flush-ms: records older than this reach the file, default 1000 */
 	uint32_t max_findings;		/* --max-findings: reported per finding code, 0: all; default 10 */
 	char *config_file;		/* -C FILE (or the default one that was read) */
 };

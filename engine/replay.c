@@ -159,6 +159,14 @@ static int rec_add(void *ud, const void *rec, size_t size)
 	return e;
 }
 
+/* the records of the last flush_ms go to disk even when no block filled up */
+static int rec_tick(void *ud)
+{
+	struct recorder *rc = ud;
+
+	return rc->w ? tf_writer__tick(rc->w, rc->o->flush_ms) : 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct options o;
@@ -217,9 +225,9 @@ int cmd_record(int argc, char **argv)
 			create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
-	session__record_to(s, rec_add, &rc);
+	session__record_to(s, rec_add, rec_tick, &rc);
 	code = session__trace(s);
-	session__record_to(s, NULL, NULL);
+	session__record_to(s, NULL, NULL, NULL);
 	if (!rc.w)	/* a rotation failed: the session has said so */
 		goto out;
 	dropped = rc.dropped + tf_writer__dropped(rc.w);

@@ -56,6 +56,7 @@ struct session {
 	int failed;		/* a module returned an error */
 	/* dio record: every record also goes here */
 	int (*rec)(void *ud, const void *rec, size_t size);
+	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
 	void *rec_ud;
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
@@ -641,9 +642,10 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 void *ud)
+			 int (*tick)(void *ud), void *ud)
 {
 	s->rec = add;
+	s->rec_tick = tick;
 	s->rec_ud = ud;
 }
 
@@ -867,6 +869,13 @@ int session__trace(struct session *s)
 			break;
 		}
 		flush_sinks(s);
+		if (s->rec_tick && !s->failed && (e = s->rec_tick(s->rec_ud))) {
+			die_msg("writing the trace file failed: %s (what was written before is kept)",
+				strerror(-e));
+			s->failed = 1;
+			code = 1;
+			break;
+		}
 		if (child.pid > 0 && !child_done) {
 			pid_t r = waitpid(child.pid, &status, WNOHANG);
 

@@ -44,7 +44,7 @@ struct tf_reader;
  * stop). add returns 0 or -errno, which stops the session.
  */
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			void *ud);
+			 int (*tick)(void *ud), void *ud);
 /* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);

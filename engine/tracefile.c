@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -46,6 +47,7 @@ struct tf_writer {
 	unsigned int fill;		/* caller's */
 	int stalled;			/* caller: no buffer free (TF_W_DROP) */
 	uint64_t dropped;		/* caller's */
+	uint64_t fill_since;		/* caller's: CLOCK_MONOTONIC ms of the fill buffer's first record */
 	pthread_t thread;
 	int started;
 	pthread_mutex_t lock;
@@ -59,6 +61,14 @@ struct tf_writer {
 	struct tf_index_ent *index;
 	size_t nindex, capindex;
 };
+
+static uint64_t mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
 
 static uint32_t hdr_crc(const struct tf_block_hdr *h)
 {
@@ -245,6 +255,14 @@ static int hand_off(struct tf_writer *w, int wait)
 	return err;
 }
 
+int tf_writer__tick(struct tf_writer *w, uint64_t max_age_ms)
+{
+	if (!w->bufs[w->fill].nrec || mono_ms() - w->fill_since < max_age_ms)
+		return 0;
+	/* the writer compresses and writes it; a stalled writer keeps it for later */
+	return hand_off(w, 0);
+}
+
 int tf_writer__flush(struct tf_writer *w)
 {
 	int err = hand_off(w, 1);
@@ -284,6 +302,8 @@ int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 	b = &w->bufs[w->fill];
 	memcpy(b->raw + b->len, rec, size);
 	b->len += size;
+	if (!b->nrec)
+		w->fill_since = mono_ms();
 	if (!b->nrec++ || h->ts < b->first_ts)
 		b->first_ts = h->ts;
 	if (b->nrec == 1 || h->ts > b->last_ts)

@@ -83,6 +83,12 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
  * writer's first error (-errno): what was written before it stays readable.
  */
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size);
+/*
+ * When the records waiting for a full block are max_age_ms old or more, hand
+ * them to the writer thread as a block of their own, without waiting: a kill
+ * loses at most that much. 0, or the writer's first error.
+ */
+int tf_writer__tick(struct tf_writer *w, uint64_t max_age_ms);
 /* Write every record added so far and wait for it. 0 or -errno. */
 int tf_writer__flush(struct tf_writer *w);
 /* Records dropped because the writer thread was behind (TF_W_DROP). */

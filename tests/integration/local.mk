@@ -25,6 +25,8 @@ INTEGRATION_TESTS += tests/integration/trace-ofd.sh
 INTEGRATION_TESTS += tests/integration/output-files.sh
 # bad input: one line, a non-zero status, at once (FIFOs given as files)
 INTEGRATION_TESTS += tests/integration/bad-input.sh
+# a killed dio record keeps what it recorded up to about a second before
+INTEGRATION_TESTS += tests/integration/record-kill.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # the README's first command
