@@ -339,9 +339,17 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	case OPT_TAGS:
 		return options_set(o, "tag-table", v, err, errlen);
 	case OPT_LEVEL:
-		return options_set(o, "level", v, err, errlen);
 	case OPT_MAX_SIZE:
-		return options_set(o, "max-size", v, err, errlen);
+	case OPT_ROTATE:
+	case OPT_FLUSH_MS:
+		if (strcmp(st->cmd, "record")) {
+			snprintf(err, errlen, "--%s is an option of dio record: dio %s writes no trace file",
+				 c == OPT_LEVEL ? "level" : c == OPT_MAX_SIZE ? "max-size" :
+				 c == OPT_ROTATE ? "rotate" : "flush-ms", st->cmd);
+			return -EINVAL;
+		}
+		return options_set(o, c == OPT_LEVEL ? "level" : c == OPT_MAX_SIZE ? "max-size" :
+				   c == OPT_ROTATE ? "rotate" : "flush-ms", v, err, errlen);
 	case OPT_PRINT:
 		if (strcmp(st->cmd, "record")) {
 			snprintf(err, errlen, "--print is an option of dio record (dio %s prints anyway)",
@@ -350,8 +358,6 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		}
 		o->print = 1;
 		return 0;
-	case OPT_ROTATE:
-		return options_set(o, "rotate", v, err, errlen);
 	case OPT_NO_IOURING:
 		o->iouring = 0;
 		return 0;
@@ -396,8 +402,6 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return 0;
 	case OPT_MAX_FINDINGS:
 		return options_set(o, "max-findings", v, err, errlen);
-	case OPT_FLUSH_MS:
-		return options_set(o, "flush-ms", v, err, errlen);
 	case 'C':
 		return 0;	/* read by prescan(), before everything else */
 	}

@@ -144,10 +144,8 @@ static int keep_stdio_open(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_command(int argc, char **argv)
 {
-	if (keep_stdio_open())
-		return 1;	/* nowhere to say it: stderr is what could not be opened */
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -176,4 +174,24 @@ int main(int argc, char **argv)
 		return cmd_trace(argc, argv);
 	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio analyze', 'dio info', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
+}
+
+/*
+ * What a command printed must have reached its output: a full disk or
+ * /dev/full is a failure, not a success with a cut table.
+ */
+int main(int argc, char **argv)
+{
+	int code;
+
+	if (keep_stdio_open())
+		return 1;	/* nowhere to say it: stderr is what could not be opened */
+	code = run_command(argc, argv);
+	errno = 0;
+	/* a command that failed has said why already */
+	if ((fflush(stdout) || ferror(stdout)) && !code) {
+		die_msg("writing to standard output failed: %s", strerror(errno ? errno : EIO));
+		code = 1;
+	}
+	return code;
 }

@@ -408,7 +408,11 @@ int options_set(struct options *o, const char *name, const char *v, char *err, s
 	if (!strcmp(name, "duration")) {
 		int e = parse_seconds(v, &o->duration);
 
-		if (e)
+		if (e == -ERANGE)
+			snprintf(err, errlen,
+				 "--duration: '%s' is out of range (use more than 0 and at most 1e9 seconds)",
+				 v ? v : "");
+		else if (e)
 			snprintf(err, errlen,
 				 "--duration: '%s' is not a number of seconds greater than 0",
 				 v ? v : "");

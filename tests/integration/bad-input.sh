@@ -3,7 +3,8 @@
 # Bad input gets one clear line and a non-zero status, at once: a FIFO (or
 # another file that is not regular) given as a trace file or a config file is
 # refused before anything reads from it, instead of hanging until a writer
-# comes. No BPF needed.
+# comes. Options of another command and values out of range are refused, and
+# output that could not be written makes the status 1. No BPF needed.
 . "$top_srcdir/tests/integration/lib.sh"
 fail=0
 mkfifo "$TMP/fifo" || { echo "FAIL: mkfifo"; exit 1; }
@@ -30,4 +31,26 @@ refuse 1 "$trace_msg" analyze "$TMP/fifo"
 conf_msg="dio: $TMP/fifo: not a regular file (give a config file, see dio.conf.example)"
 refuse 2 "$conf_msg" trace -C "$TMP/fifo" -- true
 refuse 2 "$conf_msg" analyze "$TMP/fifo" -C "$TMP/fifo"
+
+# options of dio record given to dio trace, values out of range
+refuse 2 "dio: --level is an option of dio record: dio trace writes no trace file" trace --level 3 -- true
+refuse 2 "dio: --max-size is an option of dio record: dio trace writes no trace file" trace --max-size 1G -- true
+refuse 2 "dio: --rotate is an option of dio record: dio trace writes no trace file" trace --rotate 2 -- true
+refuse 2 "dio: --flush-ms is an option of dio record: dio trace writes no trace file" trace --flush-ms 100 -- true
+refuse 2 "dio: --duration: '1e23' is out of range (use more than 0 and at most 1e9 seconds)" trace -d 1e23 -- true
+
+# output that cannot be written is a failure, not a success with a cut table
+if [ -w /dev/full ]; then
+	demo=$top_srcdir/tests/fuzz/corpus/demo.dio
+	for args in "list analyzers" "list syscalls" "info $demo" "dump $demo" "analyze $demo --analyzer all"; do
+		# shellcheck disable=SC2086
+		"$DIO" $args > /dev/full 2> "$TMP/err"
+		rc=$?
+		if [ "$rc" -ne 1 ] || ! grep -q "^dio: .*: No space left on device$" "$TMP/err"; then
+			echo "FAIL: dio $args > /dev/full: status $rc (expected 1), stderr:"
+			cat "$TMP/err"
+			fail=1
+		fi
+	done
+fi
 exit $fail
