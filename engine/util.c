@@ -151,8 +151,10 @@ int parse_seconds(const char *s, double *out)
 	v = strtod(s, &end);
 	if (end == s || *end || errno)
 		return -EINVAL;
+	if (!(v > 0))
+		return -EINVAL;
 	/* a billion seconds is 31 years: anything above is a typo, not a plan */
-	if (!(v > 0) || v > 1e9)
+	if (v > 1e9)
 		return -ERANGE;
 	*out = v;
 	return 0;

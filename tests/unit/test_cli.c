@@ -29,9 +29,14 @@ static int parse(struct options *o, const char *const *args, char *err, size_t e
 	static char *argv[MAX_ARGS + 2];
 	int argc = 0;
 
+	/* dio record's own options are parsed as dio record: dio trace refuses them */
 	argv[argc++] = "trace";
-	for (int i = 0; i < MAX_ARGS && args[i]; i++)
+	for (int i = 0; i < MAX_ARGS && args[i]; i++) {
+		if (!strcmp(args[i], "--level") || !strcmp(args[i], "--max-size") ||
+		    !strcmp(args[i], "--rotate") || !strcmp(args[i], "--flush-ms"))
+			argv[0] = "record";
 		argv[argc++] = (char *)args[i];
+	}
 	argv[argc] = NULL;
 	options_init(o);
 	err[0] = 0;
