@@ -200,7 +200,7 @@ static void prescan(int argc, char **argv, const char *shortopts, const struct o
 static int load_config(const char *file, struct options *o, char *err, size_t errlen)
 {
 	if (!file) {
-		file = getenv("DIO_CONFIG");
+		file = secure_getenv("DIO_CONFIG");	/* not for a dio with file capabilities */
 		if (!file)
 			file = SYSCONFDIR "/dio/dio.conf";
 		if (!*file || access(file, F_OK))

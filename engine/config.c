@@ -371,6 +371,7 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 	struct stat st;
 	config_t cf;
 	FILE *f;
+	char why[8400];
 	int e = 0, fd;
 
 	/*
@@ -397,6 +398,12 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a regular file (give a config file, see dio.conf.example)",
 			 file);
 		e = -EINVAL;
+		goto cleanup;
+	}
+	/* it names modules and output files: what others can write, dio does not follow */
+	if (trusted_file(file, why, sizeof(why)) == -EPERM) {
+		snprintf(err, errlen, "refusing config file %s", why);
+		e = -EPERM;
 		goto cleanup;
 	}
 	if (!config_read(&cf, f)) {

@@ -202,7 +202,7 @@ int features__probe(struct features *f, char *err, size_t errlen)
 			 strerror(errno));
 		return e ? e : -ENOENT;
 	}
-	e = features__from_btf(f, btf, getenv("DIO_DISABLE_FEATURES"), err, errlen);
+	e = features__from_btf(f, btf, secure_getenv("DIO_DISABLE_FEATURES"), err, errlen);
 	btf__free(btf);
 	if (!e && !uname(&u))
 		snprintf(f->kernel, sizeof(f->kernel), "%s", u.release);

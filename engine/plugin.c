@@ -29,12 +29,14 @@ static const char *kind_dir(int kind)
 }
 
 /*
- * Search path: $DIO_*_PATH entries, then the build tree when dio runs from one
- * (so ./dio works right after make), then the installed directory.
+ * Search path: the build tree when dio runs from one (so ./dio works right
+ * after make), the installed directory, then $DIO_*_PATH entries: a module of
+ * the user's never takes a built-in's name. The variables are read with
+ * secure_getenv: a dio given file capabilities ignores them.
  */
-static void search_path(int kind, char *dirs, size_t len)
+static void search_path(int kind, char *dirs, size_t len, size_t *builtin_len)
 {
-	const char *env = getenv(kind_env(kind));
+	const char *env = secure_getenv(kind_env(kind));
 	const char *sub = kind == PLUGIN_SINK ? "sinks" : "analyzers";
 	char exe[4096], tree[4200] = "";
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -55,22 +57,29 @@ static void search_path(int kind, char *dirs, size_t len)
 				tree[0] = 0;
 		}
 	}
-	snprintf(dirs, len, "%s%s%s%s", env ? env : "", env ? ":" : "", tree, kind_dir(kind));
+	snprintf(dirs, len, "%s%s", tree, kind_dir(kind));
+	*builtin_len = strlen(dirs);
+	if (env && *env)
+		snprintf(dirs + *builtin_len, len - *builtin_len, ":%s", env);
 }
 
+/* 0 (from a built-in directory), 1 (from $DIO_*_PATH), or -ENOENT */
 static int find_module(int kind, const char *name, char *out, size_t outlen)
 {
 	char dirs[8192];
 	char *save = NULL, *dir;
+	size_t builtin;
 
-	search_path(kind, dirs, sizeof(dirs));
+	search_path(kind, dirs, sizeof(dirs), &builtin);
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		int from_env = (size_t)(dir - dirs) >= builtin;
+
 		snprintf(out, outlen, "%s/%s.so", dir, name);
 		if (!access(out, R_OK))
-			return 0;
+			return from_env;
 		snprintf(out, outlen, "%s/%s/.libs/%s.so", dir, name, name);
 		if (!access(out, R_OK))
-			return 0;
+			return from_env;
 	}
 	return -ENOENT;
 }
@@ -90,7 +99,7 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 {
 	const char *sym = kind == PLUGIN_SINK ? DIO_SINK_SYMBOL : DIO_ANALYZER_SYMBOL;
 	uint32_t abi, size, need;
-	char file[4096];
+	char file[4096], why[8400];
 	const void *desc;
 	int e;
 
@@ -103,10 +112,23 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 			snprintf(err, errlen, "%s '%s': %s", kind_name(kind), file, strerror(errno));
 			return e;
 		}
-	} else if (!valid_name(name) || find_module(kind, name, file, sizeof(file))) {
+	} else if (!valid_name(name) || (e = find_module(kind, name, file, sizeof(file))) < 0) {
 		snprintf(err, errlen, "no %s named '%s'; see 'dio list %ss' (or give a path to a .so)",
 			 kind_name(kind), name, kind_name(kind));
 		return -ENOENT;
+	} else if (e == 1) {
+		/* never silent: a module found through the environment says where it came from */
+		warn_msg("%s %s: loading %s (found through $%s)", kind_name(kind), name, file,
+			 kind_env(kind));
+	}
+	/* its constructor runs with dio's privileges: it must be as safe as dio itself */
+	e = trusted_file(file, why, sizeof(why));
+	if (e) {
+		if (e == -EPERM)
+			snprintf(err, errlen, "refusing %s module %s", kind_name(kind), why);
+		else
+			snprintf(err, errlen, "%s '%s': %s", kind_name(kind), file, strerror(-e));
+		return e;
 	}
 	p->dl = dlopen(file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl) {
@@ -372,9 +394,10 @@ int plugin__list(int kind, FILE *out)
 	char dirs[8192];
 	char *save = NULL, *dir;
 	struct seen sn = { .n = 0 };
+	size_t builtin;
 	int n = 0;
 
-	search_path(kind, dirs, sizeof(dirs));
+	search_path(kind, dirs, sizeof(dirs), &builtin);
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
 		list_dir(kind, dir, out, &n, &sn);
 	return n;

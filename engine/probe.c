@@ -388,7 +388,7 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 		errno = -e;
 		return NULL;
 	}
-	debug_libbpf = getenv("DIO_DEBUG_LIBBPF") != NULL;
+	debug_libbpf = secure_getenv("DIO_DEBUG_LIBBPF") != NULL;
 	libbpf_set_print(libbpf_print);
 	p = calloc(1, sizeof(*p));
 	if (!p) {

@@ -26,6 +26,49 @@ void create_output_guard(const char *input)
 	have_guarded = !stat(input, &guarded);
 }
 
+static int untrusted(const struct stat *st, int dir)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return 1;
+	if (!(st->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	return !(dir && (st->st_mode & S_ISVTX));
+}
+
+int trusted_file(const char *path, char *why, size_t len)
+{
+	char dir[4096], *slash;
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	if (untrusted(&st, 0)) {
+		snprintf(why, len, "%s is %s: dio runs with its privileges what the file says; make "
+			 "it root's and not writable by others (chown root, chmod go-w)", path,
+			 st.st_uid != 0 && st.st_uid != geteuid() ? "owned by another user" :
+			 "writable by others");
+		return -EPERM;
+	}
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = 0;
+	else
+		*slash = 0;
+	if (stat(dir, &st))
+		return -errno;
+	if (untrusted(&st, 1)) {
+		snprintf(why, len, "%s is in %s, which %s: someone else could replace it; keep "
+			 "modules and config files in a directory only root can write", path, dir,
+			 st.st_uid != 0 && st.st_uid != geteuid() ? "another user owns" :
+			 "others can write");
+		return -EPERM;
+	}
+	return 0;
+}
+
 int create_output(const char *path)
 {
 	struct stat st;

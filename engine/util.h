@@ -29,6 +29,15 @@ void create_output_guard(const char *input);
 /* The one-line reason create_output(path) failed with err (negative errno). */
 const char *create_output_error(int err, char *buf, size_t len);
 
+/*
+ * Whether dio may run code from, or take settings of, path: it and the
+ * directory it is in belong to root or to the user dio runs as, and no one
+ * else may write them (a directory with the sticky bit, such as /tmp, keeps
+ * others from replacing the file). 0, or -EPERM with the one-line reason in
+ * why; -errno when path cannot be looked at.
+ */
+int trusted_file(const char *path, char *why, size_t len);
+
 /* "dio: " + message + "\n" on stderr. */
 void die_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

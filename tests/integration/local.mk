@@ -27,6 +27,8 @@ INTEGRATION_TESTS += tests/integration/output-files.sh
 INTEGRATION_TESTS += tests/integration/bad-input.sh
 # a killed dio record keeps what it recorded up to about a second before
 INTEGRATION_TESTS += tests/integration/record-kill.sh
+# modules and config files: only from places no one else can write
+INTEGRATION_TESTS += tests/integration/plugin-trust.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # the README's first command
