@@ -211,7 +211,8 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 		       uint32_t tid, const char *comm)
 {
 	if (fc->flags & (DIO_FMT_TIME_T | DIO_FMT_TIME_TT | DIO_FMT_TIME_TTT)) {
-		int64_t ns = (int64_t)ts + fc->realtime_off;
+		/* wraps rather than overflows on a crafted timestamp or offset */
+		int64_t ns = (int64_t)(ts + (uint64_t)fc->realtime_off);
 		int64_t sec = ns / 1000000000, sub = ns % 1000000000;
 		time_t t;
 		struct tm tm;
@@ -671,12 +672,12 @@ static int format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b, 
 	/* the latency is what the record is for: always shown */
 	put_secs(o, "latency", b->duration);
 	if (b->error) {
-		const char *name = xlat_errno(-b->error);
+		const char *name = b->error > -4096 && b->error < 0 ? xlat_errno(-b->error) : NULL;
 
 		if (name)
 			put(o, " error=%s", name);
 		else
-			put(o, " error=%d", -b->error);
+			put(o, " error=%lld", -(long long)b->error);	/* INT_MIN too */
 	}
 	if (fc->flags & DIO_FMT_DETAILS) {
 		if (b->flags & DIO_BF_QUEUED)

@@ -484,27 +484,30 @@ static const size_t min_size[DIO_EV_MAX] = {
 static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *ev)
 {
 	size_t strs = (size_t)ev->str_len[0] + ev->str_len[1];
-	const struct dio_ev_content *ct = (const void *)((const char *)(ev + 1) + strs);
-	struct dio_ev_content *out;
-	const uint8_t *data = (const uint8_t *)(ct + 1);
+	const char *at = (const char *)(ev + 1) + strs;
+	struct dio_ev_content ctv, *ct = &ctv;
+	const uint8_t *data = (const uint8_t *)at + sizeof(ctv);
 	uint32_t keep;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	if (sizeof(*ev) + strs + sizeof(*ct) > ev->hdr.size ||
-	    sizeof(*ev) + strs + sizeof(*ct) + ct->data_len > ev->hdr.size ||
+	if (sizeof(*ev) + strs + sizeof(*ct) > ev->hdr.size)
+		return NULL;
+	/* after strings of any length: not aligned, so copied out */
+	memcpy(&ctv, at, sizeof(ctv));
+	if (sizeof(*ev) + strs + sizeof(*ct) + ct->data_len > ev->hdr.size ||
 	    ct->hashed_len > ct->data_len)
 		return NULL;
 	if (ev->hdr.size > sizeof(s->rewrite))
 		return NULL;
 	memcpy(s->rewrite, ev, ev->hdr.size);
-	out = (struct dio_ev_content *)(s->rewrite + sizeof(*ev) + strs);
 	for (uint32_t i = 0; i < ct->hashed_len; i++) {
 		h ^= data[i];
 		h *= 0x100000001b3ULL;
 	}
-	out->hash = h;
 	keep = ct->data_len < s->o->capture_bytes ? ct->data_len : s->o->capture_bytes;
-	out->data_len = keep;
+	ctv.hash = h;
+	ctv.data_len = keep;
+	memcpy(s->rewrite + sizeof(*ev) + strs, &ctv, sizeof(ctv));
 	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(*ct) + keep;
 	return s->rewrite;
 }
@@ -625,7 +628,8 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	if (h->type == DIO_EV_PATH) {
 		const struct dio_ev_path *p = rec;
 
-		if (sizeof(*p) + p->len > h->size || !p->len) {
+		/* the path must end, with its NUL, inside the record: set_path reads it as a string */
+		if (sizeof(*p) + p->len > h->size || !p->len || !memchr(p + 1, 0, p->len)) {
 			s->malformed++;
 			return 0;
 		}

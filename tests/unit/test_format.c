@@ -458,6 +458,10 @@ static void time_prefixes(void **state)
 	c.realtime_off = -1500000000LL - 1000;
 	c.flags = DIO_FMT_TIME_TTT;
 	expect(&r, &c, "-2.500000 sync() = 0");
+	/* a crafted file: timestamp and offset that overflow a signed sum wrap (no UB) */
+	r.ev.hdr.ts = UINT64_MAX;
+	c.realtime_off = INT64_MAX;
+	expect(&r, &c, "9223372036.854775 sync() = 0");
 }
 
 static void thread_names_are_escaped_and_bounded(void **state)
@@ -618,6 +622,13 @@ static void block_and_runq_records(void **state)
 	b.error = -4095;
 	expect(&b, &plain, "--- block ABCDEFGH 8:16 sector=2048 bytes=65536 latency=0.001234 "
 			   "error=4095 ---");
+	/* a crafted file's INT_MIN: printed, not negated into overflow */
+	b.error = INT32_MIN;
+	expect(&b, &plain, "--- block ABCDEFGH 8:16 sector=2048 bytes=65536 latency=0.001234 "
+			   "error=2147483648 ---");
+	b.error = 5;	/* not an errno at all */
+	expect(&b, &plain, "--- block ABCDEFGH 8:16 sector=2048 bytes=65536 latency=0.001234 "
+			   "error=-5 ---");
 	expect(&r, &full, "[10/13 client0] --- runq woken cpu=1 wait=0.002500 prev=20/21 "
 			  "\"rocksdb:low0\" sys=read ---");
 	r.flags = DIO_RF_PREEMPTED;

@@ -239,6 +239,40 @@ static void session_delivers_only_subscribed_types(void **unused)
 }
 
 /*
+ * A crafted path record whose path does not end inside it (a FIFO's, which
+ * the host names "pipe:[INO]" after comparing it with "/") is malformed: it
+ * is counted and nothing reads past the record (ASan in CI would see it).
+ */
+static void unterminated_path_record_is_malformed(void **unused)
+{
+	struct options o;
+	struct session *s;
+	char err[512] = "", text[512];
+	size_t size = sizeof(struct dio_ev_path) + 4;
+	struct dio_ev_path *p = calloc(1, size);
+
+	assert_non_null(p);
+	p->hdr.type = DIO_EV_PATH;
+	p->hdr.size = (uint16_t)size;
+	p->len = 4;
+	p->ftype = DIO_FT_FIFO;
+	memcpy(p + 1, "/abc", 4);	/* no NUL */
+	options_init(&o);
+	o.no_summary = 1;
+	assert_int_equal(options_add_plugin(&o, 1, "console:output=/dev/null", err, sizeof(err)), 0);
+	s = session__new(&o, err, sizeof(err));
+	if (!s)
+		fail_msg("session__new: %s", err);
+	assert_int_equal(session__dispatch(s, p, size), 0);
+	assert_null(session__tag_path(s, &p->tag));
+	session__loss_text(s, text, sizeof(text));
+	assert_non_null(strstr(text, "lost_other=1\n"));
+	session__free(s);
+	options_free(&o);
+	free(p);
+}
+
+/*
  * A process record of a recording made before mnt_ns was appended (56 bytes)
  * reaches modules at today's size with mnt_ns 0; a shorter one is refused.
  */
@@ -295,6 +329,7 @@ int main(void)
 		cmocka_unit_test(bad_values_are_explained),
 		cmocka_unit_test(session_delivers_only_subscribed_types),
 		cmocka_unit_test(old_process_record_reaches_modules_at_full_size),
+		cmocka_unit_test(unterminated_path_record_is_malformed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
