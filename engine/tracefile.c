@@ -375,6 +375,7 @@ struct tf_reader {
 	uint64_t *rec;		/* the record handed out, aligned as in the ring */
 	size_t raw_len, rpos;
 	char *meta;
+	size_t meta_len;		/* strlen(meta), at most TF_META_MAX */
 	struct tf_stats st;
 	int done;
 	/* the index, when the file ends with a valid one */
@@ -647,7 +648,8 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 	/* the metadata block comes first; a file without one is still read */
 	if (header_ok(r, r->pos) && ((const struct tf_block_hdr *)(r->map + r->pos))->kind ==
 	    TF_BLK_META && load_block(r, &kind) == 1) {
-		r->meta = strndup((const char *)r->raw, r->raw_len);
+		r->meta = strndup((const char *)r->raw,
+				  r->raw_len < TF_META_MAX ? r->raw_len : TF_META_MAX);
 		r->raw_len = 0;
 	} else {
 		r->meta = strdup("");
@@ -656,6 +658,7 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	r->meta_len = strlen(r->meta);
 	load_index(r);
 	return r;
 fail:
@@ -739,14 +742,22 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 			continue;
 		}
 		if (kind == TF_BLK_META) {
-			/* what the writer learnt at the end (losses): appended to the metadata */
-			size_t old = strlen(r->meta);
-			char *m = realloc(r->meta, old + r->raw_len + 1);
+			/*
+			 * what the writer learnt at the end (losses): appended to the
+			 * metadata, up to TF_META_MAX in all; more is not a writer's (it
+			 * writes two), and counts as damage rather than cost memory and time
+			 */
+			char *m = NULL;
 
+			if (r->meta_len + r->raw_len <= TF_META_MAX)
+				m = realloc(r->meta, r->meta_len + r->raw_len + 1);
 			if (m) {
-				memcpy(m + old, r->raw, r->raw_len);
-				m[old + r->raw_len] = 0;
+				memcpy(m + r->meta_len, r->raw, r->raw_len);
+				r->meta_len += strnlen(m + r->meta_len, r->raw_len);
+				m[r->meta_len] = 0;
 				r->meta = m;
+			} else {
+				r->st.bad_blocks++;
 			}
 			r->raw_len = 0;
 			continue;

@@ -27,6 +27,7 @@
 #define TF_BF_VALID	0x80000000u	/* the writer set the flags (0 in older files) */
 
 #define TF_BLOCK_RAW_MAX (4u << 20)	/* largest uncompressed block either side accepts */
+#define TF_META_MAX	(64u << 10)	/* metadata a reader keeps, all blocks together */
 
 struct tf_file_hdr {
 	char magic[8];

@@ -32,6 +32,25 @@ conf_msg="dio: $TMP/fifo: not a regular file (give a config file, see dio.conf.e
 refuse 2 "$conf_msg" trace -C "$TMP/fifo" -- true
 refuse 2 "$conf_msg" analyze "$TMP/fifo" -C "$TMP/fifo"
 
+# a metadata bomb: the demo trace with its metadata block repeated 20000 times
+# (5 MB): reading stays linear and the metadata kept is capped (64 KiB)
+python3 - "$top_srcdir/tests/fuzz/corpus/demo.dio" "$TMP/bomb.dio" << 'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+magic, kind, raw, comp = struct.unpack_from('<IIII', d, 16)
+assert kind == 1, 'the first block of a trace file is its metadata'
+meta = d[16:16 + 48 + comp]
+open(sys.argv[2], 'wb').write(d[:16] + meta * 20001 + d[16 + 48 + comp:])
+PY
+timeout 10 "$DIO" info "$TMP/bomb.dio" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+size=$(wc -c < "$TMP/out")
+if [ "$rc" -ne 1 ] || [ "$size" -gt 200000 ] || ! grep -q "damaged" "$TMP/err"; then
+	echo "FAIL: dio info of a metadata bomb: status $rc (expected 1: damaged), $size bytes out (at most 200000)"
+	head -c 300 "$TMP/err"
+	fail=1
+fi
+
 # options of dio record given to dio trace, values out of range
 refuse 2 "dio: --level is an option of dio record: dio trace writes no trace file" trace --level 3 -- true
 refuse 2 "dio: --max-size is an option of dio record: dio trace writes no trace file" trace --max-size 1G -- true
