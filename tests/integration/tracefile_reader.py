@@ -551,8 +551,13 @@ class Check:
 
     def calls_found(self):
         """The call a request or a wait was in is a syscall record of the trace, the one
-        sys_ts_ns finds (docs/json-schema.md): the tests trace without filters or losses."""
+        sys_ts_ns finds (docs/json-schema.md): the tests trace without filters or losses,
+        but for anonymous mmap and munmap, which dio never records."""
         for self.where, tid, ts, nr in self.in_calls:
+            # mmap of anonymous memory and munmap of it are not storage calls: dio
+            # leaves them out by design, and a wait or request may come during one
+            if nr in (9, 11):
+                continue
             if (tid, ts, nr) not in self.calls:
                 self.fail(f"no syscall record of thread {tid} entered at {ts} with nr {nr}")
 
