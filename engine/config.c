@@ -6,6 +6,7 @@
  * `sink: { NAME: { ... } }` hold module options as text with their FILE:LINE;
  * the plugin loader checks them against each module's option table.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <stdarg.h>
@@ -66,6 +67,62 @@ static int setter_failed(struct cfg *c, const config_setting_t *s, const char *k
  * A scalar as the text the command line would carry. Floats get the shortest
  * form that reads back the same, so 0.1 stays "0.1" for a module's parser.
  */
+/*
+ * libconfig keeps an integer without the L suffix in 32 bits and silently
+ * cuts a larger one (max_size = 5368709120; is 1 GiB to it). Such literals are
+ * refused with where they are, before libconfig reads the file (f is then
+ * rewound). Strings and comments are skipped.
+ */
+static int wide_integers(FILE *f, const char *file, char *err, size_t errlen)
+{
+	int c, prev = '\n', line = 1;
+
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n') {
+			line++;
+		} else if (c == '"') {
+			while ((c = getc(f)) != EOF && c != '"' && c != '\n')
+				if (c == '\\')
+					getc(f);
+			if (c == '\n')
+				line++;
+		} else if (c == '/' && (c = getc(f)) == '*') {
+			int star = 0;
+
+			while ((c = getc(f)) != EOF && !(star && c == '/')) {
+				star = c == '*';
+				line += c == '\n';
+			}
+		} else if (c == '#' || c == '/') {	/* '#', or the second '/' of "//" */
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+			line++;
+		} else if (c >= '0' && c <= '9' && !isalnum(prev) && prev != '_' && prev != '.') {
+			char num[32];
+			size_t n = 0;
+
+			num[n++] = (char)c;
+			while ((c = getc(f)) != EOF && (isalnum(c) || c == '.') && n < sizeof(num) - 1)
+				num[n++] = (char)c;
+			num[n] = 0;
+			if (c != EOF)
+				ungetc(c, f);
+			/* decimal digits only (not hex, floats or 64-bit L literals) */
+			if (strspn(num, "0123456789") == n && n > 0 &&
+			    (n > 10 || strtoull(num, NULL, 10) > 2147483647ULL)) {
+				snprintf(err, errlen,
+					 "%s:%d: %s does not fit in a plain integer: write %sL, or a size "
+					 "as a string (\"5G\")", file, line, num, num);
+				return -EINVAL;
+			}
+			c = num[n - 1];
+		}
+		prev = c;
+	}
+	rewind(f);
+	return 0;
+}
+
 static int scalar_text(const config_setting_t *s, char *buf, size_t len)
 {
 	double d;
@@ -406,6 +463,9 @@ int config_load(const char *file, struct options *o, char *err, size_t errlen)
 		e = -EPERM;
 		goto cleanup;
 	}
+	e = wide_integers(f, file, err, errlen);
+	if (e)
+		goto cleanup;
 	if (!config_read(&cf, f)) {
 		snprintf(err, errlen, "%s:%d: syntax error: %s", file, config_error_line(&cf),
 			 config_error_text(&cf));

@@ -121,6 +121,29 @@ static const struct key_case {
 	  "quiet" },
 };
 
+/* a 64-bit literal (L) and a size string pass through whole */
+static void wide_values_are_kept(void **state)
+{
+	struct options o;
+	char path[256], err[512] = "";
+
+	(void)state;
+	write_file("wide.conf", "max_size = 5368709120L;\nflush_ms = 2147483647;\n", path,
+		   sizeof(path));
+	options_init(&o);
+	assert_int_equal(config_load(path, &o, err, sizeof(err)), -EINVAL);	/* flush_ms's range */
+	options_free(&o);
+	write_file("wide.conf", "max_size = 5368709120L;\nlevel = 2147483647L;\n", path, sizeof(path));
+	options_init(&o);
+	assert_int_equal(config_load(path, &o, err, sizeof(err)), -EINVAL);	/* level's range */
+	options_free(&o);
+	write_file("wide.conf", "max_size = 5368709120L;\n", path, sizeof(path));
+	options_init(&o);
+	assert_int_equal(config_load(path, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.max_size, 5368709120ULL);
+	options_free(&o);
+}
+
 static void every_key_reaches_its_field(void **state)
 {
 	int failed = 0;
@@ -157,6 +180,14 @@ static const struct err_case {
 	{ "option_spelling_suggests_key", "ring-size = \"16M\";\n",
 	  "FILE:1: unknown key 'ring-size'; did you mean 'ring_size'?" },
 	{ "syntax_error", "all = true\nx = ;\n", "FILE:2: syntax error: syntax error" },
+	/* libconfig would keep 1 GiB of this: it cuts plain integers to 32 bits */
+	{ "integer_wider_than_32_bits", "# 9999999999 in a comment\nlevel = 1; /* 8888888888\n */\n"
+	  "output = \"77777777777\"; // 66666666666\nmax_size = 5368709120;\n",
+	  "FILE:5: 5368709120 does not fit in a plain integer: write 5368709120L, or a size as a "
+	  "string (\"5G\")" },
+	{ "integer_just_above_int_max", "level = 2147483648;",
+	  "FILE:1: 2147483648 does not fit in a plain integer: write 2147483648L, or a size as a "
+	  "string (\"5G\")" },
 	{ "duplicate_key", "all = true;\nall = false;\n",
 	  "FILE:2: syntax error: duplicate setting name" },
 	{ "bool_given_number", "only_files = 1;", "FILE:1: only_files: expected true or false" },
@@ -558,6 +589,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_key_reaches_its_field),
+		cmocka_unit_test(wide_values_are_kept),
 		cmocka_unit_test(every_mistake_names_file_and_line),
 		cmocka_unit_test(missing_file_says_so),
 		cmocka_unit_test(directory_is_not_a_config),
