@@ -316,9 +316,10 @@ static int add_plugin(struct session *s, int kind, const char *name, const struc
 	struct plugin *p;
 	int e;
 
-	for (int i = 0; i < s->nplugins; i++)
+	/* "all" plus a name: an analyzer is loaded once; each --sink is a sink of its own */
+	for (int i = 0; (kind == PLUGIN_ANALYZER || !sel) && i < s->nplugins; i++)
 		if (s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, name))
-			return 0;	/* "all" plus a name: load once */
+			return 0;
 	if (s->nplugins == MAX_PLUGINS) {
 		snprintf(err, errlen, "too many modules (at most %d)", MAX_PLUGINS);
 		return -E2BIG;
@@ -358,6 +359,38 @@ static int add_all_analyzers(struct session *s, char *err, size_t errlen)
 	}
 	free(buf);
 	return e;
+}
+
+/*
+ * A config group (analyzer: { NAME: {...}; }) for a module that does not
+ * exist is a typo that would silently lose its settings; one for a module
+ * that exists but is not loaded this time is kept for when it is.
+ */
+static int check_groups(struct session *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	for (int g = 0; g < o->ngroups; g++) {
+		const struct plugin_group *grp = &o->groups[g];
+		int kind = strcmp(grp->kind, "sink") ? PLUGIN_ANALYZER : PLUGIN_SINK;
+		struct plugin tmp;
+		char e2[512];
+		int loaded = 0;
+
+		for (int i = 0; i < s->nplugins && !loaded; i++)
+			loaded = s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, grp->name);
+		if (loaded)
+			continue;
+		if (!plugin__load(&tmp, kind, grp->name, e2, sizeof(e2))) {
+			plugin__unload(&tmp);
+			continue;
+		}
+		snprintf(err, errlen, "%s: %s: { %s: ... }: no %s named '%s' (see 'dio list %ss')",
+			 grp->nkv ? grp->where[0] : o->config_file ? o->config_file : "config",
+			 grp->kind, grp->name, grp->kind, grp->name, grp->kind);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int init_plugin(struct session *s, struct plugin *p, char *err, size_t errlen)
@@ -423,6 +456,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	}
 	if (!e && !o->no_summary)
 		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
+	if (!e)
+		e = check_groups(s, err, errlen);
 	for (int i = 0; !e && i < s->nplugins; i++)
 		if (s->plugins[i].sk)
 			e = init_plugin(s, &s->plugins[i], err, errlen);

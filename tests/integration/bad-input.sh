@@ -51,6 +51,20 @@ if [ "$rc" -ne 1 ] || [ "$size" -gt 200000 ] || ! grep -q "damaged" "$TMP/err"; 
 	fail=1
 fi
 
+# a config group for a module that does not exist is a typo, said with its line;
+# one for a module that exists but is not loaded is kept quietly
+demo=$top_srcdir/tests/fuzz/corpus/demo.dio
+printf 'quiet = true;\nanalyzer: {\n  sumary: { top = 3; };\n};\n' > "$TMP/typo.conf"
+refuse 1 "dio: $TMP/typo.conf:3: analyzer: { sumary: ... }: no analyzer named 'sumary' (see 'dio list analyzers')" \
+	analyze "$demo" -C "$TMP/typo.conf"
+printf 'analyzer: {\n  contention: { window_ms = 200; };\n};\n' > "$TMP/other.conf"
+"$DIO" analyze "$demo" -C "$TMP/other.conf" > /dev/null 2>&1 ||
+	{ echo "FAIL: a group for an analyzer not loaded this time was refused"; fail=1; }
+# two sinks of one kind: both write
+"$DIO" analyze "$demo" --sink "json:file=$TMP/a.json" --sink "json:file=$TMP/b.json" > /dev/null 2>&1
+[ -s "$TMP/a.json" ] && cmp -s "$TMP/a.json" "$TMP/b.json" ||
+	{ echo "FAIL: the second --sink json was dropped"; fail=1; }
+
 # options of dio record given to dio trace, values out of range
 refuse 2 "dio: --level is an option of dio record: dio trace writes no trace file" trace --level 3 -- true
 refuse 2 "dio: --max-size is an option of dio record: dio trace writes no trace file" trace --max-size 1G -- true
@@ -60,7 +74,6 @@ refuse 2 "dio: --duration: '1e23' is out of range (use more than 0 and at most 1
 
 # output that cannot be written is a failure, not a success with a cut table
 if [ -w /dev/full ]; then
-	demo=$top_srcdir/tests/fuzz/corpus/demo.dio
 	for args in "list analyzers" "list syscalls" "info $demo" "dump $demo" "analyze $demo --analyzer all"; do
 		# shellcheck disable=SC2086
 		"$DIO" $args > /dev/full 2> "$TMP/err"
