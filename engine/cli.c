@@ -500,10 +500,16 @@ static int set_seconds(const char *name, const char *v, double *out, char *err, 
 	char *end;
 
 	errno = 0;
-	*out = strtod(v, &end);
-	if (errno || end == v || *end || *out < 0) {
+	/* digits and a dot only: strtod() also takes inf, nan and hex */
+	*out = v[strspn(v, "0123456789.")] || !*v ? -1 : strtod(v, &end);
+	if (errno || *out < 0 || *end) {
 		snprintf(err, errlen, "%s %s: give seconds after the trace's start, e.g. %s 1.5",
 			 name, v, name);
+		return -EINVAL;
+	}
+	/* a billion seconds (31 years) in ns still fits the 64-bit timestamps */
+	if (*out > 1e9) {
+		snprintf(err, errlen, "%s %s: out of range (at most 1e9 seconds)", name, v);
 		return -EINVAL;
 	}
 	return 0;

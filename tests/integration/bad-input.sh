@@ -71,6 +71,10 @@ refuse 2 "dio: --max-size is an option of dio record: dio trace writes no trace 
 refuse 2 "dio: --rotate is an option of dio record: dio trace writes no trace file" trace --rotate 2 -- true
 refuse 2 "dio: --flush-ms is an option of dio record: dio trace writes no trace file" trace --flush-ms 100 -- true
 refuse 2 "dio: --duration: '1e23' is out of range (use more than 0 and at most 1e9 seconds)" trace -d 1e23 -- true
+refuse 2 "dio: --until inf: give seconds after the trace's start, e.g. --until 1.5" dump "$demo" --until inf
+refuse 2 "dio: --since nan: give seconds after the trace's start, e.g. --since 1.5" dump "$demo" --since nan
+refuse 2 "dio: --until 2e10: give seconds after the trace's start, e.g. --until 1.5" dump "$demo" --until 2e10
+refuse 2 "dio: --until 20000000000: out of range (at most 1e9 seconds)" dump "$demo" --until 20000000000
 
 # output that cannot be written is a failure, not a success with a cut table
 if [ -w /dev/full ]; then
