@@ -173,7 +173,7 @@ int cmd_record(int argc, char **argv)
 	struct session *s = NULL;
 	struct recorder rc = { 0 };
 	char err[1024], *meta = NULL, *final = NULL, *path = NULL;
-	uint64_t dropped;
+	uint64_t dropped, kept;
 	int e, n, code = 1;
 
 	options_init(&o);
@@ -234,13 +234,15 @@ int cmd_record(int argc, char **argv)
 	n = session__loss_text(s, final, META_MAX);
 	snprintf(final + n, META_MAX - n, "dropped_records=%llu\nparts=%u\n",
 		 (unsigned long long)dropped, rc.part + 1);
+	tf_writer__flush(rc.w);
+	kept = tf_writer__written(rc.w);
 	e = tf_writer__close(rc.w, final);
-	if (dropped)
-		warn_msg("%llu records were not written to %s: the disk was slower than the trace (the file says so: dropped_records)",
+	if (dropped && !e)
+		warn_msg("%llu records were not written to %s: the writer thread (compression, then the disk) fell behind the trace; try --level 0 or a faster disk (the file says so: dropped_records)",
 			 (unsigned long long)dropped, path);
 	if (e) {
-		die_msg("finishing the trace file %s failed: %s (the blocks before are readable)",
-			rc.name, strerror(-e));
+		die_msg("finishing the trace file %s failed: %s; it holds the %llu records written "
+			"before, readable with dio dump", rc.name, strerror(-e), (unsigned long long)kept);
 		code = 1;
 	}
 out:

@@ -48,6 +48,7 @@ struct tf_writer {
 	int stalled;			/* caller: no buffer free (TF_W_DROP) */
 	uint64_t dropped;		/* caller's */
 	uint64_t fill_since;		/* caller's: CLOCK_MONOTONIC ms of the fill buffer's first record */
+	uint64_t written;		/* records in blocks on disk (atomic: the writer thread adds) */
 	pthread_t thread;
 	int started;
 	pthread_mutex_t lock;
@@ -140,8 +141,10 @@ static void *writer_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		if (!err) {
 			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, &e, &n);
-			if (!err)
+			if (!err) {
+				__atomic_add_fetch(&w->written, e.nrec, __ATOMIC_RELAXED);
 				err = add_index(w, &e);
+			}
 		}
 		pthread_mutex_lock(&w->lock);
 		if (err && !w->err)
@@ -261,6 +264,11 @@ int tf_writer__tick(struct tf_writer *w, uint64_t max_age_ms)
 		return 0;
 	/* the writer compresses and writes it; a stalled writer keeps it for later */
 	return hand_off(w, 0);
+}
+
+uint64_t tf_writer__written(struct tf_writer *w)
+{
+	return __atomic_load_n(&w->written, __ATOMIC_RELAXED);
 }
 
 int tf_writer__flush(struct tf_writer *w)

@@ -90,6 +90,8 @@ int tf_writer__add(struct tf_writer *w, const void *rec, size_t size);
  * loses at most that much. 0, or the writer's first error.
  */
 int tf_writer__tick(struct tf_writer *w, uint64_t max_age_ms);
+/* Records in the blocks written to the file so far (readable whatever happens next). */
+uint64_t tf_writer__written(struct tf_writer *w);
 /* Write every record added so far and wait for it. 0 or -errno. */
 int tf_writer__flush(struct tf_writer *w);
 /* Records dropped because the writer thread was behind (TF_W_DROP). */

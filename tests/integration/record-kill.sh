@@ -25,6 +25,22 @@ if [ "$n" -lt 15 ]; then
 fi
 grep -q "cut short" "$TMP/err" || { echo "FAIL: the reader did not say the file was cut short:"; cat "$TMP/err"; fail=1; }
 
+# a full file system: the blocks written before stay, and dio says how many records they hold
+mount_ext4
+dd if=/dev/zero of="$MNT/fill" bs=1k count=$(($(df -k "$MNT" | awk 'NR == 2 { print $4 }') - 40)) \
+	2> /dev/null
+"$DIO" record -q -o "$MNT/t.dio" -- sh -c 'for i in $(seq 30); do cat /etc/hostname > /dev/null; sleep 0.05; done;
+	dd if=/dev/zero of=/dev/null bs=512 count=200000 2> /dev/null' > /dev/null 2> "$TMP/err"
+rc=$?
+said=$(sed -n 's/.*: No space left on device; it holds the \([0-9]*\) records written before, readable with dio dump$/\1/p' "$TMP/err")
+got=$("$DIO" info "$MNT/t.dio" 2> /dev/null | sed -n 's/^records: \([0-9]*\) .*/\1/p')
+if [ "$rc" -ne 1 ] || [ -z "$said" ] || [ "$said" != "$got" ] || [ "$got" -lt 1000 ]; then
+	echo "FAIL: recording onto a full disk: status $rc, said '$said' records, the file holds '$got':"
+	cat "$TMP/err"
+	fail=1
+fi
+grep -q "fell behind" "$TMP/err" && { echo "FAIL: a full disk blamed on a slow writer"; fail=1; }
+
 # the interval is an option, checked
 "$DIO" record -o "$TMP/x.dio" --flush-ms 5 -- true 2> "$TMP/err"
 rc=$?
