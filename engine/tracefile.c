@@ -260,9 +260,21 @@ static int hand_off(struct tf_writer *w, int wait)
 
 int tf_writer__tick(struct tf_writer *w, uint64_t max_age_ms)
 {
+	int busy, err;
+
 	if (!w->bufs[w->fill].nrec || mono_ms() - w->fill_since < max_age_ms)
 		return 0;
-	/* the writer compresses and writes it; a stalled writer keeps it for later */
+	/*
+	 * A writer that is behind keeps the block filling: handing it over would
+	 * take the last free buffer and make the next records dropped, a worse
+	 * loss than the one this guards against. It goes with the next tick.
+	 */
+	pthread_mutex_lock(&w->lock);
+	busy = w->npend + 1 >= NBUF;
+	err = w->err;
+	pthread_mutex_unlock(&w->lock);
+	if (busy || err)
+		return err;
 	return hand_off(w, 0);
 }
 
