@@ -17,11 +17,10 @@ while getopts "r:" opt; do
 done
 shift $((OPTIND - 1))
 dio=${1:-./dio}
-here=$(cd "$(dirname "$0")" && pwd)
-
-[ "$(id -u)" -eq 0 ] || { echo "analyzers.sh: run as root (dio record needs BPF)" >&2; exit 1; }
-[ -x "$dio" ] || { echo "analyzers.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
-[ -x "$here/callcost" ] || { echo "analyzers.sh: $here/callcost not found: run make first" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_root
+need_dio
+need_callcost
 
 tmp=$(mktemp -d /dev/shm/dio-analyzers.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

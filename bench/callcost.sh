@@ -23,23 +23,19 @@ while getopts "r:xb:" opt; do
 done
 shift $((OPTIND - 1))
 dio=${1:-./dio}
-here=$(cd "$(dirname "$0")" && pwd)
-prog=$here/callcost
-
-[ "$(id -u)" -eq 0 ] || { echo "callcost.sh: run as root (dio needs BPF)" >&2; exit 1; }
-[ -x "$dio" ] || { echo "callcost.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
-[ -x "$prog" ] || { echo "callcost.sh: $prog not found: run make first" >&2; exit 1; }
-[ "$(nproc)" -ge 2 ] || { echo "callcost.sh: needs 2 CPUs (workload and consumer apart)" >&2; exit 1; }
-[ "$with_strace" = 0 ] || command -v strace >/dev/null ||
-	{ echo "callcost.sh: install strace or pass -x" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_root
+need_dio
+need_callcost
+need_two_cpus
+[ "$with_strace" = 0 ] || command -v strace >/dev/null || bench_die "install strace or pass -x"
 
 file=/dev/shm/dio-callcost.$$
 run() { "$@" taskset -c 0 "$prog" "$file" 20 100000; }
 # strace is ~500 times slower: fewer, shorter rounds keep it to seconds
 run_short() { "$@" taskset -c 0 "$prog" "$file" 2 5000; }
-best() { [ -z "$1" ] && echo "$2" || echo "$1 $2" | awk '{ print ($1 < $2) ? $1 : $2 }'; }
 
-[ -z "$other" ] || [ -x "$other" ] || { echo "callcost.sh: -b $other: not an executable" >&2; exit 1; }
+[ -z "$other" ] || [ -x "$other" ] || bench_die "-b $other: not an executable"
 setups=(vanilla raw detailed)
 [ -n "$other" ] && setups+=(other)
 [ "$with_strace" = 1 ] && setups+=(strace)

@@ -21,13 +21,11 @@ while getopts "r:" opt; do
 done
 shift $((OPTIND - 1))
 dio=${1:-./dio}
-here=$(cd "$(dirname "$0")" && pwd)
-prog=$here/callcost
-
-[ "$(id -u)" -eq 0 ] || { echo "fallbacks.sh: run as root (dio needs BPF)" >&2; exit 1; }
-[ -x "$dio" ] || { echo "fallbacks.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
-[ -x "$prog" ] || { echo "fallbacks.sh: $prog not found: run make first" >&2; exit 1; }
-[ "$(nproc)" -ge 2 ] || { echo "fallbacks.sh: needs 2 CPUs (workload and consumer apart)" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_root
+need_dio
+need_callcost
+need_two_cpus
 
 file=/dev/shm/dio-fallbacks.$$
 trap 'rm -f "$file"' EXIT
@@ -37,7 +35,6 @@ spawn() {
 	"$@" taskset -c 0 bash -c 's=$(date +%s%N); for ((i = 0; i < 500; i++)); do /bin/true; done;
 		echo $((($(date +%s%N) - s) / 500000))'
 }
-best() { [ -z "$1" ] && echo "$2" || echo "$1 $2" | awk '{ print ($1 < $2) ? $1 : $2 }'; }
 
 setups=(vanilla native field-loads exit-group)
 declare -A ns us

@@ -21,10 +21,10 @@ while getopts "r:s:m:x" opt; do
 done
 shift $((OPTIND - 1))
 dio=${1:-./dio}
-
-[ "$(id -u)" -eq 0 ] || { echo "overhead.sh: run as root (dio needs BPF)" >&2; exit 1; }
-command -v fio >/dev/null || { echo "overhead.sh: install fio (apt-get install fio)" >&2; exit 1; }
-[ -x "$dio" ] || { echo "overhead.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v fio >/dev/null || bench_die "install fio (apt-get install fio)"
+need_dio
 
 file=/dev/shm/dio-bench.$$
 tmp=$(mktemp -d)

@@ -10,12 +10,10 @@
 set -euo pipefail
 
 dio=${1:-./dio}
-here=$(cd "$(dirname "$0")" && pwd)
-prog=$here/callcost
-
-[ "$(id -u)" -eq 0 ] || { echo "seek.sh: run as root (dio record needs BPF)" >&2; exit 1; }
-[ -x "$dio" ] || { echo "seek.sh: $dio not found: build dio first or pass its path" >&2; exit 1; }
-[ -x "$prog" ] || { echo "seek.sh: $prog not found: run make first" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need_root
+need_dio
+need_callcost
 
 tmp=$(mktemp -d /dev/shm/dio-seek.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
