@@ -167,11 +167,15 @@ if run saturate saturate; then
 			     "${got_cp% *}"
 			near "$got_br" "$1" 1 || { echo "FAIL: baseline rate $got_br, expected $1"; fail=1; }
 			near "$got_cr" "$3" 1 || { echo "FAIL: contended rate $got_cr, expected $3"; fail=1; }
-			# a histogram p99 is the top of its bucket: at most 25 % high, then rounded
+			# a histogram p99 is the top of its bucket: at most 25 % high, then
+			# rounded. The workload times each call in user space, around the
+			# kernel's entry and exit (and dio's probes there): dio's duration,
+			# from entry to exit in the kernel, is a few microseconds shorter,
+			# so a p99 at a bucket's top may read that much below the workload's.
 			for pair in "$got_bp $2 baseline" "$got_cp $4 contended"; do
 				set -- $pair
 				if ! awk -v g="$1" -v r="$2" -v w="$3" \
-					'BEGIN { exit !(g >= w - r && g <= w * 1.25 + r) }'; then
+					'BEGIN { exit !(g >= w - r - 5000 && g <= w * 1.25 + r) }'; then
 					echo "FAIL: $4 p99 $1 ns (shown to $2 ns), expected $3 ns to 25 % above"
 					fail=1
 				fi
