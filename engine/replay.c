@@ -295,7 +295,9 @@ static int report_damage(const char *path, const struct tf_reader *r)
 	if (!st.truncated && !st.bad_blocks && !st.bad_records && !st.skipped_bytes)
 		return 0;
 	warn_msg("%s: %s: recovered %llu records in %llu blocks; skipped %llu damaged blocks, %llu bad records, %llu bytes",
-		 path, st.truncated ? "cut short" : "damaged", (unsigned long long)st.records,
+		 path, st.read_errno ? strerror(st.read_errno) :
+		 st.shrunk ? "cut short while dio read it" :
+		 st.truncated ? "cut short" : "damaged", (unsigned long long)st.records,
 		 (unsigned long long)st.blocks, (unsigned long long)st.bad_blocks,
 		 (unsigned long long)st.bad_records, (unsigned long long)st.skipped_bytes);
 	return 1;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Trace file writer and reader (docs/trace-format.md). The reader maps the
- * file and trusts nothing in it: every header is checked (magic, its own CRC,
+ * Trace file writer and reader (docs/trace-format.md). The reader reads the
+ * file with pread, never through a mapping (a file cut short while it is read
+ * must end the reading, not kill dio with SIGBUS), and trusts nothing in it: every header is checked (magic, its own CRC,
  * sizes) before its payload is looked at, a damaged header makes it search for
  * the next block, and a damaged payload costs that block only.
  */
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -387,9 +387,14 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 
 /* ---- reader ------------------------------------------------------------- */
 
+/* The reader's window: a block header with the largest payload a header may announce */
+#define WIN_CAP (sizeof(struct tf_block_hdr) + compressBound(TF_BLOCK_RAW_MAX))
+
 struct tf_reader {
-	const uint8_t *map;
-	size_t size;
+	int fd;
+	size_t size;		/* the file's size when opened, or where it was found to end */
+	uint8_t *win;		/* file bytes [win_off, win_off + win_len) */
+	size_t win_off, win_len;
 	size_t pos;		/* next block header */
 	uint8_t *raw;		/* the current block, inflated */
 	uint64_t *rec;		/* the record handed out, aligned as in the ring */
@@ -407,6 +412,38 @@ struct tf_reader {
 	int state_only;		/* the current block is outside: path and process records only */
 };
 
+/*
+ * len bytes of the file at off, or NULL when the file ends before them: it
+ * may have been cut short since it was opened (then r->size moves back to
+ * where it ends now) or fail to read (then it ends there too).
+ */
+static const uint8_t *view(struct tf_reader *r, size_t off, size_t len)
+{
+	size_t got = 0;
+
+	if (off >= r->win_off && off - r->win_off <= r->win_len &&
+	    len <= r->win_len - (off - r->win_off))
+		return r->win + (off - r->win_off);
+	if (len > WIN_CAP || off >= r->size)
+		return NULL;
+	while (got < WIN_CAP && off + got < r->size) {
+		ssize_t n = pread(r->fd, r->win + got, WIN_CAP - got, (off_t)(off + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r->st.shrunk = n == 0;
+			r->st.read_errno = n < 0 ? errno : 0;
+			r->size = off + got;
+			break;
+		}
+		got += (size_t)n;
+	}
+	r->win_off = off;
+	r->win_len = got;
+	return len <= got ? r->win : NULL;
+}
+
 static int outside(const struct tf_reader *r, uint64_t first_ts, uint64_t last_ts)
 {
 	return r->window && (last_ts < r->lo || first_ts > r->hi);
@@ -420,13 +457,14 @@ static int skippable(const struct tf_reader *r, uint64_t first_ts, uint64_t last
 }
 
 /* A plausible block header at off: magic, own CRC, kind and sizes in range. */
-static int header_ok(const struct tf_reader *r, size_t off)
+static int header_ok(struct tf_reader *r, size_t off)
 {
+	const uint8_t *p;
 	struct tf_block_hdr h;
 
-	if (r->size - off < sizeof(h))
+	if (r->size - off < sizeof(h) || !(p = view(r, off, sizeof(h))))
 		return 0;
-	memcpy(&h, r->map + off, sizeof(h));
+	memcpy(&h, p, sizeof(h));
 	return h.magic == TF_BLOCK_MAGIC && h.hdr_crc == hdr_crc(&h) &&
 	       h.kind >= TF_BLK_META && h.kind <= TF_BLK_INDEX &&
 	       h.raw_len <= TF_BLOCK_RAW_MAX && h.comp_len <= compressBound(TF_BLOCK_RAW_MAX);
@@ -439,6 +477,7 @@ static int header_ok(const struct tf_reader *r, size_t off)
 static int load_block(struct tf_reader *r, uint32_t *kind)
 {
 	struct tf_block_hdr h;
+	const uint8_t *pay;
 	uLongf len;
 
 	while (r->pos < r->size) {
@@ -462,8 +501,9 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 				r->st.truncated = !r->st.indexed;
 			continue;
 		}
-		memcpy(&h, r->map + r->pos, sizeof(h));
-		if (r->size - r->pos - sizeof(h) < h.comp_len) {
+		memcpy(&h, view(r, r->pos, sizeof(h)), sizeof(h));
+		if (r->size - r->pos - sizeof(h) < h.comp_len ||
+		    !(pay = view(r, r->pos, sizeof(h) + h.comp_len))) {
 			r->st.skipped_bytes += r->size - r->pos;
 			r->st.truncated = 1;
 			r->pos = r->size;
@@ -477,8 +517,9 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 		}
 		r->state_only = h.kind == TF_BLK_RECORDS && outside(r, h.first_ts, h.last_ts);
 		len = h.raw_len;
-		if (crc32(0, r->map + r->pos - h.comp_len, h.comp_len) != h.crc ||
-		    uncompress(r->raw, &len, r->map + r->pos - h.comp_len, h.comp_len) != Z_OK ||
+		pay += sizeof(h);
+		if (crc32(0, pay, h.comp_len) != h.crc ||
+		    uncompress(r->raw, &len, pay, h.comp_len) != Z_OK ||
 		    len != h.raw_len) {
 			if (h.kind == TF_BLK_RECORDS)
 				r->st.bad_blocks++;
@@ -505,18 +546,20 @@ static void load_index(struct tf_reader *r)
 	const uint8_t *pay;
 	uLongf len;
 
-	if (r->size < r->pos + sizeof(h) + sizeof(t))
+	if (r->size < r->pos + sizeof(h) + sizeof(t) ||
+	    !(pay = view(r, r->size - sizeof(t), sizeof(t))))
 		return;
-	memcpy(&t, r->map + r->size - sizeof(t), sizeof(t));
+	memcpy(&t, pay, sizeof(t));
 	if (memcmp(t.magic, TF_TRAILER_MAGIC, sizeof(t.magic)) || t.index_offset < r->pos ||
 	    t.index_offset > r->size - sizeof(t) - sizeof(h) || !header_ok(r, t.index_offset))
 		return;
-	memcpy(&h, r->map + t.index_offset, sizeof(h));
-	pay = r->map + t.index_offset + sizeof(h);
+	memcpy(&h, view(r, t.index_offset, sizeof(h)), sizeof(h));
 	if (h.kind != TF_BLK_INDEX || h.raw_len % sizeof(*r->idx) ||
 	    t.index_offset + sizeof(h) + h.comp_len != r->size - sizeof(t) ||
-	    crc32(0, pay, h.comp_len) != h.crc)
+	    !(pay = view(r, t.index_offset, sizeof(h) + h.comp_len)) ||
+	    crc32(0, pay + sizeof(h), h.comp_len) != h.crc)
 		return;
+	pay += sizeof(h);
 	len = h.raw_len;
 	r->idx = malloc(len ? len : 1);
 	if (!r->idx || uncompress((Bytef *)r->idx, &len, pay, h.comp_len) != Z_OK ||
@@ -563,9 +606,10 @@ static void seek_index(struct tf_reader *r)
 		size_t off = r->idx[j - 1].offset;
 
 		if (header_ok(r, off)) {
-			const struct tf_block_hdr *h = (const void *)(r->map + off);
+			struct tf_block_hdr h;
 
-			r->pos = off + sizeof(*h) + h->comp_len;
+			memcpy(&h, view(r, off, sizeof(h)), sizeof(h));
+			r->pos = off + sizeof(h) + h.comp_len;
 		} else {
 			/* damage where the index points: let the header walk judge it */
 			r->st.window_blocks--;
@@ -583,7 +627,7 @@ void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi)
 	r->hi = hi;
 }
 
-uint64_t tf_reader__first_ts(const struct tf_reader *r)
+uint64_t tf_reader__first_ts(struct tf_reader *r)
 {
 	size_t off = r->pos;
 
@@ -591,13 +635,14 @@ uint64_t tf_reader__first_ts(const struct tf_reader *r)
 		return r->idx[0].first_ts;
 	/* the first intact record block's header, without reading anything else */
 	while (off < r->size && header_ok(r, off)) {
-		const struct tf_block_hdr *h = (const void *)(r->map + off);
+		struct tf_block_hdr h;
 
-		if (h->kind == TF_BLK_RECORDS)
-			return h->first_ts;
-		if (r->size - off - sizeof(*h) < h->comp_len)
+		memcpy(&h, view(r, off, sizeof(h)), sizeof(h));
+		if (h.kind == TF_BLK_RECORDS)
+			return h.first_ts;
+		if (r->size - off - sizeof(h) < h.comp_len)
 			break;
-		off += sizeof(*h) + h->comp_len;
+		off += sizeof(h) + h.comp_len;
 	}
 	return 0;
 }
@@ -605,7 +650,9 @@ uint64_t tf_reader__first_ts(const struct tf_reader *r)
 struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 {
 	struct tf_reader *r = NULL;
+	struct tf_block_hdr bh = { 0 };
 	struct tf_file_hdr fh;
+	const uint8_t *p;
 	struct stat sb;
 	uint32_t kind;
 	int fd;
@@ -636,20 +683,20 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1)) || !(r->rec = malloc(65536))) {
+	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1)) || !(r->rec = malloc(65536)) ||
+	    !(r->win = malloc(WIN_CAP))) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
+	r->fd = fd;
+	fd = -1;
 	r->size = sb.st_size;
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (!(p = view(r, 0, sizeof(fh)))) {
+		snprintf(err, errlen, "%s: %s", path, r->st.read_errno ?
+			 strerror(r->st.read_errno) : "cut short while opening it");
 		goto fail;
 	}
-	close(fd);
-	fd = -1;
-	memcpy(&fh, r->map, sizeof(fh));
+	memcpy(&fh, p, sizeof(fh));
 	if (memcmp(fh.magic, TF_MAGIC, sizeof(fh.magic))) {
 		snprintf(err, errlen, "%s: not a dio trace file (wrong magic)", path);
 		goto fail;
@@ -666,8 +713,9 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 	}
 	r->pos = fh.hdr_size;
 	/* the metadata block comes first; a file without one is still read */
-	if (header_ok(r, r->pos) && ((const struct tf_block_hdr *)(r->map + r->pos))->kind ==
-	    TF_BLK_META && load_block(r, &kind) == 1) {
+	if (header_ok(r, r->pos))
+		memcpy(&bh, view(r, r->pos, sizeof(bh)), sizeof(bh));
+	if (bh.kind == TF_BLK_META && load_block(r, &kind) == 1) {
 		r->meta = strndup((const char *)r->raw,
 				  r->raw_len < TF_META_MAX ? r->raw_len : TF_META_MAX);
 		r->raw_len = 0;
@@ -753,8 +801,10 @@ int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 		}
 		if (kind == TF_BLK_INDEX) {
 			r->raw_len = 0;
-			if (r->size - r->pos == sizeof(struct tf_trailer) &&
-			    !memcmp(r->map + r->pos + 8, TF_TRAILER_MAGIC, 8)) {
+			const uint8_t *t = view(r, r->pos, sizeof(struct tf_trailer));
+
+			if (r->size - r->pos == sizeof(struct tf_trailer) && t &&
+			    !memcmp(t + 8, TF_TRAILER_MAGIC, 8)) {
 				/* the end as the writer left it */
 				r->st.indexed = 1;
 				r->pos = r->size;
@@ -799,8 +849,9 @@ void tf_reader__close(struct tf_reader *r)
 {
 	if (!r)
 		return;
-	if (r->map)
-		munmap((void *)r->map, r->size);
+	if (r->win)
+		close(r->fd);
+	free(r->win);
 	free(r->raw);
 	free(r->rec);
 	free(r->meta);

@@ -115,6 +115,8 @@ struct tf_stats {
 	uint64_t window_blocks;	/* record blocks skipped unread: outside the time window */
 	uint64_t window_records;	/* records skipped for the same reason */
 	int truncated;		/* the file ends inside a block or has no index */
+	int shrunk;		/* the file got shorter while it was read */
+	int read_errno;		/* reading failed there (EIO): the file ends where it did */
 	int indexed;		/* the index at the end was found and valid */
 };
 
@@ -150,7 +152,7 @@ void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi);
  * Smallest timestamp of the first record block (from the index, else its
  * header), the origin of --since/--until; 0 when there is no record block.
  */
-uint64_t tf_reader__first_ts(const struct tf_reader *r);
+uint64_t tf_reader__first_ts(struct tf_reader *r);
 void tf_reader__stats(const struct tf_reader *r, struct tf_stats *out);
 void tf_reader__close(struct tf_reader *r);
 
