@@ -219,13 +219,18 @@ static int add_one(struct options *o, int which, const char *v, char *msg, size_
 }
 
 /*
- * "summary:top=3" in a list: its options came from the file, not the command
- * line. where[] must be static (options_free() does not free it), hence no line.
+ * "summary:top=3" in a list: the module and its options came from FILE:LINE,
+ * which errors found when the module is loaded name instead of the command line.
  */
-static void plugin_where(struct plugin_sel *sel)
+static int plugin_where(struct cfg *c, const config_setting_t *el, struct plugin_sel *sel)
 {
+	if (asprintf(&sel->origin, "%s:%u", c->file, config_setting_source_line(el)) < 0) {
+		sel->origin = NULL;
+		return fail(c, el, "out of memory");
+	}
 	for (int k = 0; k < sel->nkv; k++)
-		sel->where[k] = "config file";
+		sel->where[k] = sel->origin;
+	return 0;
 }
 
 /* path = "/a"; or path = ["/a", "/b"]; (a list or an array) */
@@ -248,9 +253,10 @@ static int set_list(struct cfg *c, const config_setting_t *s, const struct key *
 		e = add_one(o, k->which, config_setting_get_string(el), msg, sizeof(msg));
 		if (e)
 			return setter_failed(c, el, k->name, e, msg);
-		if (k->which >= 2)
-			plugin_where(k->which == 3 ? &o->sinks[o->nsinks - 1] :
-				     &o->analyzers[o->nanalyzers - 1]);
+		if (k->which >= 2 &&
+		    (e = plugin_where(c, el, k->which == 3 ? &o->sinks[o->nsinks - 1] :
+				      &o->analyzers[o->nanalyzers - 1])))
+			return e;
 	}
 	return 0;
 }

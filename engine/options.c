@@ -43,8 +43,9 @@ static void free_sel(struct plugin_sel *s)
 	for (int i = 0; i < s->nkv; i++) {
 		free(s->key[i]);
 		free(s->val[i]);
-		/* where[] points to static strings ("command line", "config file") */
+		/* where[] points to "command line" (static) or to origin */
 	}
+	free(s->origin);
 	memset(s, 0, sizeof(*s));
 }
 

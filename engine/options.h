@@ -29,7 +29,8 @@ struct plugin_sel {
 	int nkv;
 	char *key[OPT_MAX_KV];
 	char *val[OPT_MAX_KV];
-	const char *where[OPT_MAX_KV];	/* "command line" or "FILE:LINE", static or owned by options */
+	const char *where[OPT_MAX_KV];	/* "command line" (static) or origin */
+	char *origin;			/* "FILE:LINE" of a config file's entry; NULL: command line */
 };
 
 /*

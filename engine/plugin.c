@@ -309,7 +309,11 @@ int plugin__configure(struct plugin *p, const struct options *o, const struct pl
 	for (int k = 0; sel && k < sel->nkv; k++) {
 		char where[300];
 
-		snprintf(where, sizeof(where), "--%s %s", kind_name(p->kind), sel->name);
+		if (sel->origin)
+			snprintf(where, sizeof(where), "%s: %ss: %s", sel->origin,
+				 kind_name(p->kind), sel->name);
+		else
+			snprintf(where, sizeof(where), "--%s %s", kind_name(p->kind), sel->name);
 		e = plugin__set(p, sel->key[k], sel->val[k], where, err, errlen);
 		if (e)
 			return e;

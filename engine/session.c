@@ -326,6 +326,13 @@ static int add_plugin(struct session *s, int kind, const char *name, const struc
 	}
 	p = &s->plugins[s->nplugins];
 	e = plugin__load(p, kind, name, err, errlen);
+	if (e && sel && sel->origin) {
+		/* a config file's entry: its file and line first */
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", sel->origin, msg);
+	}
 	if (e)
 		return e;
 	s->ctx[s->nplugins].s = s;

@@ -60,6 +60,17 @@ refuse 1 "dio: $TMP/typo.conf:3: analyzer: { sumary: ... }: no analyzer named 's
 printf 'analyzer: {\n  contention: { window_ms = 200; };\n};\n' > "$TMP/other.conf"
 "$DIO" analyze "$demo" -C "$TMP/other.conf" > /dev/null 2>&1 ||
 	{ echo "FAIL: a group for an analyzer not loaded this time was refused"; fail=1; }
+# a module named in a config file's list: an error found when it is loaded
+# names the file and line, not --analyzer
+printf 'quiet = true;\n\nanalyzers = ["summary",\n  "nosuch"];\n' > "$TMP/list.conf"
+refuse 1 "dio: $TMP/list.conf:4: no analyzer named 'nosuch'; see 'dio list analyzers' (or give a path to a .so)" \
+	analyze "$demo" -C "$TMP/list.conf"
+printf 'sinks = "nosink";\n' > "$TMP/sinks.conf"
+refuse 1 "dio: $TMP/sinks.conf:1: no sink named 'nosink'; see 'dio list sinks' (or give a path to a .so)" \
+	analyze "$demo" -C "$TMP/sinks.conf"
+printf 'analyzers = ["summary:top=x"];\n' > "$TMP/opt.conf"
+refuse 1 "dio: $TMP/opt.conf:1: analyzers: summary: analyzer summary: top: 'x' is not an integer" \
+	analyze "$demo" -C "$TMP/opt.conf"
 # two sinks of one kind: both write
 "$DIO" analyze "$demo" --sink "json:file=$TMP/a.json" --sink "json:file=$TMP/b.json" > /dev/null 2>&1
 [ -s "$TMP/a.json" ] && cmp -s "$TMP/a.json" "$TMP/b.json" ||

@@ -40,9 +40,13 @@ static void dump_sels(FILE *f, const char *name, const struct plugin_sel *s, int
 		if (!s[i].nkv)
 			continue;
 		fputc('{', f);
-		for (int k = 0; k < s[i].nkv; k++)
+		for (int k = 0; k < s[i].nkv; k++) {
+			/* FILE:LINE without the test's temporary directory */
+			const char *at = strrchr(s[i].where[k], '/');
+
 			fprintf(f, "%s%s=%s@%s", k ? "," : "", s[i].key[k], s[i].val[k],
-				s[i].where[k]);
+				at ? at + 1 : s[i].where[k]);
+		}
 		fputc('}', f);
 	}
 }

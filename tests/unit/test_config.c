@@ -342,8 +342,10 @@ static void module_options_remember_file_and_line(void **state)
 	/* options written inline in the list come from the file, not the command line */
 	assert_int_equal(o.nanalyzers, 2);
 	assert_int_equal(o.analyzers[1].nkv, 2);
-	assert_string_equal(o.analyzers[1].where[0], "config file");
-	assert_string_equal(o.analyzers[1].where[1], "config file");
+	snprintf(at, sizeof(at), "%s:9", path);
+	assert_string_equal(o.analyzers[1].origin, at);
+	assert_string_equal(o.analyzers[1].where[0], at);
+	assert_string_equal(o.analyzers[1].where[1], at);
 	options_free(&o);
 }
 
@@ -447,25 +449,25 @@ static const struct override_case {
 } override_cases[] = {
 	{ "config_alone", { NULL },
 	  "all path=/a,/b exclude=/x hash=user ring=33554432 drain_ms=40 time=ttt quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 	{ "value_on_command_line_wins", { "--drain-ms", "5", "--hash", "off", "-t" },
 	  "all path=/a,/b exclude=/x ring=33554432 drain_ms=5 time=t quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 	{ "path_list_replaced_not_appended", { "--path", "/c", "--path", "/d" },
 	  "all path=/c,/d exclude=/x hash=user ring=33554432 drain_ms=40 time=ttt quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 	{ "exclude_list_replaced", { "--exclude-path", "/y" },
 	  "all path=/a,/b exclude=/y hash=user ring=33554432 drain_ms=40 time=ttt quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 	{ "module_lists_replaced", { "--analyzer", "x", "--sink", "json", "--sink", "console" },
 	  "all path=/a,/b exclude=/x hash=user ring=33554432 drain_ms=40 time=ttt quiet "
 	  "analyzers=x sinks=json,console" },
 	{ "command_replaces_config_all", { "--", "ls" },
 	  "argv=ls path=/a,/b exclude=/x hash=user ring=33554432 drain_ms=40 time=ttt quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 	{ "pid_replaces_config_all", { "-p", "7" },
 	  "pids=7 path=/a,/b exclude=/x hash=user ring=33554432 drain_ms=40 time=ttt quiet "
-	  "analyzers=summary{top=3@config file} sinks=console" },
+	  "analyzers=summary{top=3@base.conf:4} sinks=console" },
 };
 
 static void command_line_overrides_config(void **state)
