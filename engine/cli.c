@@ -155,7 +155,7 @@ void cli_usage(FILE *f, const char *cmd)
 "Examples:\n",
 		DIO_MAX_PREFIX, ATTACH_AUTO_MAX,
 		record ? "  -o, --output FILE         the trace file to write (required)\n"
-		       : "  -o, --output FILE         console output to FILE (default: standard error)\n");
+		       : "  -o, --output FILE         events, findings, summary to FILE (default: stderr)\n");
 	if (record)
 		fputs(
 "  sudo dio record -o run.dio -- ./server\n"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +36,12 @@ struct session {
 	struct plugin plugins[MAX_PLUGINS];
 	struct dio_ctx ctx[MAX_PLUGINS];
 	int nplugins;
+	/* files modules created, kept open: a second module naming one shares it */
+	struct output {
+		char *path;
+		int fd;
+	} outputs[MAX_PLUGINS];
+	int noutputs;
 	/* dispatch lists, built once: who wants which record type */
 	struct plugin *by_type[DIO_EV_MAX][MAX_PLUGINS];
 	int nby[DIO_EV_MAX];
@@ -246,14 +253,43 @@ static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * A path a module of this session created already is not truncated again:
+ * the module gets a new descriptor of the same open file, so that what both
+ * write lands one after the other (-o FILE: the console's lines and findings,
+ * then the summary's tables, as strace -c -o FILE does).
+ */
 static int host_create_output(struct dio_ctx *ctx, const char *path)
 {
+	struct session *s = ctx->s;
 	char why[256];
-	int fd = create_output(path);
+	int fd;
 
-	if (fd < 0)
+	for (int i = 0; i < s->noutputs; i++)
+		if (!strcmp(s->outputs[i].path, path)) {
+			fd = fcntl(s->outputs[i].fd, F_DUPFD_CLOEXEC, 0);
+			if (fd < 0) {
+				fd = -errno;
+				host_log(ctx, "cannot share output '%s': %s", path, strerror(-fd));
+			}
+			return fd;
+		}
+	fd = create_output(path);
+	if (fd < 0) {
 		host_log(ctx, "cannot create output '%s': %s", path,
 			 create_output_error(fd, why, sizeof(why)));
+		return fd;
+	}
+	if (s->noutputs < MAX_PLUGINS) {
+		struct output *out = &s->outputs[s->noutputs];
+
+		out->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		out->path = out->fd >= 0 ? strdup(path) : NULL;
+		if (out->path)
+			s->noutputs++;
+		else if (out->fd >= 0)
+			close(out->fd);
+	}
 	return fd;
 }
 
@@ -310,6 +346,16 @@ static int console_shortcuts(struct plugin *p, const struct options *o, char *er
 	return e;
 }
 
+/* -o FILE: the summary's tables follow the events into FILE, unless summary:output= says otherwise */
+static int summary_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
+{
+	for (int i = 0; o->output && i < p->nopts; i++)
+		if (!strcmp(p->options[i].name, "output") && p->options[i].type == DIO_OPT_STRING &&
+		    !p->opts[i].set)
+			return plugin__set(p, "output", o->output, "command line", err, errlen);
+	return 0;
+}
+
 static int add_plugin(struct session *s, int kind, const char *name, const struct plugin_sel *sel,
 		      char *err, size_t errlen)
 {
@@ -342,6 +388,8 @@ static int add_plugin(struct session *s, int kind, const char *name, const struc
 	e = plugin__configure(p, s->o, sel, err, errlen);
 	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
 		e = console_shortcuts(p, s->o, err, errlen);
+	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary"))
+		e = summary_shortcuts(p, s->o, err, errlen);
 	return e;
 }
 
@@ -500,6 +548,10 @@ void session__free(struct session *s)
 		plugin__unload(&s->plugins[i]);
 	tagtab__free(s->tags);
 	ofdtab__free(s->ofds);
+	for (int i = 0; i < s->noutputs; i++) {
+		close(s->outputs[i].fd);
+		free(s->outputs[i].path);
+	}
 	for (size_t i = 0; i < s->ncodes; i++)
 		free(s->codes[i].code);
 	free(s->codes);
@@ -763,6 +815,8 @@ static int finish_analyzers(struct session *s)
 {
 	int ret = 0;
 
+	/* the events so far before any table an analyzer writes (-o FILE holds both) */
+	flush_sinks(s);
 	if (s->ofds && !s->failed) {
 		ofdtab__end(s->ofds, s->last_ts);
 		ret = ended_to_modules(s);

@@ -118,8 +118,10 @@ struct dio_host {
 	 * ABI 1, appended (check with DIO_HOST_HAS): create or truncate an output
 	 * file the way dio creates its own: mode 0600 (also an existing file: what
 	 * dio writes holds paths and data of every traced file), never through a
-	 * symbolic link in the last component, close-on-exec. Returns the fd, or
-	 * -errno after logging a one-line reason.
+	 * symbolic link in the last component, close-on-exec. A path a module
+	 * of this session created already is shared, not truncated: a new fd of
+	 * the same open file, writing after what the other writes. Returns the
+	 * fd, or -errno after logging a one-line reason.
 	 */
 	int (*create_output)(struct dio_ctx *ctx, const char *path);
 };

@@ -97,6 +97,25 @@ for args in "dump $TMP/same.dio -o $TMP/same.dio" "dump $TMP/same.dio --format j
 	fi
 	[ "$(cksum < "$TMP/same.dio")" = "$sum" ] || { echo "FAIL: dio $args changed its input"; fail=1; }
 done
+# -o FILE holds everything the console would print, the summary's tables
+# last (strace -c -o FILE); summary:output= still sends them elsewhere
+"$DIO" analyze "$TMP/t.dio" -o "$TMP/an.txt" > "$TMP/an.out" 2> "$TMP/an.err" ||
+	{ echo "FAIL: dio analyze -o"; fail=1; }
+grep -q '^% time .* syscall$' "$TMP/an.txt" && [ ! -s "$TMP/an.err" ] && [ ! -s "$TMP/an.out" ] || {
+	echo "FAIL: dio analyze -o FILE: the summary is not in FILE alone; stderr:"
+	cat "$TMP/an.err"
+	fail=1
+}
+"$DIO" trace -o "$TMP/tr.txt" -- cat /etc/hostname > /dev/null 2>&1 || { echo "FAIL: dio trace -o"; fail=1; }
+exited=$(grep -n '+++ exited with 0 +++' "$TMP/tr.txt" | cut -d: -f1)
+table=$(grep -n '^% time .* syscall$' "$TMP/tr.txt" | cut -d: -f1)
+[ -n "$exited" ] && [ -n "$table" ] && [ "$exited" -lt "$table" ] ||
+	{ echo "FAIL: dio trace -o FILE: want the events, then the summary (lines '$exited', '$table')"; fail=1; }
+"$DIO" analyze "$TMP/t.dio" -o "$TMP/an2.txt" --analyzer "summary:output=$TMP/sum2.txt" 2> /dev/null
+grep -q '^% time' "$TMP/sum2.txt" && ! grep -q '^% time' "$TMP/an2.txt" ||
+	{ echo "FAIL: summary:output= did not win over -o"; fail=1; }
+check_mode "summary through -o" "$TMP/an.txt"
+
 # standard output and devices still work
 "$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
 [ "$(mode /dev/null)" = 666 ] || { echo "FAIL: /dev/null's mode changed"; fail=1; }
