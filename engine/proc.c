@@ -144,6 +144,26 @@ int pid_alive(pid_t pid)
 	return 0;
 }
 
+pid_t thread_group(pid_t tid)
+{
+	char path[64], buf[1024], *t;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = 0;
+	/* Name: comes first and holds no newline (the kernel escapes it) */
+	t = strstr(buf, "\nTgid:\t");
+	return t ? (pid_t)strtol(t + 7, NULL, 10) : -ESRCH;
+}
+
 int exit_code_of(int wstatus)
 {
 	if (WIFEXITED(wstatus))

@@ -23,6 +23,8 @@ int child__release(struct child *c);
 void child__abort(struct child *c);
 /* 0 when pid exists, -ESRCH otherwise. */
 int pid_alive(pid_t pid);
+/* The process (thread group) thread tid belongs to, or -ESRCH. */
+pid_t thread_group(pid_t tid);
 /* Exit status for dio from a wait status: the code, or 128+signal. */
 int exit_code_of(int wstatus);
 
