@@ -122,21 +122,31 @@ void child__abort(struct child *c)
 	c->pid = -1;
 }
 
-int pid_alive(pid_t pid)
+/* /proc/ID/FILE into buf, NUL-terminated: its length, or -ESRCH */
+static ssize_t read_proc(pid_t id, const char *file, char *buf, size_t len)
 {
-	char path[64], buf[512], *rp;
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", id, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, len - 1);
 	close(fd);
 	if (n <= 0)
 		return -ESRCH;
 	buf[n] = 0;
+	return n;
+}
+
+int pid_alive(pid_t pid)
+{
+	char buf[512], *rp;
+
+	if (read_proc(pid, "stat", buf, sizeof(buf)) < 0)
+		return -ESRCH;
 	/* a zombie has stopped doing I/O: the state follows the last ')' of the name */
 	rp = strrchr(buf, ')');
 	if (rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'))
@@ -146,19 +156,10 @@ int pid_alive(pid_t pid)
 
 pid_t thread_group(pid_t tid)
 {
-	char path[64], buf[1024], *t;
-	ssize_t n;
-	int fd;
+	char buf[1024], *t;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc(tid, "status", buf, sizeof(buf)) < 0)
 		return -ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = 0;
 	/* Name: comes first and holds no newline (the kernel escapes it) */
 	t = strstr(buf, "\nTgid:\t");
 	return t ? (pid_t)strtol(t + 7, NULL, 10) : -ESRCH;
