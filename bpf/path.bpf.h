@@ -103,7 +103,8 @@ static __always_inline void walk_root(struct walk *w, struct task_struct *task)
 
 /*
  * Write the path of (dentry, vfsmount) as task sees it into buf (PATH_BUF
- * bytes) and return its length without the NUL; *trunc is set when it was cut.
+ * bytes) and return its length without the NUL. *trunc: bit 0 when its end
+ * was cut (too long), bit 1 when its start was (too deep to walk).
  */
 static __always_inline __u32 walk_path(struct walk *w, struct task_struct *task, struct dentry *d,
 				       struct vfsmount *vmnt, char *buf, __u32 *trunc)
@@ -124,7 +125,7 @@ static __always_inline __u32 walk_path(struct walk *w, struct task_struct *task,
 	}
 	b.pos &= DIO_PATH_MAX - 1;
 	buf[b.pos] = 0;
-	*trunc = b.trunc | w->trunc;
+	*trunc = b.trunc | w->trunc << 1;
 	return b.pos;
 }
 
@@ -260,7 +261,8 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct task_struct *
 	if (bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY))
 		count(DIO_LOST_PATHTAB);
 	if (trunc) {
-		flags |= DIO_PF_TRUNC;
+		flags |= DIO_PF_TRUNC | (trunc & 2 ? DIO_PF_TRUNC_HEAD : 0) |
+			 (trunc & 1 ? DIO_PF_TRUNC_TAIL : 0);
 		count(DIO_CNT_PATH_TRUNC);
 	}
 	if (!KLOAD(f, f_inode, __i_nlink))

@@ -576,7 +576,11 @@ static int format_path(const struct fmt_ctx *fc, const struct dio_ev_path *p, st
 	put_str(o, "path ");
 	put_tag(o, &p->tag);
 	put(o, " %s ", format_ftype(p->ftype));
-	put_quoted(o, (const char *)(p + 1), p->len, p->flags & DIO_PF_TRUNC);
+	if (p->flags & DIO_PF_TRUNC_HEAD)
+		put_str(o, "...");
+	put_quoted(o, (const char *)(p + 1), p->len,
+		   (p->flags & DIO_PF_TRUNC) && (!(p->flags & DIO_PF_TRUNC_HEAD) ||
+						 (p->flags & DIO_PF_TRUNC_TAIL)));
 	if (p->flags & DIO_PF_RENAMED)
 		put_str(o, " (renamed)");
 	if (p->flags & DIO_PF_DELETED)

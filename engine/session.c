@@ -608,7 +608,9 @@ static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *
 
 /*
  * Pipes, sockets and anon inodes live on internal mounts whose dentry walk
- * ends at "/": name them the way /proc/PID/fd does.
+ * ends at "/": name them the way /proc/PID/fd does. A path that was cut is
+ * kept with "..." where its missing part was ("/a/b..." too long, ".../y/z"
+ * too deep), so that no one takes it for the whole path.
  */
 static int set_path(struct session *s, const struct dio_ev_path *p)
 {
@@ -616,6 +618,21 @@ static int set_path(struct session *s, const struct dio_ev_path *p)
 	size_t len = strnlen(path, p->len);
 	char name[128];
 
+	if (p->flags & DIO_PF_TRUNC) {
+		char *cut = malloc(len + 7);
+		int e;
+
+		if (!cut)
+			return -ENOMEM;
+		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
+		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
+
+		len = (size_t)sprintf(cut, "%s%.*s%s", head ? "..." : "", (int)len, path,
+				      tail ? "..." : "");
+		e = tagtab__set(s->tags, &p->tag, cut, len);
+		free(cut);
+		return e;
+	}
 	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
 		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
 	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */

@@ -150,6 +150,9 @@ struct dio_ev_content {
 #define DIO_PF_TRUNC	0x01	/* deeper than the walk limit or longer than DIO_PATH_MAX */
 #define DIO_PF_DELETED	0x02	/* the file was unlinked when the path was read */
 #define DIO_PF_RENAMED	0x04	/* sent again because the file was renamed or moved */
+/* With DIO_PF_TRUNC, which part is missing (neither, in older recordings: the end) */
+#define DIO_PF_TRUNC_HEAD 0x08	/* its first components: deeper than the walk limit */
+#define DIO_PF_TRUNC_TAIL 0x10	/* its last components: longer than DIO_PATH_MAX */
 
 /* The path of a file tag, followed by len bytes (NUL included). */
 struct dio_ev_path {

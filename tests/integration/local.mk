@@ -27,6 +27,8 @@ INTEGRATION_TESTS += tests/integration/output-files.sh
 INTEGRATION_TESTS += tests/integration/bad-input.sh
 # -p of a thread, --tid of threads that end or never were (python3 threads)
 INTEGRATION_TESTS += tests/integration/trace-ids.sh
+# paths too deep or too long for the kernel walk: marked where they were cut
+INTEGRATION_TESTS += tests/integration/trace-longpath.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a killed dio record keeps what it recorded up to about a second before
