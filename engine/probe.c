@@ -38,6 +38,8 @@ struct probe {
 };
 
 static int debug_libbpf;
+/* 0 when tracefs can be read, else why not (EACCES: mode 0700 and no CAP_DAC_READ_SEARCH) */
+static int tracefs_errno;
 
 /*
  * libbpf speaks in its own voice; keep its warnings (they explain verifier
@@ -82,15 +84,29 @@ int probe__check_machine(char *err, size_t errlen)
 			 "this kernel has no BTF (/sys/kernel/btf/vmlinux is missing): dio needs a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 		return -ENOENT;
 	}
+	/*
+	 * Per-syscall tracepoints are attached by the ids tracefs gives. Without
+	 * it (not mounted and no CAP_SYS_ADMIN to mount it, as perf does, or mode
+	 * 0700 and only CAP_BPF and CAP_PERFMON) the raw syscall tracepoints,
+	 * attached by name, do the work instead.
+	 */
+	tracefs_errno = 0;
 	if (stat(TRACEFS "/events/syscalls", &st)) {
-		/* try to mount it ourselves, as perf does */
-		if (mount("nodev", TRACEFS, "tracefs", 0, NULL) || stat(TRACEFS "/events/syscalls", &st)) {
-			snprintf(err, errlen,
-				 "tracefs is not mounted at " TRACEFS ": mount it with 'mount -t tracefs nodev " TRACEFS "'");
-			return -ENOENT;
-		}
+		tracefs_errno = errno;
+		if (errno == ENOENT && !mount("nodev", TRACEFS, "tracefs", 0, NULL) &&
+		    !stat(TRACEFS "/events/syscalls", &st))
+			tracefs_errno = 0;
 	}
 	return 0;
+}
+
+/* why per-syscall tracepoints cannot be used, for messages */
+static const char *tracefs_problem(void)
+{
+	return tracefs_errno == EACCES ?
+	       "tracefs (" TRACEFS ") is not readable without root or CAP_DAC_READ_SEARCH" :
+	       tracefs_errno == ENOENT ? "tracefs is not mounted at " TRACEFS :
+	       "tracefs (" TRACEFS ") cannot be read";
 }
 
 static int tracepoint_exists(const char *cat, const char *name)
@@ -98,7 +114,8 @@ static int tracepoint_exists(const char *cat, const char *name)
 	char path[256];
 
 	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s", cat, name);
-	return !access(path, F_OK);
+	/* with dio's own capabilities (file capabilities), not the real user's as access() */
+	return !faccessat(AT_FDCWD, path, F_OK, AT_EACCESS);
 }
 
 static int add_link(struct probe *p, struct bpf_link *l)
@@ -302,8 +319,8 @@ static int use_raw(const struct options *o)
 	size_t n, nsel = 0;
 	const struct dio_syscall *tab = syscall_table(&n);
 
-	if (o->attach != ATTACH_AUTO)
-		return o->attach == ATTACH_RAW;
+	if (o->attach != ATTACH_AUTO || tracefs_errno)
+		return o->attach == ATTACH_RAW || tracefs_errno;
 	for (size_t i = 0; i < n; i++)
 		nsel += tab[i].nr < DIO_NR_MAX && o->sel[tab[i].nr];
 	return nsel > ATTACH_AUTO_MAX;
@@ -326,7 +343,9 @@ static int attach_syscalls(struct probe *p, const struct options *o, char *err, 
 			continue;
 		snprintf(enter, sizeof(enter), "sys_enter_%s", syscall_tp(sc));
 		snprintf(exit_, sizeof(exit_), "sys_exit_%s", syscall_tp(sc));
-		if (!tracepoint_exists("syscalls", enter) || !tracepoint_exists("syscalls", exit_)) {
+		/* raw: a call the kernel lacks is never seen; without tracefs, nothing to ask */
+		if (!tracefs_errno &&
+		    (!tracepoint_exists("syscalls", enter) || !tracepoint_exists("syscalls", exit_))) {
 			warn_msg("%s has no tracepoint on this kernel (syscalls:%s): not traced",
 				 sc->name, enter);
 			continue;
@@ -384,10 +403,18 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	int e;
 
 	e = probe__check_machine(err, errlen);
+	if (!e && tracefs_errno && o->attach == ATTACH_SYSCALL) {
+		snprintf(err, errlen, "--attach syscall: %s (%s): use --attach raw or run dio as root",
+			 tracefs_problem(), strerror(tracefs_errno));
+		e = -tracefs_errno;
+	}
 	if (e) {
 		errno = -e;
 		return NULL;
 	}
+	if (tracefs_errno && o->attach == ATTACH_AUTO)
+		warn_msg("%s: system calls are traced through the raw syscall tracepoints (--attach raw)",
+			 tracefs_problem());
 	debug_libbpf = secure_getenv("DIO_DEBUG_LIBBPF") != NULL;
 	libbpf_set_print(libbpf_print);
 	p = calloc(1, sizeof(*p));

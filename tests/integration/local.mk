@@ -29,6 +29,8 @@ INTEGRATION_TESTS += tests/integration/bad-input.sh
 INTEGRATION_TESTS += tests/integration/trace-ids.sh
 # paths too deep or too long for the kernel walk: marked where they were cut
 INTEGRATION_TESTS += tests/integration/trace-longpath.sh
+# dio with file capabilities (CAP_BPF, CAP_PERFMON) run by an ordinary user
+INTEGRATION_TESTS += tests/integration/trace-caps.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a killed dio record keeps what it recorded up to about a second before
