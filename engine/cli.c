@@ -32,7 +32,7 @@ enum {
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
 	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
-	OPT_MAX_FINDINGS, OPT_FLUSH_MS,
+	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
 };
 
 static const struct option longopts[] = {
@@ -71,6 +71,10 @@ static const struct option longopts[] = {
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "config", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -145,6 +149,12 @@ void cli_usage(FILE *f, const char *cmd)
 "      --no-summary          no summary table at exit\n"
 "      --max-findings N      report at most N findings of each code (default 10,\n"
 "                            0: all); one more says how many were left out\n"
+"      --fail-on info|warning|error  exit 3 when a finding this severe or worse\n"
+"                            was reported (with --baseline: a new one)\n"
+"      --baseline SARIF      an earlier SARIF log of dio's: findings are new,\n"
+"                            unchanged, or absent (fixed)\n"
+"      --suppress FILE       accepted findings, each with a reason (dio(1))\n"
+"      --srcroot DIR         paths under DIR are reported relative to it\n"
 "  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
 "                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
 "  -h, --help                this text\n"
@@ -402,6 +412,14 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return 0;
 	case OPT_MAX_FINDINGS:
 		return options_set(o, "max-findings", v, err, errlen);
+	case OPT_FAIL_ON:
+		return options_set(o, "fail-on", v, err, errlen);
+	case OPT_SRCROOT:
+		return options_set(o, "srcroot", v, err, errlen);
+	case OPT_BASELINE:
+		return options_set(o, "baseline", v, err, errlen);
+	case OPT_SUPPRESS:
+		return options_set(o, "suppress", v, err, errlen);
 	case 'C':
 		return 0;	/* read by prescan(), before everything else */
 	}
@@ -481,6 +499,10 @@ static const struct option replay_longopts[] = {
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
 	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "config", required_argument, NULL, 'C' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, OPT_TID },

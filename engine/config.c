@@ -205,6 +205,10 @@ static const struct key {
 	LIST_KEY("sinks", 3),
 	BOOL_KEY("no_summary", no_summary),
 	KEY("max_findings", K_NUMBER),
+	KEY("fail_on", K_STRING),
+	KEY("srcroot", K_STRING),
+	KEY("baseline", K_STRING),
+	KEY("suppress", K_STRING),
 	KEY("flush_ms", K_NUMBER),
 #undef KEY
 #undef BOOL_KEY

@@ -18,7 +18,9 @@ engine_libdioengine_a_SOURCES = \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
 	engine/tracefile.c engine/tracefile.h \
-	engine/replay.c engine/replay.h
+	engine/replay.c engine/replay.h \
+	engine/findings.c engine/findings.h \
+	engine/jsonread.c engine/jsonread.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 

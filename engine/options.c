@@ -33,6 +33,7 @@ void options_init(struct options *o)
 	o->runq = 1;
 	o->runq_min_us = 10;
 	o->max_findings = 10;
+	o->fail_on = -1;
 	o->flush_ms = 1000;
 	o->attach = ATTACH_AUTO;
 }
@@ -69,6 +70,9 @@ static void free_group(struct plugin_group *g)
 void options_free(struct options *o)
 {
 	free(o->cgroup);
+	free(o->srcroot);
+	free(o->baseline);
+	free(o->suppress);
 	free(o->syscalls);
 	free(o->output);
 	free(o->config_file);
@@ -433,6 +437,48 @@ int options_set(struct options *o, const char *name, const char *v, char *err, s
 			return -EINVAL;
 		}
 		return set_string(&o->cgroup, v, err, errlen);
+	}
+	if (!strcmp(name, "fail-on")) {
+		static const char *const lv[] = { "info", "warning", "error" };
+
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(v, lv[i])) {
+				o->fail_on = i;
+				return 0;
+			}
+		snprintf(err, errlen, "--fail-on: '%s' is not a severity (use info, warning or error)",
+			 v);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "srcroot")) {
+		/*
+		 * Resolved like the kernel's paths when it exists here; a recording
+		 * analyzed on another machine may name a directory only it had
+		 */
+		char *abs = *v ? realpath(v, NULL) : NULL;
+		size_t n;
+
+		if (!abs && v[0] == '/' && (abs = strdup(v)))
+			for (n = strlen(abs); n > 1 && abs[n - 1] == '/'; n--)
+				abs[n - 1] = 0;
+		if (!abs) {
+			snprintf(err, errlen, "--srcroot: '%s': %s (give an absolute path or an existing directory)",
+				 v, *v ? strerror(errno) : "empty");
+			return -EINVAL;
+		}
+		free(o->srcroot);
+		/* "/" as a root: every path is under it, relative without its '/' */
+		if (!strcmp(abs, "/"))
+			abs[0] = 0;
+		o->srcroot = abs;
+		return 0;
+	}
+	if (!strcmp(name, "baseline") || !strcmp(name, "suppress")) {
+		if (!*v) {
+			snprintf(err, errlen, "--%s: give a file name", name);
+			return -EINVAL;
+		}
+		return set_string(name[0] == 'b' ? &o->baseline : &o->suppress, v, err, errlen);
 	}
 	if (!strcmp(name, "syscalls")) {
 		uint8_t sel[DIO_NR_MAX];

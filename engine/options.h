@@ -100,6 +100,11 @@ struct options {
 	int no_summary;			/* --no-summary */
 	uint32_t flush_ms;		/* dio record --flush-ms: records older than this reach the file, default 1000 */
 	uint32_t max_findings;		/* --max-findings: reported per finding code, 0: all; default 10 */
+	int fail_on;			/* --fail-on: DIO_SEV_* that makes the exit status
+					 * DIO_EXIT_FINDINGS; -1 (default): none */
+	char *srcroot;			/* --srcroot DIR, made absolute */
+	char *baseline;			/* --baseline SARIF */
+	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
 };
 

@@ -14,6 +14,9 @@
 /* Size of each descriptor as of ABI 1: the least a module may declare. */
 #define DIO_ANALYZER_SIZE_V1	(offsetof(struct dio_analyzer, destroy) + sizeof(void *))
 #define DIO_SINK_SIZE_V1	(offsetof(struct dio_sink, destroy) + sizeof(void *))
+/* Whether a module's descriptor (size as it declares) has a field appended after ABI 1 began. */
+#define PLUGIN_HAS(desc, field) \
+	((desc)->size >= offsetof(__typeof__(*(desc)), field) + sizeof((desc)->field))
 
 struct plugin {
 	int kind;			/* PLUGIN_* */

@@ -426,7 +426,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	struct tf_reader *r = NULL;
 	struct filter f = { 0 };
 	const char *path = NULL;
-	char err[1024], v[64];
+	char err[1024], v[4096];
 	int code = 1;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -467,6 +467,12 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	}
 	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
 		session__set_realtime_off(s, strtoll(v, NULL, 10));
+	/* for reports: the run the recording holds, not this one */
+	session__set_info(s, "trace", path);
+	if (!tf_reader__meta_get(r, "host", v, sizeof(v)))
+		session__set_info(s, "hostname", v);
+	if (!tf_reader__meta_get(r, "options", v, sizeof(v)))
+		session__set_info(s, "command", v);
 	f.o = &o;
 	f.s = s;
 	f.hi = UINT64_MAX;

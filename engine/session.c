@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "config.h"
 #include "format.h"
 #include "ofdtab.h"
 #include "plugin.h"
@@ -18,6 +19,7 @@
 #include "syscalls.h"
 #include "tagtab.h"
 #include "tracefile.h"
+#include "findings.h"
 #include "util.h"
 
 #define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
@@ -59,6 +61,16 @@ struct session {
 		uint32_t left_sev;	/* the highest severity left out */
 	} *codes;
 	size_t ncodes;
+	/* for CI: --suppress, --baseline, --fail-on */
+	struct suppressions *supp;
+	struct baseline *base;
+	uint64_t failing;	/* findings that make --fail-on fail */
+	uint64_t n_new, n_unchanged, n_suppressed, n_absent;
+	struct info {
+		const char *key;
+		char *val;
+	} info[12];
+	int ninfo;
 	uint64_t counters[DIO_CNT_MAX];
 	int failed;		/* a module returned an error */
 	/* dio record: every record also goes here */
@@ -200,19 +212,199 @@ static int to_finding_sinks(struct session *s, const struct dio_finding *f)
 	return ret;
 }
 
+/* The host's own kinds of finding, listed with the analyzers' for CI reports. */
+static const struct dio_rule host_rules[] = {
+	{ "dio.findings-left-out", DIO_SEV_INFO, 0, "Findings left out by --max-findings",
+	  "dio reports at most --max-findings findings of each code (10 by default) and says "
+	  "how many more it found in this one, with the highest severity among them.",
+	  "Give --max-findings 0 to see every finding, or narrow the trace with -p, --comm or "
+	  "--path so that fewer processes and files are looked at." },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
+/* the rule of code among the analyzers' and the host's, or NULL */
+static const struct dio_rule *find_rule(struct session *s, const char *code,
+					const char **analyzer);
+
+static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
+{
+	struct session *s = ctx->s;
+
+	for (int k = 0; k < s->nplugins; k++) {
+		const struct plugin *p = &s->plugins[k];
+		const struct dio_rule *r = p->an && PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
+
+		for (; r && r->code; r++)
+			if (!i--) {
+				if (analyzer)
+					*analyzer = p->name;
+				return r;
+			}
+	}
+	if (i < sizeof(host_rules) / sizeof(host_rules[0]) - 1) {
+		if (analyzer)
+			*analyzer = "dio";
+		return &host_rules[i];
+	}
+	return NULL;
+}
+
+static const struct dio_rule *find_rule(struct session *s, const char *code, const char **analyzer)
+{
+	struct dio_ctx any = { .s = s };
+	const struct dio_rule *r;
+
+	for (unsigned int i = 0; code && (r = host_rule(&any, i, analyzer)); i++)
+		if (!strcmp(r->code, code))
+			return r;
+	return NULL;
+}
+
+static const char *host_info(struct dio_ctx *ctx, const char *key)
+{
+	struct session *s = ctx->s;
+
+	for (int i = 0; key && i < s->ninfo; i++)
+		if (!strcmp(s->info[i].key, key))
+			return s->info[i].val;
+	return NULL;
+}
+
+int session__set_info(struct session *s, const char *key, const char *val)
+{
+	char *copy = strdup(val);
+	int i;
+
+	if (!copy)
+		return -ENOMEM;
+	for (i = 0; i < s->ninfo && strcmp(s->info[i].key, key); i++)
+		;
+	if (i == s->ninfo) {
+		if (s->ninfo == (int)(sizeof(s->info) / sizeof(s->info[0]))) {
+			free(copy);
+			return -E2BIG;
+		}
+		s->info[s->ninfo++].key = key;
+	}
+	free(s->info[i].val);
+	s->info[i].val = copy;
+	return 0;
+}
+
+static void set_default_info(struct session *s);
+
+/* now as RFC 3339 UTC, the form SARIF and JUnit take */
+static void set_time_info(struct session *s, const char *key)
+{
+	struct timespec ts;
+	struct tm tm;
+	char buf[64];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ".%03ldZ", ts.tv_nsec / 1000000);
+	session__set_info(s, key, buf);
+}
+
+/*
+ * What CI needs on top of the analyzer's finding: the subject and
+ * fingerprint that match it across runs, its URI, the rule's title, and
+ * whether a --suppress entry or the --baseline log knew it. --fail-on counts
+ * it here, before --max-findings may leave it out.
+ */
+static void classify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
+		     char *uri, size_t ulen, char *fp)
+{
+	const struct dio_rule *r = find_rule(s, f->code, NULL);
+	int rel;
+
+	findings_subject(f->path, s->o->srcroot, subject, slen);
+	f->subject = subject;
+	findings_fingerprint(f->code, subject, f->comm, fp);
+	f->fingerprint = fp;
+	if (f->path) {
+		rel = findings_uri(f->path, s->o->srcroot, uri, ulen);
+		f->uri = uri;
+		f->uri_base = rel ? "SRCROOT" : NULL;
+	}
+	f->rule_title = r ? r->title : NULL;
+	f->suppress_reason = suppressions__match(s->supp, f);
+	f->suppressed = f->suppress_reason != NULL;
+	f->baseline = s->base ? baseline__classify(s->base, fp) : DIO_BASELINE_NONE;
+	if (f->suppressed)
+		s->n_suppressed++;
+	else if (f->baseline == DIO_BASELINE_NEW)
+		s->n_new++;
+	else if (f->baseline == DIO_BASELINE_UNCHANGED)
+		s->n_unchanged++;
+	if (!f->suppressed && f->baseline != DIO_BASELINE_UNCHANGED && s->o->fail_on >= 0 &&
+	    f->severity >= (uint32_t)s->o->fail_on)
+		s->failing++;
+}
+
+/* what host->info knows before the trace: dio, the machine, the options */
+static void set_default_info(struct session *s)
+{
+	static const char *const level[] = { "info", "warning", "error" };
+	const struct options *o = s->o;
+	char host[256], cmd[4096];
+	size_t off = 0;
+
+	session__set_info(s, "version", PACKAGE_VERSION);
+	if (!gethostname(host, sizeof(host) - 1)) {
+		host[sizeof(host) - 1] = 0;
+		session__set_info(s, "hostname", host);
+	}
+	if (o->srcroot)
+		session__set_info(s, "srcroot", *o->srcroot ? o->srcroot : "/");
+	if (o->fail_on >= 0)
+		session__set_info(s, "fail_on", level[o->fail_on]);
+	cmd[0] = 0;
+	for (int i = 0; o->argv && o->argv[i] && off < sizeof(cmd); i++)
+		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", o->argv[i]);
+	for (int i = 0; !o->argv && i < o->npids && off < sizeof(cmd); i++)
+		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%d", i ? "," : "-p ", o->pids[i]);
+	if (!o->argv && !o->npids && o->trace_all)
+		snprintf(cmd, sizeof(cmd), "-a");
+	if (cmd[0])
+		session__set_info(s, "command", cmd);
+	set_time_info(s, "start");
+}
+
 static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 {
 	struct session *s = ctx->s;
 	struct dio_finding copy;
+	char subject[DIO_PATH_MAX + 8], uri[3 * DIO_PATH_MAX + 16], fp[17];
 
 	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
 		return -EINVAL;
-	copy = *f;
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, f, offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt));
 	copy.size = sizeof(copy);
 	copy.analyzer = ctx->p->name;
+	classify(s, &copy, subject, sizeof(subject), uri, sizeof(uri), fp);
 	if (!within_cap(s, &copy, copy.analyzer))
 		return 0;
 	return to_finding_sinks(s, &copy);
+}
+
+/* the baseline's findings this run did not have: fixed since, or not run into */
+static void absent_findings(struct session *s)
+{
+	struct dio_finding f;
+	size_t i = 0;
+
+	while (s->base && baseline__next_absent(s->base, &i, &f)) {
+		const struct dio_rule *r = find_rule(s, f.code, &f.analyzer);
+
+		f.rule_title = r ? r->title : NULL;
+		if (!f.analyzer)
+			f.analyzer = "dio";
+		s->n_absent++;
+		to_finding_sinks(s, &f);
+	}
 }
 
 /*
@@ -223,12 +415,16 @@ static void left_out_findings(struct session *s)
 {
 	for (size_t i = 0; i < s->ncodes; i++) {
 		const struct code_count *c = &s->codes[i];
-		char title[512], msg[512];
+		char title[512], msg[512], fp[17];
 		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
-					 .title = title, .message = msg, .analyzer = c->analyzer };
+					 .title = title, .message = msg, .analyzer = c->analyzer,
+					 .subject = c->code, .fingerprint = fp,
+					 .rule_title = host_rules[0].title };
 
 		if (!c->left_out)
 			continue;
+		/* one per code left out; what it stands for was counted for --fail-on already */
+		findings_fingerprint(f.code, c->code, NULL, fp);
 		f.severity = c->left_sev;
 		f.count = c->left_out;
 		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
@@ -304,6 +500,8 @@ static const struct dio_host host = {
 	.stats = host_stats,
 	.log = host_log,
 	.create_output = host_create_output,
+	.rule = host_rule,
+	.info = host_info,
 };
 
 /* ---- setting up ---------------------------------------------------------- */
@@ -496,6 +694,15 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (o->suppress && !(s->supp = suppressions__load(o->suppress, err, errlen))) {
+		e = -errno;
+		goto fail;
+	}
+	if (o->baseline && !(s->base = baseline__load(o->baseline, err, errlen))) {
+		e = -errno;
+		goto fail;
+	}
+	set_default_info(s);
 	/* sinks first: findings of analyzers need somewhere to go */
 	if (o->nsinks == 0)
 		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
@@ -552,6 +759,10 @@ void session__free(struct session *s)
 		close(s->outputs[i].fd);
 		free(s->outputs[i].path);
 	}
+	for (int i = 0; i < s->ninfo; i++)
+		free(s->info[i].val);
+	suppressions__free(s->supp);
+	baseline__free(s->base);
 	for (size_t i = 0; i < s->ncodes; i++)
 		free(s->codes[i].code);
 	free(s->codes);
@@ -889,6 +1100,20 @@ static int finish_analyzers(struct session *s)
 		}
 	}
 	left_out_findings(s);
+	absent_findings(s);
+	set_time_info(s, "end");
+	for (int i = 0; i < s->nplugins; i++) {
+		struct plugin *p = &s->plugins[i];
+		int e;
+
+		if (!p->sk || !p->inited || !PLUGIN_HAS(p->sk, finish) || !p->sk->finish)
+			continue;
+		e = p->sk->finish(p->state);
+		if (e < 0) {
+			warn_msg("sink %s failed to finish: %s", p->name, strerror(-e));
+			ret = e;
+		}
+	}
 	flush_sinks(s);
 	return ret;
 }
@@ -935,6 +1160,40 @@ static void replay_losses(struct session *s, const struct tf_reader *r)
 			s->counters[keys[i].idx] += strtoull(v, NULL, 10);
 }
 
+/*
+ * The exit status once the findings are in. dio's own failure and the traced
+ * command's status come first (a failing test must not read as a finding);
+ * then DIO_EXIT_FINDINGS when --fail-on counted a finding. With a baseline or
+ * suppressions, one line says how the findings compare.
+ */
+static int with_findings(struct session *s, int code)
+{
+	static const char *const level[] = { "info", "warning", "error" };
+
+	if (s->base || s->supp) {
+		char line[512];
+		int n = snprintf(line, sizeof(line), "%llu findings",
+				 (unsigned long long)(s->n_new + s->n_unchanged + s->n_suppressed));
+
+		if (s->base)
+			n += snprintf(line + n, sizeof(line) - n,
+				      ": %llu new, %llu unchanged; %llu in the baseline only (fixed)",
+				      (unsigned long long)s->n_new, (unsigned long long)s->n_unchanged,
+				      (unsigned long long)s->n_absent);
+		if (s->supp && n < (int)sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "%s%llu suppressed", s->base ? "; " : ": ",
+				 (unsigned long long)s->n_suppressed);
+		fprintf(stderr, "dio: %s\n", line);
+	}
+	if (!s->failing)
+		return code;
+	fprintf(stderr, "dio: %llu %sfinding%s at %s or above (--fail-on %s)%s\n",
+		(unsigned long long)s->failing, s->base ? "new " : "", s->failing > 1 ? "s" : "",
+		level[s->o->fail_on], level[s->o->fail_on],
+		code ? "" : ": exit status 3");
+	return code ? code : DIO_EXIT_FINDINGS;
+}
+
 int session__replay(struct session *s, struct tf_reader *r,
 		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud)
 {
@@ -958,7 +1217,7 @@ int session__replay(struct session *s, struct tf_reader *r,
 	if (finish_analyzers(s))
 		code = 1;
 	report_loss(s);
-	return code || s->failed;
+	return with_findings(s, code || s->failed);
 }
 
 int session__trace(struct session *s)
@@ -1057,5 +1316,5 @@ int session__trace(struct session *s)
 		code = exit_code_of(status);
 	else if (!code && stop_signal && !child_done && child.pid > 0)
 		code = 128 + stop_signal;
-	return code;
+	return with_findings(s, code);
 }

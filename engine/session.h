@@ -16,6 +16,12 @@ struct session;
 struct features;
 
 /*
+ * Exit status when --fail-on counted a finding (and dio and the command
+ * succeeded): apart from 1 (dio failed) and 2 (bad usage).
+ */
+#define DIO_EXIT_FINDINGS	3
+
+/*
  * Load and initialise the modules o asks for. NULL with errno and a one-line
  * reason in err, which is empty when a module's init logged it already.
  */
@@ -35,6 +41,12 @@ int session__dispatch(struct session *s, const void *rec, size_t size);
  * arrives; then finish the analyzers. Returns dio's exit status.
  */
 int session__trace(struct session *s);
+
+/*
+ * A fact about the run for modules (host->info): key must be a static
+ * string, val is copied. 0 or -errno.
+ */
+int session__set_info(struct session *s, const char *key, const char *val);
 
 struct tf_writer;
 struct tf_reader;

@@ -29,6 +29,12 @@ struct dio_analyzer {
 	int (*finish)(void *state);
 	/* Free everything; state may be NULL. */
 	void (*destroy)(void *state);
+	/*
+	 * ABI 1, appended: the kinds of finding it reports, ended by an entry
+	 * whose code is NULL; NULL: none declared. CI reports list them (SARIF
+	 * rules, one JUnit test case per rule, passing when it found nothing).
+	 */
+	const struct dio_rule *rules;
 };
 
 #endif /* DIO_ANALYZER_H */

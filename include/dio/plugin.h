@@ -72,7 +72,41 @@ struct dio_finding {
 	uint64_t ts_last;
 	uint64_t count;
 	const char *excerpt;	/* a few formatted calls, one per line */
+	/*
+	 * ABI 1, appended, set by the host for sinks (check size): what makes the
+	 * finding the same one in another run of the same workload.
+	 */
+	const char *subject;	/* the path, normalised: under --srcroot relative to
+				 * it, digit runs (pids, file generations) as "N" */
+	const char *fingerprint;	/* 16 hex digits: code, subject, process name
+					 * with digits as "N"; never pid, tid, fd, time, inode */
+	const char *uri;	/* the path as a URI reference: relative to --srcroot
+				 * when under it (uri_base then "SRCROOT"), else absolute */
+	const char *uri_base;	/* "SRCROOT" or NULL */
+	uint32_t baseline;	/* DIO_BASELINE_* */
+	uint32_t suppressed;	/* 1: matched a --suppress entry; counts for nothing */
+	const char *suppress_reason;	/* that entry's reason */
+	const char *rule_title;	/* the rule's title, when its analyzer declared it */
 };
+
+/*
+ * A kind of finding: one code, as the analyzer's README explains it. The
+ * strings are plain text; help may hold several paragraphs.
+ */
+struct dio_rule {
+	const char *code;		/* "redundant-open.churn" */
+	uint32_t severity;		/* DIO_SEV_* it is usually reported with */
+	uint32_t pad;
+	const char *title;		/* what it is, one line */
+	const char *description;	/* what it detects and how */
+	const char *help;		/* why it matters and how to fix it */
+};
+
+/* finding->baseline: against the --baseline log */
+#define DIO_BASELINE_NONE	0	/* no baseline given */
+#define DIO_BASELINE_NEW	1	/* not in the baseline */
+#define DIO_BASELINE_UNCHANGED	2	/* in the baseline too */
+#define DIO_BASELINE_ABSENT	3	/* in the baseline only: fixed since (made by the host) */
 
 /* Counters a session keeps; see host->stats. */
 struct dio_stats {
@@ -124,6 +158,18 @@ struct dio_host {
 	 * fd, or -errno after logging a one-line reason.
 	 */
 	int (*create_output)(struct dio_ctx *ctx, const char *path);
+	/*
+	 * ABI 1, appended: the rules of the session's analyzers (and the host's
+	 * own, "dio.*"), i from 0 until NULL; *analyzer names whose rule it is.
+	 */
+	const struct dio_rule *(*rule)(struct dio_ctx *ctx, unsigned int i, const char **analyzer);
+	/*
+	 * ABI 1, appended: facts about the run, NULL when unknown: "version"
+	 * (dio's), "command" (what was traced, as a command line), "start" and
+	 * "end" (RFC 3339 UTC), "srcroot" (--srcroot, absolute), "trace" (the
+	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error).
+	 */
+	const char *(*info)(struct dio_ctx *ctx, const char *key);
 };
 
 /* Whether the host offers a function appended after ABI 1 began. */

@@ -30,6 +30,12 @@ struct dio_sink {
 	/* Write out anything buffered (called on the drain timer and at the end). */
 	int (*flush)(void *state);
 	void (*destroy)(void *state);
+	/*
+	 * ABI 1, appended: the session is over and every finding was delivered
+	 * (the last ones, DIO_BASELINE_ABSENT, just before): write the report.
+	 * 0 or -errno. NULL: nothing to do.
+	 */
+	int (*finish)(void *state);
 };
 
 #endif /* DIO_SINK_H */

@@ -477,7 +477,7 @@ static int check_help(const char *cmd, const char *const *extra, size_t nextra)
 static void help_names_every_option_and_has_examples(void **state)
 {
 	static const char *const trace[] = { "usage: dio trace", "dio trace -- ",
-					     "-p 1234,1240", "console output to FILE" };
+					     "-p 1234,1240", "events, findings, summary to FILE" };
 	static const char *const record[] = { "usage: dio record -o FILE", "dio record -o run.dio",
 					      "the trace file to write", "dio dump run.dio",
 					      "--print" };

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Findings for CI: stable subjects and fingerprints, URIs, suppressions and
+ * baselines. A fingerprint must not change between two runs of one
+ * workload, so it is made of what does not: the finding's code, the path
+ * with its run-specific parts taken out (the --srcroot prefix, which holds
+ * temporary directory names; every digit run, which holds pids and file
+ * generations such as 000123.log), and the process name likewise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/findings.h"
+#include "engine/jsonread.h"
+
+#define BASELINE_MAX	(256u << 20)	/* bytes of SARIF read */
+
+/* the part of path under srcroot ("" for srcroot itself), or NULL */
+static const char *under(const char *path, const char *srcroot)
+{
+	size_t n = srcroot ? strlen(srcroot) : 0;
+
+	if (!n || !path || strncmp(path, srcroot, n))
+		return NULL;
+	if (path[n] == '/')
+		return path + n + 1;
+	return path[n] ? NULL : path + n;
+}
+
+int findings_subject(const char *path, const char *srcroot, char *buf, size_t len)
+{
+	const char *rel = under(path, srcroot);
+	const char *s = rel ? rel : path ? path : "";
+	size_t o = 0;
+
+	if (!len)
+		return !!rel;
+	for (; *s && o + 1 < len; s++) {
+		if (*s >= '0' && *s <= '9') {
+			while (s[1] >= '0' && s[1] <= '9')
+				s++;
+			buf[o++] = 'N';
+		} else {
+			buf[o++] = *s;
+		}
+	}
+	buf[o] = 0;
+	return !!rel;
+}
+
+void findings_fingerprint(const char *code, const char *subject, const char *comm, char out[17])
+{
+	/* FNV-1a 64 over the three strings, each with its NUL */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char name[64];
+	const char *parts[3];
+
+	findings_subject(comm ? comm : "", NULL, name, sizeof(name));
+	parts[0] = code ? code : "";
+	parts[1] = subject ? subject : "";
+	parts[2] = name;
+	for (int i = 0; i < 3; i++) {
+		const unsigned char *c = (const unsigned char *)parts[i];
+
+		do {
+			h ^= *c;
+			h *= 0x100000001b3ULL;
+		} while (*c++);
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+int findings_uri(const char *path, const char *srcroot, char *buf, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const char *rel = under(path, srcroot);
+	const char *s = rel ? rel : path;
+	size_t o = 0;
+
+	if (!len)
+		return !!rel;
+	if (!rel) {
+		o = (size_t)snprintf(buf, len, "file://");
+		if (o >= len)
+			o = len - 1;
+	}
+	for (; *s && o + 4 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			buf[o++] = (char)c;
+		} else {
+			buf[o++] = '%';
+			buf[o++] = hex[c >> 4];
+			buf[o++] = hex[c & 15];
+		}
+	}
+	buf[o] = 0;
+	return !!rel;
+}
+
+/* ---- suppressions ------------------------------------------------------- */
+
+struct suppression {
+	char *reason;
+	char *fingerprint;	/* or the three globs (NULL: any) */
+	char *code, *path, *process;
+};
+
+struct suppressions {
+	size_t n;
+	struct suppression *e;
+};
+
+void suppressions__free(struct suppressions *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->e[i].reason);
+		free(s->e[i].fingerprint);
+		free(s->e[i].code);
+		free(s->e[i].path);
+		free(s->e[i].process);
+	}
+	free(s->e);
+	free(s);
+}
+
+/* A regular file opened for reading, without waiting on a FIFO. */
+static FILE *open_input(const char *path, const char *what, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (give %s)", path, what);
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
+/* an entry's string member: 0, or -EINVAL with FILE:LINE in err */
+static int member(const config_setting_t *e, const char *key, char **out, const char *file,
+		  char *err, size_t errlen)
+{
+	const config_setting_t *m = config_setting_get_member(e, key);
+
+	*out = NULL;
+	if (!m)
+		return 0;
+	if (config_setting_type(m) != CONFIG_TYPE_STRING || !*config_setting_get_string(m)) {
+		snprintf(err, errlen, "%s:%u: %s: expected a non-empty string", file,
+			 config_setting_source_line(m), key);
+		return -EINVAL;
+	}
+	*out = strdup(config_setting_get_string(m));
+	return *out ? 0 : -ENOMEM;
+}
+
+static int load_entry(const config_setting_t *e, struct suppression *s, const char *file,
+		      char *err, size_t errlen)
+{
+	static const char *const keys[] = { "reason", "fingerprint", "code", "path", "process" };
+	unsigned int line = config_setting_source_line(e);
+	int r;
+
+	if (!config_setting_is_group(e)) {
+		snprintf(err, errlen, "%s:%u: expected { reason = \"...\"; code = \"...\"; ... }",
+			 file, line);
+		return -EINVAL;
+	}
+	for (int i = 0; i < config_setting_length(e); i++) {
+		const char *name = config_setting_name(config_setting_get_elem(e, i));
+		size_t k = 0;
+
+		while (k < 5 && strcmp(name, keys[k]))
+			k++;
+		if (k == 5) {
+			snprintf(err, errlen,
+				 "%s:%u: unknown key '%s' (reason, fingerprint, code, path, process)",
+				 file, config_setting_source_line(config_setting_get_elem(e, i)), name);
+			return -EINVAL;
+		}
+	}
+	if ((r = member(e, "reason", &s->reason, file, err, errlen)) ||
+	    (r = member(e, "fingerprint", &s->fingerprint, file, err, errlen)) ||
+	    (r = member(e, "code", &s->code, file, err, errlen)) ||
+	    (r = member(e, "path", &s->path, file, err, errlen)) ||
+	    (r = member(e, "process", &s->process, file, err, errlen)))
+		return r;
+	if (!s->reason) {
+		snprintf(err, errlen, "%s:%u: every suppression needs a reason = \"...\";", file, line);
+		return -EINVAL;
+	}
+	if (!s->fingerprint && !s->code) {
+		snprintf(err, errlen, "%s:%u: give fingerprint = \"...\" or code = \"...\"", file, line);
+		return -EINVAL;
+	}
+	if (s->fingerprint && (s->code || s->path || s->process)) {
+		snprintf(err, errlen, "%s:%u: a fingerprint names one finding: drop code, path and process",
+			 file, line);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct suppressions *suppressions__load(const char *path, char *err, size_t errlen)
+{
+	struct suppressions *s = calloc(1, sizeof(*s));
+	const config_setting_t *list;
+	FILE *f = open_input(path, "a suppression file", err, errlen);
+	config_t cf;
+	int e = 0, n;
+
+	if (!s || !f) {
+		if (!s)
+			snprintf(err, errlen, "out of memory");
+		e = s ? -errno : -ENOMEM;
+		free(s);
+		if (f)
+			fclose(f);
+		errno = -e;
+		return NULL;
+	}
+	config_init(&cf);
+	if (!config_read(&cf, f)) {
+		snprintf(err, errlen, "%s:%d: syntax error: %s", path, config_error_line(&cf),
+			 config_error_text(&cf));
+		e = -EINVAL;
+		goto cleanup;
+	}
+	list = config_lookup(&cf, "suppress");
+	if (!list || !config_setting_is_aggregate(list)) {
+		snprintf(err, errlen, "%s: expected suppress = ( { reason = \"...\"; code = \"...\"; }, ... );",
+			 path);
+		e = -EINVAL;
+		goto cleanup;
+	}
+	n = config_setting_length(list);
+	s->e = calloc(n ? (size_t)n : 1, sizeof(*s->e));
+	if (!s->e) {
+		snprintf(err, errlen, "out of memory");
+		e = -ENOMEM;
+		goto cleanup;
+	}
+	for (int i = 0; i < n && !e; i++) {
+		e = load_entry(config_setting_get_elem(list, i), &s->e[i], path, err, errlen);
+		s->n++;
+	}
+cleanup:
+	config_destroy(&cf);
+	fclose(f);
+	if (e) {
+		suppressions__free(s);
+		errno = -e;
+		return NULL;
+	}
+	return s;
+}
+
+static int glob_ok(const char *pattern, const char *s)
+{
+	return !pattern || (s && !fnmatch(pattern, s, 0));
+}
+
+const char *suppressions__match(const struct suppressions *s, const struct dio_finding *f)
+{
+	for (size_t i = 0; s && i < s->n; i++) {
+		const struct suppression *e = &s->e[i];
+
+		if (e->fingerprint) {
+			if (f->fingerprint && !strcmp(e->fingerprint, f->fingerprint))
+				return e->reason;
+			continue;
+		}
+		if (glob_ok(e->code, f->code) && glob_ok(e->process, f->comm) &&
+		    (glob_ok(e->path, f->path) || glob_ok(e->path, f->subject)))
+			return e->reason;
+	}
+	return NULL;
+}
+
+/* ---- baselines ---------------------------------------------------------- */
+
+struct base_result {
+	const char *fingerprint, *code, *title, *subject, *uri, *uri_base, *comm;
+	uint32_t severity;
+	int seen;
+};
+
+struct baseline {
+	struct json_value *doc;
+	size_t n;
+	struct base_result *r;
+};
+
+void baseline__free(struct baseline *b)
+{
+	if (!b)
+		return;
+	json_free(b->doc);
+	free(b->r);
+	free(b);
+}
+
+static uint32_t severity_of(const char *level)
+{
+	return !level ? DIO_SEV_WARNING : !strcmp(level, "error") ? DIO_SEV_ERROR :
+	       !strcmp(level, "warning") ? DIO_SEV_WARNING : DIO_SEV_INFO;
+}
+
+static void take_result(struct baseline *b, const struct json_value *res)
+{
+	const struct json_value *props = json_get(res, "properties");
+	const struct json_value *locs = json_get(res, "locations");
+	const struct json_value *art = NULL;
+	struct base_result *r = &b->r[b->n];
+
+	r->fingerprint = json_str(json_get(json_get(res, "partialFingerprints"), "dio/v1"));
+	if (!r->fingerprint)
+		return;		/* not dio's: nothing to match it with */
+	r->code = json_str(json_get(res, "ruleId"));
+	r->title = json_str(json_get(json_get(res, "message"), "text"));
+	r->severity = severity_of(json_str(json_get(res, "level")));
+	r->subject = json_str(json_get(props, "subject"));
+	r->comm = json_str(json_get(props, "process"));
+	if (locs && locs->type == JSON_ARRAY && locs->n)
+		art = json_get(json_get(&locs->items[0], "physicalLocation"), "artifactLocation");
+	r->uri = json_str(json_get(art, "uri"));
+	r->uri_base = json_str(json_get(art, "uriBaseId"));
+	b->n++;
+}
+
+struct baseline *baseline__load(const char *path, char *err, size_t errlen)
+{
+	struct baseline *b = calloc(1, sizeof(*b));
+	FILE *f = open_input(path, "a SARIF log dio wrote", err, errlen);
+	const struct json_value *runs;
+	char *text = NULL, why[256];
+	size_t len = 0, total = 0;
+	int e = 0;
+
+	if (!b || !f) {
+		if (!b)
+			snprintf(err, errlen, "out of memory");
+		e = b ? -errno : -ENOMEM;
+		goto cleanup;
+	}
+	text = malloc(BASELINE_MAX);
+	if (!text) {
+		snprintf(err, errlen, "out of memory");
+		e = -ENOMEM;
+		goto cleanup;
+	}
+	while ((len = fread(text + total, 1, BASELINE_MAX - total, f)) > 0)
+		total += len;
+	if (ferror(f) || total == BASELINE_MAX) {
+		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) :
+			 "larger than 256 MiB: not a SARIF log dio wrote");
+		e = -EINVAL;
+		goto cleanup;
+	}
+	b->doc = json_parse(text, total, why, sizeof(why));
+	if (!b->doc) {
+		snprintf(err, errlen, "%s: not valid JSON (%s): give a SARIF log dio wrote", path, why);
+		e = -errno;
+		goto cleanup;
+	}
+	runs = json_get(b->doc, "runs");
+	if (!json_str(json_get(b->doc, "version")) || !runs || runs->type != JSON_ARRAY) {
+		snprintf(err, errlen, "%s: not a SARIF log (no version and runs): give one dio wrote",
+			 path);
+		e = -EINVAL;
+		goto cleanup;
+	}
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct json_value *res = json_get(&runs->items[i], "results");
+		struct base_result *more;
+
+		if (!res || res->type != JSON_ARRAY)
+			continue;
+		more = realloc(b->r, (b->n + res->n + 1) * sizeof(*more));
+
+		if (!more) {
+			snprintf(err, errlen, "out of memory");
+			e = -ENOMEM;
+			goto cleanup;
+		}
+		b->r = more;
+		for (size_t k = 0; k < res->n; k++) {
+			memset(&b->r[b->n], 0, sizeof(b->r[0]));
+			/* results a baseline had as absent were gone then already */
+			if (!json_str(json_get(&res->items[k], "baselineState")) ||
+			    strcmp(json_str(json_get(&res->items[k], "baselineState")), "absent"))
+				take_result(b, &res->items[k]);
+		}
+	}
+cleanup:
+	free(text);
+	if (f)
+		fclose(f);
+	if (e) {
+		baseline__free(b);
+		errno = -e;
+		return NULL;
+	}
+	return b;
+}
+
+int baseline__classify(struct baseline *b, const char *fingerprint)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		if (!strcmp(b->r[i].fingerprint, fingerprint)) {
+			b->r[i].seen = 1;
+			found = 1;
+		}
+	return found ? DIO_BASELINE_UNCHANGED : DIO_BASELINE_NEW;
+}
+
+int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
+{
+	for (; *i < b->n; (*i)++) {
+		const struct base_result *r = &b->r[*i];
+
+		if (r->seen)
+			continue;
+		/* one absent result per fingerprint, however often the baseline had it */
+		for (size_t k = 0; k < *i; k++)
+			if (!strcmp(b->r[k].fingerprint, r->fingerprint))
+				goto next;
+		memset(f, 0, sizeof(*f));
+		f->size = sizeof(*f);
+		f->code = r->code ? r->code : "?";
+		f->title = r->title ? r->title : "";
+		f->message = "";
+		f->severity = r->severity;
+		f->comm = r->comm;
+		f->subject = r->subject;
+		f->fingerprint = r->fingerprint;
+		f->uri = r->uri;
+		f->uri_base = r->uri_base;
+		f->baseline = DIO_BASELINE_ABSENT;
+		(*i)++;
+		return 1;
+next:
+		;
+	}
+	return 0;
+}

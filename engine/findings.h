@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the host adds to a finding for CI: a subject and a fingerprint that
+ * stay the same across runs of one workload, its URI, whether a --suppress
+ * entry silences it, and whether the --baseline log had it.
+ */
+#ifndef DIO_ENGINE_FINDINGS_H
+#define DIO_ENGINE_FINDINGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dio/plugin.h>
+
+/*
+ * path normalised into buf: relative to srcroot (absolute, without a
+ * trailing '/'; NULL: none) when under it, every run of decimal digits as
+ * "N". Returns 1 when the path was under srcroot. buf always ends in NUL.
+ */
+int findings_subject(const char *path, const char *srcroot, char *buf, size_t len);
+
+/* The fingerprint of (code, subject, process name): 16 hex digits and a NUL. */
+void findings_fingerprint(const char *code, const char *subject, const char *comm, char out[17]);
+
+/*
+ * path as a URI reference into buf: relative to srcroot when under it, else
+ * "file://" and the absolute path; characters outside RFC 3986's unreserved
+ * set and '/' percent-encoded. Returns 1 when relative to srcroot.
+ */
+int findings_uri(const char *path, const char *srcroot, char *buf, size_t len);
+
+/* --suppress entries */
+struct suppressions;
+
+/*
+ * Read a suppression file (libconfig syntax, see dio(1)). NULL on failure
+ * with "FILE:LINE: what" in err and errno set.
+ */
+struct suppressions *suppressions__load(const char *path, char *err, size_t errlen);
+/* The reason of the first entry that matches f (subject, fingerprint set), or NULL. */
+const char *suppressions__match(const struct suppressions *s, const struct dio_finding *f);
+void suppressions__free(struct suppressions *s);
+
+/* The results of an earlier SARIF log written by dio */
+struct baseline;
+
+/* NULL on failure with "FILE: what" in err and errno set. */
+struct baseline *baseline__load(const char *path, char *err, size_t errlen);
+/* DIO_BASELINE_NEW or _UNCHANGED for a fingerprint; marks it seen. */
+int baseline__classify(struct baseline *b, const char *fingerprint);
+/*
+ * The baseline's results no finding of this run matched, one at a time from
+ * *i = 0: 1 and f filled (code, title, severity, subject, fingerprint, uri,
+ * comm; strings owned by b), or 0 at the end.
+ */
+int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f);
+void baseline__free(struct baseline *b);
+
+#endif
