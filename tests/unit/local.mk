@@ -196,3 +196,10 @@ tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
 
 # what the fake hosts share
 EXTRA_DIST += tests/unit/fake_create_output.h
+
+# CI: subjects, fingerprints, URIs, suppression files, SARIF baselines, the JSON reader
+check_PROGRAMS += tests/unit/test_findings
+TESTS += tests/unit/test_findings
+tests_unit_test_findings_SOURCES = tests/unit/test_findings.c
+tests_unit_test_findings_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_findings_LDADD = $(TEST_ENGINE_LIBS)
