@@ -1172,8 +1172,9 @@ static int with_findings(struct session *s, int code)
 
 	if (s->base || s->supp) {
 		char line[512];
-		int n = snprintf(line, sizeof(line), "%llu findings",
-				 (unsigned long long)(s->n_new + s->n_unchanged + s->n_suppressed));
+		uint64_t all = s->n_new + s->n_unchanged + s->n_suppressed;
+		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)all,
+				 all == 1 ? "" : "s");
 
 		if (s->base)
 			n += snprintf(line + n, sizeof(line) - n,

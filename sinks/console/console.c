@@ -263,6 +263,21 @@ static void put_clock(struct console *c, uint64_t mono_ns)
 		fprintf(c->out, "%lld.%06u", (long long)sec, us);
 }
 
+/* a field the host appended after ABI 1 began, present in this finding */
+#define HAS(f, field) ((f)->size >= offsetof(struct dio_finding, field) + sizeof((f)->field))
+
+/* ", new" and the like after the severity, against --baseline and --suppress */
+static const char *state_name(const struct dio_finding *f)
+{
+	if (HAS(f, suppressed) && f->suppressed)
+		return ", suppressed";
+	if (!HAS(f, baseline))
+		return "";
+	return f->baseline == DIO_BASELINE_NEW ? ", new" :
+	       f->baseline == DIO_BASELINE_UNCHANGED ? ", unchanged" :
+	       f->baseline == DIO_BASELINE_ABSENT ? ", fixed" : "";
+}
+
 static int console_finding(void *state, const struct dio_finding *f)
 {
 	struct console *c = state;
@@ -271,8 +286,12 @@ static int console_finding(void *state, const struct dio_finding *f)
 
 	if (f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
 		return -EINVAL;
-	fprintf(o, "dio: [%s] %s: %s\n", sev_name(f->severity), f->code ? f->code : "?",
-		f->title ? f->title : "");
+	fprintf(o, "dio: [%s%s] %s: %s\n", sev_name(f->severity), state_name(f),
+		f->code ? f->code : "?", f->title ? f->title : "");
+	if (HAS(f, suppress_reason) && f->suppressed && f->suppress_reason)
+		fprintf(o, "    suppressed: %s\n", f->suppress_reason);
+	if (HAS(f, baseline) && f->baseline == DIO_BASELINE_ABSENT)
+		fputs("    in the baseline, not in this run\n", o);
 	put_lines(o, "    ", f->message);
 	if (f->pid || f->tid)
 		fprintf(o, "    process: %u/%u %s\n", f->pid, f->tid, f->comm ? f->comm : "?");
@@ -302,6 +321,9 @@ static int console_finding(void *state, const struct dio_finding *f)
 		fputs("    calls:\n", o);
 		put_lines(o, "      ", f->excerpt);
 	}
+	/* what a --suppress entry names it by */
+	if (HAS(f, fingerprint) && f->fingerprint)
+		fprintf(o, "    fingerprint: %s\n", f->fingerprint);
 	/* findings are rare and the reason to run dio: show them now, not at the next drain */
 	errno = 0;
 	if (fflush(o))

@@ -777,6 +777,18 @@ static int json_finding(void *state, const struct dio_finding *f)
 	if (f->count)
 		put(j, ",\"count\":%" PRIu64, f->count);
 	put_kstr_opt(j, "excerpt", f->excerpt);
+	if (f->size >= offsetof(struct dio_finding, rule_title) + sizeof(f->rule_title)) {
+		static const char *const states[] = { NULL, "new", "unchanged", "absent" };
+
+		put_kstr_opt(j, "subject", f->subject);
+		put_kstr_opt(j, "fingerprint", f->fingerprint);
+		if (f->baseline < 4)
+			put_kstr_opt(j, "baseline", states[f->baseline]);
+		if (f->suppressed) {
+			put_str(j, ",\"suppressed\":true");
+			put_kstr_opt(j, "suppress_reason", f->suppress_reason);
+		}
+	}
 	put_mem(j, "}", 1);
 	return write_line(j);
 }
