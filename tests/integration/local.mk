@@ -31,6 +31,8 @@ INTEGRATION_TESTS += tests/integration/trace-ids.sh
 INTEGRATION_TESTS += tests/integration/trace-longpath.sh
 # dio with file capabilities (CAP_BPF, CAP_PERFMON) run by an ordinary user
 INTEGRATION_TESTS += tests/integration/trace-caps.sh
+# CI: --fail-on exit status, suppressions, baselines, stable fingerprints
+INTEGRATION_TESTS += tests/integration/ci-gate.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a killed dio record keeps what it recorded up to about a second before
