@@ -395,10 +395,18 @@ static int json_path(struct json *j, const struct dio_ev_path *p)
 	put_kstr(j, "file_type", format_ftype(p->ftype));
 	put_str(j, ",\"path\":");
 	put_json_str(j, path, strnlen(path, p->len));
-	put(j, ",\"truncated\":%s,\"deleted\":%s,\"renamed\":%s}",
+	put(j, ",\"truncated\":%s,\"deleted\":%s,\"renamed\":%s",
 	    (p->flags & DIO_PF_TRUNC) ? "true" : "false",
 	    (p->flags & DIO_PF_DELETED) ? "true" : "false",
 	    (p->flags & DIO_PF_RENAMED) ? "true" : "false");
+	if (p->flags & DIO_PF_TRUNC) {
+		/* which part the walk lost; older recordings do not say: the end */
+		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
+		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
+
+		put_kstr(j, "cut", head && tail ? "both" : head ? "start" : "end");
+	}
+	put_mem(j, "}", 1);
 	return 0;
 }
 

@@ -64,7 +64,8 @@ if command -v setpriv > /dev/null; then
 fi
 
 # SIGINT while the command sleeps: dio stops within seconds, prints the
-# summary and exits with 128+2. Its BPF programs are loaded until then.
+# summary (into -o FILE, after the events, as strace -c -o) and exits with
+# 128+2. Its BPF programs are loaded until then.
 "$DIO" trace -o "$TMP/out" -- sleep 30 2> "$TMP/err" &
 dio=$!
 BG_PIDS="$BG_PIDS $dio"
@@ -93,8 +94,8 @@ fi
 wait "$dio"
 RC=$?
 [ "$RC" -eq 130 ] || { echo "FAIL: dio exited with $RC after SIGINT, expected 130"; fail=1; }
-if ! grep -q "^% time " "$TMP/err" || ! grep -q " total$" "$TMP/err"; then
-	echo "FAIL: no summary table after SIGINT; dio's stderr:"
+if ! grep -q "^% time " "$TMP/out" || ! grep -q " total$" "$TMP/out" || [ -s "$TMP/err" ]; then
+	echo "FAIL: no summary table in -o FILE after SIGINT, or dio wrote to stderr:"
 	cat "$TMP/err"
 	fail=1
 fi

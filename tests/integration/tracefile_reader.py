@@ -147,7 +147,7 @@ assert (HDR.size, SYSCALL.size, CONTENT.size, PATH.size, IOURING.size, PROC.size
 EV_SYSCALL, EV_PATH, EV_IOURING, EV_PROC, EV_BLOCK, EV_RUNQ = 1, 2, 3, 4, 5, 6
 SF_FILE, SF_OFFSET, SF_STR0_TRUNC, SF_STR1_TRUNC = 0x01, 0x02, 0x04, 0x08
 SF_STR0_FAULT, SF_STR1_FAULT, SF_HASH = 0x10, 0x20, 0x40
-PF_TRUNC, PF_DELETED, PF_RENAMED = 0x01, 0x02, 0x04
+PF_TRUNC, PF_DELETED, PF_RENAMED, PF_TRUNC_HEAD, PF_TRUNC_TAIL = 0x01, 0x02, 0x04, 0x08, 0x10
 IF_FILE, IF_FIXED, IF_SQPOLL = 0x01, 0x02, 0x04
 PROC_KINDS = {1: "fork", 2: "exec", 3: "exit", 4: "rename"}
 PROCF_GROUP_DEAD, PROCF_THREAD = 0x01, 0x02
@@ -452,9 +452,18 @@ class Check:
         self.key("file_tag", tag_text(r["tag"]))
         self.key("file_type", ftype_name(r["ftype"]))
         self.name("path", r["path"])
-        self.flags(r["flags"], {"truncated": PF_TRUNC, "deleted": PF_DELETED,
-                                "renamed": PF_RENAMED})
-        self.paths[r["tag"]] = proc_fd_name(r["ftype"], r["tag"][1], r["path"][:-1])
+        fl = r["flags"]
+        self.flags(fl, {"truncated": PF_TRUNC, "deleted": PF_DELETED,
+                        "renamed": PF_RENAMED}, PF_TRUNC_HEAD | PF_TRUNC_TAIL)
+        # a cut path: which part, in the record and in the name dio gives it
+        head = bool(fl & PF_TRUNC_HEAD)
+        tail = bool(fl & PF_TRUNC_TAIL) or not head
+        cut = "both" if head and tail else "start" if head else "end"
+        self.key("cut", cut, present=bool(fl & PF_TRUNC))
+        name = proc_fd_name(r["ftype"], r["tag"][1], r["path"][:-1])
+        if fl & PF_TRUNC:
+            name = (b"..." if head else b"") + r["path"][:-1] + (b"..." if tail else b"")
+        self.paths[r["tag"]] = name
 
     def iouring(self, r):
         self.head(r, "io_uring", r["tid"])
