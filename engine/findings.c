@@ -22,6 +22,22 @@
 
 #define BASELINE_MAX	(256u << 20)	/* bytes of SARIF read */
 
+const char *findings_severity(uint32_t sev)
+{
+	static const char *const level[] = { "info", "warning", "error" };
+
+	return sev <= DIO_SEV_ERROR ? level[sev] : "?";
+}
+
+const struct dio_rule findings_host_rules[] = {
+	{ "dio.findings-left-out", DIO_SEV_INFO, 0, "Findings left out by --max-findings",
+	  "dio reports at most --max-findings findings of each code (10 by default) and says "
+	  "how many more it found in this one, with the highest severity among them.",
+	  "Give --max-findings 0 to see every finding, or narrow the trace with -p, --comm or "
+	  "--path so that fewer processes and files are looked at." },
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 /* the part of path under srcroot ("" for srcroot itself), or NULL */
 static const char *under(const char *path, const char *srcroot)
 {

@@ -18,6 +18,16 @@
  */
 int findings_subject(const char *path, const char *srcroot, char *buf, size_t len);
 
+/* "info", "warning" or "error" for DIO_SEV_*, the words --fail-on takes; "?" for others. */
+const char *findings_severity(uint32_t sev);
+
+/*
+ * The host's own kinds of finding ("dio.*"), ended by an entry whose code is
+ * NULL: listed after the analyzers' for sinks (host->rule) and by `dio list
+ * rules`.
+ */
+extern const struct dio_rule findings_host_rules[];
+
 /* The fingerprint of (code, subject, process name): 16 hex digits and a NUL. */
 void findings_fingerprint(const char *code, const char *subject, const char *comm, char out[17]);
 

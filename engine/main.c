@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli.h"
 #include "features.h"
+#include "findings.h"
 #include "options.h"
 #include "plugin.h"
 #include "probe.h"
@@ -30,7 +31,9 @@ static void usage(FILE *f)
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
 		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
-		"       dio list analyzers|sinks|syscalls|features   what this dio (and kernel) offers\n"
+		"       dio list analyzers|rules|sinks|syscalls|features\n"
+		"                                                    "
+		"what this dio (and kernel) offers\n"
 		"       dio --version\n"
 		"\n"
 		"See 'dio trace --help' for the options and examples.\n");
@@ -71,6 +74,11 @@ static int cmd_list(int argc, char **argv)
 			fprintf(stderr, "dio: no analyzers found (set DIO_ANALYZER_PATH?)\n");
 		return 0;
 	}
+	if (what && !strcmp(what, "rules")) {
+		if (!plugin__list_rules(stdout, findings_host_rules))
+			fprintf(stderr, "dio: no analyzers found (set DIO_ANALYZER_PATH?)\n");
+		return 0;
+	}
 	if (what && !strcmp(what, "sinks")) {
 		if (!plugin__list(PLUGIN_SINK, stdout))
 			fprintf(stderr, "dio: no sinks found (set DIO_SINK_PATH?)\n");
@@ -87,7 +95,8 @@ static int cmd_list(int argc, char **argv)
 		features__print(&f, stdout);
 		return 0;
 	}
-	die_msg("list what? use 'dio list analyzers', 'dio list sinks', 'dio list syscalls' or 'dio list features'");
+	die_msg("list what? use 'dio list analyzers', 'dio list rules', 'dio list sinks', "
+		"'dio list syscalls' or 'dio list features'");
 	return 2;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "findings.h"
 #include "options.h"
 #include "syscalls.h"
 #include "util.h"
@@ -439,10 +440,8 @@ int options_set(struct options *o, const char *name, const char *v, char *err, s
 		return set_string(&o->cgroup, v, err, errlen);
 	}
 	if (!strcmp(name, "fail-on")) {
-		static const char *const lv[] = { "info", "warning", "error" };
-
-		for (int i = 0; i < 3; i++)
-			if (!strcmp(v, lv[i])) {
+		for (int i = DIO_SEV_INFO; i <= DIO_SEV_ERROR; i++)
+			if (!strcmp(v, findings_severity((uint32_t)i))) {
 				o->fail_on = i;
 				return 0;
 			}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "findings.h"
 #include "plugin.h"
 #include "util.h"
 
@@ -357,43 +358,44 @@ static int seen_before(struct seen *sn, const char *name)
 	return 0;
 }
 
-static void list_dir(int kind, const char *dir, FILE *out, int *n, struct seen *sn)
-{
-	struct dirent *de;
-	DIR *d = opendir(dir);
+/* what a listing prints of each module */
+typedef void (*show_fn)(const struct plugin *p, FILE *out, const void *arg);
 
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
+/* the modules of a directory, by name so that a listing is the same everywhere */
+static void list_dir(int kind, const char *dir, FILE *out, int *n, struct seen *sn, show_fn show,
+		     const void *arg)
+{
+	struct dirent **names = NULL;
+	int count = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < count; i++) {
+		const char *d_name = names[i]->d_name;
 		char err[512], name[256];
 		struct plugin p;
-		size_t l = strlen(de->d_name);
+		size_t l = strlen(d_name);
 
-		if (de->d_name[0] == '.')
+		if (d_name[0] == '.')
 			continue;
-		if (l > 3 && !strcmp(de->d_name + l - 3, ".so"))
-			snprintf(name, sizeof(name), "%.*s", (int)(l - 3), de->d_name);
+		if (l > 3 && !strcmp(d_name + l - 3, ".so"))
+			snprintf(name, sizeof(name), "%.*s", (int)(l - 3), d_name);
 		else
-			snprintf(name, sizeof(name), "%s", de->d_name);	/* build tree: NAME/.libs */
+			snprintf(name, sizeof(name), "%s", d_name);	/* build tree: NAME/.libs */
 		if (!valid_name(name) || plugin__load(&p, kind, name, err, sizeof(err)))
 			continue;
 		if (seen_before(sn, p.name)) {
 			plugin__unload(&p);
 			continue;
 		}
-		fprintf(out, "%-16s %s\n", p.name,
-			kind == PLUGIN_SINK ? (p.sk->description ? p.sk->description : "")
-					    : (p.an->description ? p.an->description : ""));
-		for (int i = 0; i < p.nopts; i++)
-			fprintf(out, "  %s:%s=%s  %s\n", p.name, p.options[i].name,
-				p.options[i].def ? p.options[i].def : "", p.options[i].help ? p.options[i].help : "");
+		show(&p, out, arg);
 		(*n)++;
 		plugin__unload(&p);
 	}
-	closedir(d);
+	for (int i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
 }
 
-int plugin__list(int kind, FILE *out)
+static int list_modules(int kind, FILE *out, show_fn show, const void *arg)
 {
 	char dirs[8192];
 	char *save = NULL, *dir;
@@ -403,6 +405,51 @@ int plugin__list(int kind, FILE *out)
 
 	search_path(kind, dirs, sizeof(dirs), &builtin);
 	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
-		list_dir(kind, dir, out, &n, &sn);
+		list_dir(kind, dir, out, &n, &sn, show, arg);
+	return n;
+}
+
+static void show_module(const struct plugin *p, FILE *out, const void *arg)
+{
+	const char *desc = p->kind == PLUGIN_SINK ? p->sk->description : p->an->description;
+
+	(void)arg;
+	fprintf(out, "%-16s %s\n", p->name, desc ? desc : "");
+	for (int i = 0; i < p->nopts; i++)
+		fprintf(out, "  %s:%s=%s  %s\n", p->name, p->options[i].name,
+			p->options[i].def ? p->options[i].def : "",
+			p->options[i].help ? p->options[i].help : "");
+}
+
+int plugin__list(int kind, FILE *out)
+{
+	return list_modules(kind, out, show_module, NULL);
+}
+
+static void show_rule(const struct dio_rule *r, FILE *out)
+{
+	fprintf(out, "%-32s %-7s  %s\n", r->code, findings_severity(r->severity),
+		r->title ? r->title : "");
+}
+
+static void show_rules(const struct plugin *p, FILE *out, const void *arg)
+{
+	const struct dio_rule *r = PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
+
+	(void)arg;
+	if (!r || !r->code)
+		/* stderr: what stdout lists stays one rule a line */
+		warn_msg("analyzer %s (%s) declares no rules: the codes of its findings are "
+			 "not listed", p->name, p->file);
+	for (; r && r->code; r++)
+		show_rule(r, out);
+}
+
+int plugin__list_rules(FILE *out, const struct dio_rule *own)
+{
+	int n = list_modules(PLUGIN_ANALYZER, out, show_rules, NULL);
+
+	for (; own && own->code; own++)
+		show_rule(own, out);
 	return n;
 }

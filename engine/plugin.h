@@ -60,7 +60,19 @@ int plugin__set(struct plugin *p, const char *key, const char *val, const char *
 /* Destroy the module's state (if it was initialised) and unload it. NULL-safe. */
 void plugin__unload(struct plugin *p);
 
-/* Print the modules of one kind found on the search path: "name  description". */
+/*
+ * Print the modules of one kind found on the search path, in the order of the
+ * path and by file name within a directory: "name  description", then a line
+ * per option. Returns how many.
+ */
 int plugin__list(int kind, FILE *out);
+
+/*
+ * Print the rules of every analyzer on the search path, in the order
+ * plugin__list takes, then own (the host's, ended by a NULL code; may be
+ * NULL): "code  severity  title", one a line. An analyzer that declares none
+ * is named on stderr. Returns how many analyzers were found.
+ */
+int plugin__list_rules(FILE *out, const struct dio_rule *own);
 
 #endif

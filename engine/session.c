@@ -212,16 +212,6 @@ static int to_finding_sinks(struct session *s, const struct dio_finding *f)
 	return ret;
 }
 
-/* The host's own kinds of finding, listed with the analyzers' for CI reports. */
-static const struct dio_rule host_rules[] = {
-	{ "dio.findings-left-out", DIO_SEV_INFO, 0, "Findings left out by --max-findings",
-	  "dio reports at most --max-findings findings of each code (10 by default) and says "
-	  "how many more it found in this one, with the highest severity among them.",
-	  "Give --max-findings 0 to see every finding, or narrow the trace with -p, --comm or "
-	  "--path so that fewer processes and files are looked at." },
-	{ NULL, 0, 0, NULL, NULL, NULL },
-};
-
 /* the rule of code among the analyzers' and the host's, or NULL */
 static const struct dio_rule *find_rule(struct session *s, const char *code,
 					const char **analyzer);
@@ -241,11 +231,12 @@ static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, con
 				return r;
 			}
 	}
-	if (i < sizeof(host_rules) / sizeof(host_rules[0]) - 1) {
-		if (analyzer)
-			*analyzer = "dio";
-		return &host_rules[i];
-	}
+	for (const struct dio_rule *r = findings_host_rules; r->code; r++)
+		if (!i--) {
+			if (analyzer)
+				*analyzer = "dio";
+			return r;
+		}
 	return NULL;
 }
 
@@ -346,7 +337,6 @@ static void classify(struct session *s, struct dio_finding *f, char *subject, si
 /* what host->info knows before the trace: dio, the machine, the options */
 static void set_default_info(struct session *s)
 {
-	static const char *const level[] = { "info", "warning", "error" };
 	const struct options *o = s->o;
 	char host[256], cmd[4096];
 	size_t off = 0;
@@ -359,7 +349,7 @@ static void set_default_info(struct session *s)
 	if (o->srcroot)
 		session__set_info(s, "srcroot", *o->srcroot ? o->srcroot : "/");
 	if (o->fail_on >= 0)
-		session__set_info(s, "fail_on", level[o->fail_on]);
+		session__set_info(s, "fail_on", findings_severity((uint32_t)o->fail_on));
 	cmd[0] = 0;
 	for (int i = 0; o->argv && o->argv[i] && off < sizeof(cmd); i++)
 		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", o->argv[i]);
@@ -419,7 +409,7 @@ static void left_out_findings(struct session *s)
 		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
 					 .title = title, .message = msg, .analyzer = c->analyzer,
 					 .subject = c->code, .fingerprint = fp,
-					 .rule_title = host_rules[0].title };
+					 .rule_title = findings_host_rules[0].title };
 
 		if (!c->left_out)
 			continue;
@@ -1168,7 +1158,7 @@ static void replay_losses(struct session *s, const struct tf_reader *r)
  */
 static int with_findings(struct session *s, int code)
 {
-	static const char *const level[] = { "info", "warning", "error" };
+	const char *level = findings_severity((uint32_t)s->o->fail_on);
 
 	if (s->base || s->supp) {
 		char line[512];
@@ -1190,7 +1180,7 @@ static int with_findings(struct session *s, int code)
 		return code;
 	fprintf(stderr, "dio: %llu %sfinding%s at %s or above (--fail-on %s)%s\n",
 		(unsigned long long)s->failing, s->base ? "new " : "", s->failing > 1 ? "s" : "",
-		level[s->o->fail_on], level[s->o->fail_on],
+		level, level,
 		code ? "" : ": exit status 3");
 	return code ? code : DIO_EXIT_FINDINGS;
 }

@@ -75,6 +75,64 @@ static const struct dio_option options[] = {
 #define KINDS		4
 enum { K_SMALL, K_RANDOM, K_MISALIGNED, K_REREAD };
 
+/* the kinds' codes, as README.md explains them */
+static const struct dio_rule rules[KINDS + 1] = {
+	[K_SMALL] = {
+		"access-pattern.small-requests", DIO_SEV_WARNING, 0,
+		"Most of a process's reads and writes are smaller than a page",
+		"A process that made at least min_requests (1000) reads and writes of files, at "
+		"least small_share (50%) of them smaller than small_size (4096) bytes, and spent "
+		"at least small_time (10%) of the time from its first request to the end of its "
+		"last in the small ones. A file counts once it had min_per_file (8) of them.",
+		"A system call costs about a microsecond whatever it moves; below a page that "
+		"cost is most of the time a request takes.\n\n"
+		"Read and write in bigger pieces: a buffer of 64 KiB or more (setvbuf for stdio), "
+		"gather small writes in memory or with writev, read nearby small records in one "
+		"request.",
+	},
+	[K_RANDOM] = {
+		"access-pattern.random", DIO_SEV_INFO, 0,
+		"Reads and writes at random offsets",
+		"A process that made at least min_requests (1000) reads and writes of files, at "
+		"least random_share (20%) of them random: not starting where the previous request "
+		"in the same direction on the same fd ended. A file counts once it had "
+		"min_per_file (8) of them.",
+		"Readahead does not help random reads, and on a disk each one is a seek; through "
+		"the page cache a random read costs what an ordered one does, and point lookups "
+		"in a database are random by design.\n\n"
+		"If the order can change, sort the offsets and go through the file in order; "
+		"otherwise say so to the kernel (posix_fadvise POSIX_FADV_RANDOM stops useless "
+		"readahead, POSIX_FADV_WILLNEED fetches what comes next), or load the data once "
+		"(mmap, a cache).",
+	},
+	[K_MISALIGNED] = {
+		"access-pattern.misaligned", DIO_SEV_INFO, 0,
+		"Large requests not aligned to the page size",
+		"A process that made at least min_requests (1000) reads and writes of files, at "
+		"least misaligned_share (10%) of them of align (4096) bytes or more with an "
+		"offset or a size that is not a multiple of align. Smaller requests count as "
+		"small, not as misaligned.",
+		"With O_DIRECT such requests fail or are split; through the page cache a request "
+		"that ends inside a page shares it with the next one, and a partial write to a "
+		"page not in the cache must read it first: a page more per request at most.\n\n"
+		"Use offsets and sizes that are multiples of the alignment (and buffers from "
+		"posix_memalign for O_DIRECT).",
+	},
+	[K_REREAD] = {
+		"access-pattern.reread", DIO_SEV_WARNING, 0,
+		"Data read more than once",
+		"A process that read again at least reread_min (1 MiB) and at least reread_share "
+		"(10%) of the bytes it read, counted by 4096-byte page: a read of a page of the "
+		"file it read before, but not the rest of the page where the previous read on the "
+		"fd stopped. The first reread_cap (64 MiB) of each file is followed.",
+		"The page cache spares the disk, not the calls and the copies: every byte read "
+		"again is a copy the program paid for twice.\n\n"
+		"Keep what was read (an application cache, mmap), or read it once in a bigger "
+		"piece.",
+	},
+	[KINDS] = { NULL, 0, 0, NULL, NULL, NULL },
+};
+
 struct akey {
 	struct dio_file_tag tag;
 	uint32_t pid, pad;
@@ -185,23 +243,17 @@ static void list_files(struct ap *st, const struct proc *pr, int kind, const cha
 		snprintf(buf + at, len - at, ".");
 }
 
-/* what a kind's finding says: its code, severity and the words around its numbers */
+/* what a kind's finding says around its numbers (its code and severity are its rule's) */
 struct kind_text {
-	const char *code;
-	uint32_t sev;
 	const char *verb, *whole, *prep;	/* "made" N "of its" M "requests" " to " FILE */
 	const char *unit;			/* of a file's numbers in the list */
 };
 
 static const struct kind_text texts[KINDS] = {
-	[K_SMALL] = { "access-pattern.small-requests", DIO_SEV_WARNING, "made", "requests", " to ",
-		      "requests" },
-	[K_RANDOM] = { "access-pattern.random", DIO_SEV_INFO, "made", "requests", " to ",
-		       "requests" },
-	[K_MISALIGNED] = { "access-pattern.misaligned", DIO_SEV_INFO, "made", "requests", " to ",
-			   "requests" },
-	[K_REREAD] = { "access-pattern.reread", DIO_SEV_WARNING, "read", "bytes it read", " from ",
-		       "bytes read" },
+	[K_SMALL] = { "made", "requests", " to ", "requests" },
+	[K_RANDOM] = { "made", "requests", " to ", "requests" },
+	[K_MISALIGNED] = { "made", "requests", " to ", "requests" },
+	[K_REREAD] = { "read", "bytes it read", " from ", "bytes read" },
 };
 
 /*
@@ -238,8 +290,8 @@ static void report(struct ap *st, uint32_t pid, const struct proc *pr, int kind,
 			 what, pct(n, t->of), tail);
 	list_files(st, pr, kind, k->unit, files, sizeof(files));
 	snprintf(msg, sizeof(msg), "%s%s\nFix: %s", explain, files, fix);
-	f.code = k->code;
-	f.severity = k->sev;
+	f.code = rules[kind].code;
+	f.severity = rules[kind].severity;
 	f.title = title;
 	f.message = msg;
 	f.pid = pid;
@@ -768,4 +820,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = ap_event,
 	.finish = ap_finish,
 	.destroy = ap_destroy,
+	.rules = rules,
 };

@@ -94,6 +94,45 @@ static const struct dio_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* the codes, as README.md explains them */
+static const struct dio_rule rules[] = {
+	{
+		"contention.background-io", DIO_SEV_WARNING, 0,
+		"Foreground threads' I/O slowed down while background threads did I/O",
+		"Foreground threads whose reads, writes and syncs were at least rate_drop (30%) "
+		"fewer, or whose p99 call time was at least latency_factor (2) times longer, in "
+		"windows of window_ms (100 ms) in which at least min_background (2) background "
+		"threads (by name: rocksdb:low, compact, flush, ...) did I/O than in windows with "
+		"fewer busy: a baseline of quiet windows or, when the background never rests, the "
+		"windows with the fewest busy. Each side needs baseline_windows (10) windows and "
+		"min_calls (100) calls; one finding per process.",
+		"The background I/O fills the device's queue and the foreground calls wait behind "
+		"it, or the background threads take the CPUs (the latency analyzer's run-queue "
+		"table tells which): an LSM store's clients stuck behind its compactions and "
+		"flushes.\n\n"
+		"Limit the background threads' I/O rate (RocksDB: Options::rate_limiter, "
+		"NewGenericRateLimiter; SILK-style scheduling gives flushes and low-level "
+		"compactions the bandwidth when clients need it), lower their I/O priority "
+		"(ioprio_set with IOPRIO_CLASS_IDLE from the thread, or ionice -c3 -p TID; bfq "
+		"and mq-deadline honour it), or run fewer of them at once (max_background_jobs, "
+		"max_subcompactions).",
+	},
+	{
+		"contention.not-judged", DIO_SEV_INFO, 0,
+		"Contention could not be judged",
+		"A foreground thread group that did I/O in windows in which at least "
+		"min_background (2) background threads did I/O too, but that neither a baseline "
+		"of baseline_windows (10) windows without them nor a comparison by how many were "
+		"busy could judge. Once per trace, for the group with the most calls in such "
+		"windows.",
+		"It says the analyzer looked and could not tell, not that there was harm.\n\n"
+		"Trace a stretch in which the background threads rest or vary (start dio before "
+		"the load, or trace longer), or set min_background, baseline_windows and "
+		"min_calls to the load.",
+	},
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 enum { ROLE_NONE, ROLE_FG, ROLE_BG };
 
 struct bgthread {
@@ -1497,4 +1536,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = ct_event,
 	.finish = ct_finish,
 	.destroy = ct_destroy,
+	.rules = rules,
 };

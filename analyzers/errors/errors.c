@@ -40,6 +40,28 @@ static const struct dio_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* the code, as README.md explains it */
+static const struct dio_rule rules[] = {
+	{
+		"errors.burst", DIO_SEV_WARNING, 0,
+		"A system call that fails the same way again and again",
+		"At least min_failures (100) failures within window_ms (1000 ms) of the same "
+		"system call with the same errno on the same file or path, in one process; one "
+		"finding per process. An error rather than a warning when writes or syncs (or a "
+		"close after writes) failed with EIO, ENOSPC, EDQUOT, EBADF or EFBIG: their data "
+		"likely did not reach the file.",
+		"One failure is normal; hundreds a second of the same one are a program retrying "
+		"without changing anything, which burns CPU and system calls, often hides a bug, "
+		"and when the calls were writes, loses data: after a failed fsync, only writing "
+		"the data again is a safe retry.\n\n"
+		"Find the cause once and stop retrying, or back off. ENOENT: check once and "
+		"remember the answer, create the file first, or wait with inotify. EAGAIN: wait "
+		"with poll, select or epoll instead of spinning. EBADF: find where the fd is "
+		"closed early. ENOSPC, EDQUOT: back off, free space, or fail the operation.",
+	},
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 #define PATH_KEEP	256	/* bytes of a path argument kept for the finding */
 #define WHAT_KEEP	(PATH_KEEP + 8)	/* what a group was about, as a finding names it */
 #define EXCERPT_LINES	8
@@ -744,4 +766,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = errs_event,
 	.finish = errs_finish,
 	.destroy = errs_destroy,
+	.rules = rules,
 };

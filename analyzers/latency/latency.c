@@ -51,6 +51,36 @@ static const struct dio_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* the codes, as README.md explains them */
+static const struct dio_rule rules[] = {
+	{
+		"latency.slow-block-requests", DIO_SEV_WARNING, 0,
+		"Block requests that took too long",
+		"Block requests that took block_slow_ms (50 ms) or more from their issue to the "
+		"driver to their completion: one finding for all the device and operation rows "
+		"that had one, naming the slowest request of the row with the most and the thread "
+		"and system call that submitted it, or the kernel thread.",
+		"Every call waiting for such a request stalls as long.\n\n"
+		"Look at what else used the device then (other processes, writeback bursts: lower "
+		"vm.dirty_background_bytes, or write back early with sync_file_range), at the "
+		"device's queue and health (iostat -x, smartctl), and keep latency-critical files "
+		"(logs, WAL) on a device of their own.",
+	},
+	{
+		"latency.runq-delay", DIO_SEV_INFO, 0,
+		"Threads that waited for a CPU",
+		"Waits for a CPU of runq_slow_ms (5 ms) or more by traced threads that were ready "
+		"to run, one finding per process. Info, a hint that the machine was busy, or a "
+		"warning when the slow waits add up to runq_share (5%) of the time the process "
+		"was traced and to runq_min_ms (50 ms).",
+		"A thread that waits for a CPU is slow whatever the storage does: its calls take "
+		"that much longer.\n\n"
+		"Give it CPUs the busy threads do not use (taskset, cpusets), lower their "
+		"priority (nice, cgroup cpu.weight), or run fewer of them.",
+	},
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 struct devkey {
 	uint32_t dev;
 	uint32_t op;		/* 'R', 'W', 'D', 'F', 'N' */
@@ -858,4 +888,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = lat_event,
 	.finish = lat_finish,
 	.destroy = lat_destroy,
+	.rules = rules,
 };

@@ -85,9 +85,82 @@ static const struct dio_option options[] = {
 /* finding codes, in the order findings of the same time are reported */
 enum { C_CHURN, C_CYCLE, C_DUP, C_REOPEN, C_SEEK, CODES };
 
-static const char *const code_names[CODES] = {
-	"redundant-open.churn", "redundant-open.create-unlink", "redundant-open.duplicate-read",
-	"redundant-open.sync-reopen", "redundant-open.seek",
+/* the codes, as README.md explains them */
+static const struct dio_rule rules[CODES + 1] = {
+	[C_CHURN] = {
+		"redundant-open.churn", DIO_SEV_WARNING, 0,
+		"A file opened and closed again and again, with little I/O each time",
+		"A file or directory that one process opened and closed at least min_windows (5) "
+		"times, each time reading and writing fewer than max_bytes (65536) bytes in at "
+		"most max_data_calls (8) calls, when those opens, closes and the calls around "
+		"them are at least min_share (10%) of the process's system calls. Files under "
+		"/proc, /sys and /dev do not count.",
+		"Each open and close pays a path lookup and the calls around it for a few bytes "
+		"of I/O: Redis once opened, wrote and closed its log for every line, and a shell "
+		"loop whose body runs cmd >> file does it for every command.\n\n"
+		"Keep the file open and write through the same fd; gather small writes and write "
+		"them at once (a buffer, writev); open it with O_APPEND rather than seeking to "
+		"its end before every write. A shell loop can redirect once, after done (done >> "
+		"file). A directory opened only to fsync it after each file made in it can be "
+		"synced once after a batch of files.",
+	},
+	[C_CYCLE] = {
+		"redundant-open.create-unlink", DIO_SEV_WARNING, 0,
+		"A file created, used and deleted again under the same path for every operation",
+		"A file that one process created, used (often synced) and deleted again under the "
+		"same path at least min_cycles (5) times, when the opens, closes, unlinks and "
+		"directory calls of those cycles are at least min_share (10%) of the process's "
+		"system calls: SQLite's rollback journal in its default DELETE mode, or a lock or "
+		"temporary file made per operation.",
+		"Every cycle pays a new inode, two directory updates and the journal commits that "
+		"make them durable, on top of the syncs its data needs.\n\n"
+		"Batch the work of several operations into one transaction; keep the file and "
+		"truncate or overwrite it instead of deleting it; or use a write-ahead log. "
+		"SQLite: PRAGMA journal_mode=WAL makes no file per transaction (TRUNCATE and "
+		"PERSIST keep the journal but still sync its directory for every transaction), "
+		"and BEGIN ... COMMIT around many statements makes fewer transactions.",
+	},
+	[C_DUP] = {
+		"redundant-open.duplicate-read", DIO_SEV_WARNING, 0,
+		"An unchanged file read whole again",
+		"A file that one process read from its start to its end at least min_reads (2) "
+		"times while it did not change (the same file, the same size, no write, truncate "
+		"or O_TRUNC open by the process in between), when the calls of the reads after "
+		"the first are at least min_share (10%) of the process's system calls. Files "
+		"under /proc, /sys and /dev do not count.",
+		"Each read after the first pays the open, the reads and the parsing again for "
+		"content the program had: glibc's NSS reads /etc/group again for each group it "
+		"looks up.\n\n"
+		"Read it once and keep what was parsed; where it may change, compare its size and "
+		"modification time (fstat) with those of the last read before reading it again.",
+	},
+	[C_REOPEN] = {
+		"redundant-open.sync-reopen", DIO_SEV_INFO, 0,
+		"A file already open opened again only to fsync it",
+		"A file that the process holds open, opened a second time only to sync it (fsync, "
+		"fdatasync or sync_file_range, and fstat at most) and closed again, from "
+		"min_sync_reopens (1) time per path. Info, or a warning when these opens and "
+		"closes are at least min_share (10%) of the process's system calls.",
+		"An fsync through either fd syncs the same file: the second open and close are a "
+		"path lookup and two calls for nothing (Elasticsearch's FsHealthService did "
+		"this).\n\n"
+		"Fsync the fd already open (in Java, FileChannel.force on the channel already "
+		"open) instead of opening the path again.",
+	},
+	[C_SEEK] = {
+		"redundant-open.seek", DIO_SEV_INFO, 0,
+		"An lseek to the offset the file is at already, before a read or write",
+		"An lseek with SEEK_SET or SEEK_END that returns the offset the open file already "
+		"had, followed by a read or write that uses it, from min_seeks (10) per path. "
+		"Info, or a warning when these lseeks are at least min_share (10%) of the "
+		"process's system calls.",
+		"The kernel keeps the offset of an open file (0 after the open, o + n after a "
+		"write of n bytes at offset o): such an lseek does nothing, and before every read "
+		"or write it doubles the calls.\n\n"
+		"Leave these lseek calls out, or use pread and pwrite where the offset must be "
+		"stated.",
+	},
+	[CODES] = { NULL, 0, 0, NULL, NULL, NULL },
 };
 
 #define SEQ_MAX		8	/* calls of a window kept for its sequence */
@@ -745,7 +818,7 @@ static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const s
 	struct dio_finding fd = { .size = sizeof(fd), .severity = severity };
 	int err;
 
-	fd.code = code_names[code];
+	fd.code = rules[code].code;
 	fd.title = title;
 	fd.message = msg;
 	fd.pid = c->pid;
@@ -1917,4 +1990,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = ro_event,
 	.finish = ro_finish,
 	.destroy = ro_destroy,
+	.rules = rules,
 };

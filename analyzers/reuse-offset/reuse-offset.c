@@ -327,8 +327,40 @@ struct thread_io {
 #define KIND_PAST_END	1	/* kept its offset across a truncation, read on to the end */
 #define KINDS		2
 
-static const char *const codes[KINDS] = {
-	"reuse-offset.stale-offset", "reuse-offset.read-past-end",
+/* the codes, as README.md explains them */
+static const struct dio_rule rules[KINDS + 1] = {
+	[KIND_STALE] = {
+		"reuse-offset.stale-offset", DIO_SEV_ERROR, 0,
+		"A reader resumed a replaced file at an offset it never read up to",
+		"A reader put at an offset above 0 of a replaced file (a new generation of an "
+		"inode number dio saw before, or a file truncated below data dio saw in it), an "
+		"offset it never read up to since, that then read on to the end: at least "
+		"min_lost (1) byte other threads wrote below that offset was never read by it. "
+		"Offsets put relative to the end (SEEK_END), readers that read below their offset "
+		"first and processes that never read the earlier file are not resumes.",
+		"Data loss: the reader skips what was written below its offset. This is how "
+		"Fluent Bit's tail input lost log lines when a log was deleted and created again "
+		"with the same inode number.\n\n"
+		"Key a saved offset by device, inode number and something that changes when the "
+		"file is created again (the inode generation from ioctl FS_IOC_GETVERSION, or the "
+		"birth time from statx STATX_BTIME); forget it when the file is deleted (st_nlink "
+		"== 0 in fstat of the open fd, inotify IN_DELETE_SELF); start again at 0 when the "
+		"file is shorter than the saved offset.",
+	},
+	[KIND_PAST_END] = {
+		"reuse-offset.read-past-end", DIO_SEV_ERROR, 0,
+		"A reader kept its offset while the file was truncated under it",
+		"A reader that read or wrote a file before a truncation threw data away and after "
+		"it went on reading at the offset it had, on to the end: at least min_lost (1) "
+		"byte written below that offset was never read by it. It is a log rotated by "
+		"copytruncate under a follower.",
+		"Data loss: the follower did not notice the truncation and waits past the end "
+		"while new data sits below its offset.\n\n"
+		"When a read returns 0, compare the size from fstat with the offset: a smaller "
+		"size means the file was truncated (copytruncate rotation) or replaced: start "
+		"again at 0, as tail -F does.",
+	},
+	[KINDS] = { NULL, 0, 0, NULL, NULL, NULL },
 };
 
 #define SUSPECT_RECS	6
@@ -792,8 +824,8 @@ static void emit_report(struct ro *st, const struct rkey *k, const struct report
 		if (len < sizeof(msg))
 			snprintf(msg + len, sizeof(msg) - len, ".");
 	}
-	f.code = codes[k->kind];
-	f.severity = DIO_SEV_ERROR;
+	f.code = rules[k->kind].code;
+	f.severity = rules[k->kind].severity;
 	f.message = msg;
 	f.pid = k->pid;
 	f.tid = r->tid;
@@ -1585,4 +1617,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = ro_event,
 	.finish = ro_finish,
 	.destroy = ro_destroy,
+	.rules = rules,
 };

@@ -31,6 +31,22 @@ static const struct dio_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+/* the code, as README.md explains it */
+static const struct dio_rule rules[] = {
+	{
+		"summary.lost-events", DIO_SEV_WARNING, 0,
+		"Events were lost",
+		"The session's counters at its end show events lost (the ring buffer, the "
+		"in-flight table or the io_uring table was full) or file paths not sent (the "
+		"file-tag table was full).",
+		"The tables and the analyzers miss the calls that were lost, and a file whose "
+		"path was not sent shows as <tag ...>.\n\n"
+		"Give the ring buffer more room (--ring-size), drain it more often (--drain-ms, "
+		"--wakeup-at), or trace less (-p, --path, --only-files, -e trace=...).",
+	},
+	{ NULL, 0, 0, NULL, NULL, NULL },
+};
+
 struct callrow {
 	uint64_t calls, errors, bytes, ns, max_ns;
 };
@@ -599,4 +615,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = summary_event,
 	.finish = summary_finish,
 	.destroy = summary_destroy,
+	.rules = rules,
 };

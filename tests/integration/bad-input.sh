@@ -89,7 +89,7 @@ refuse 2 "dio: --until 20000000000: out of range (at most 1e9 seconds)" dump "$d
 
 # output that cannot be written is a failure, not a success with a cut table
 if [ -w /dev/full ]; then
-	for args in "list analyzers" "list syscalls" "info $demo" "dump $demo" "analyze $demo --analyzer all"; do
+	for args in "list analyzers" "list rules" "list syscalls" "info $demo" "dump $demo" "analyze $demo --analyzer all"; do
 		# shellcheck disable=SC2086
 		"$DIO" $args > /dev/full 2> "$TMP/err"
 		rc=$?

@@ -25,6 +25,8 @@ INTEGRATION_TESTS += tests/integration/trace-ofd.sh
 INTEGRATION_TESTS += tests/integration/output-files.sh
 # bad input: one line, a non-zero status, at once (FIFOs given as files)
 INTEGRATION_TESTS += tests/integration/bad-input.sh
+# dio list rules: every analyzer's codes, as its README names them
+INTEGRATION_TESTS += tests/integration/list-rules.sh
 # -p of a thread, --tid of threads that end or never were (python3 threads)
 INTEGRATION_TESTS += tests/integration/trace-ids.sh
 # paths too deep or too long for the kernel walk: marked where they were cut

@@ -204,6 +204,13 @@ if ! grep -q '^fsync_rename  *files renamed' "$TMP/list" ||
 	cat "$TMP/list"
 	fail=1
 fi
+DIO_ANALYZER_PATH=$adir "$DIO" list rules > "$TMP/rules" 2>&1
+if ! grep -q '^fsync_rename\.no-fsync  *warning  A file renamed before its data was synced$' \
+	"$TMP/rules"; then
+	echo "FAIL: dio list rules does not show fsync_rename's rules from $adir:"
+	cat "$TMP/rules"
+	fail=1
+fi
 DIO_ANALYZER_PATH=$adir run_dio analyze "$TMP/t.dio" --no-summary \
 	--sink json:file="$TMP/byname.json" --analyzer fsync_rename 2> "$TMP/byname.err"
 findings "$TMP/byname.json" > "$TMP/byname.findings"

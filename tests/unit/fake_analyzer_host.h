@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the unit tests of analyzer modules share: a fake host that keeps every
- * finding (strings copied, as the real host does), names system calls by their
- * x86_64 numbers, knows the paths a test gives it, formats calls in a short
- * strace-like form, and parses options as the real host would; builders for
+ * finding (strings copied, as the real host does) and fails the test when its
+ * code is not among the analyzer's rules (declared_rules.h), names system calls
+ * by their x86_64 numbers, knows the paths a test gives it, formats calls in a
+ * short strace-like form, and parses options as the real host would; builders for
  * synthetic records; the heap in use, to show state stays bounded. The test
  * links the analyzer, whose descriptor is dio_analyzer. Include it after
  * <cmocka.h>.
@@ -19,6 +20,7 @@
 #include <string.h>
 #include "fake_create_output.h"
 #include <dio/analyzer.h>
+#include "declared_rules.h"
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -137,6 +139,7 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	assert_true(f->size >= sizeof(*f));
 	assert_non_null(f->code);
 	assert_non_null(f->title);
+	assert_declared(&dio_analyzer, f->code);
 	if (nfound++ >= FAKE_FINDINGS)
 		return 0;
 	d = &found[nfound - 1];

@@ -195,7 +195,7 @@ tests_unit_test_features_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
 
 # what the fake hosts share
-EXTRA_DIST += tests/unit/fake_create_output.h
+EXTRA_DIST += tests/unit/fake_create_output.h tests/unit/declared_rules.h
 
 # CI: subjects, fingerprints, URIs, suppression files, SARIF baselines, the JSON reader
 check_PROGRAMS += tests/unit/test_findings

@@ -175,7 +175,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_optval, set, 24),
 		OFF(dio_optval, pad, 28),
 
-		SZ(dio_finding, 120),
+		SZ(dio_finding, 176),
 		OFF(dio_finding, size, 0),
 		OFF(dio_finding, severity, 4),
 		OFF(dio_finding, code, 8),
@@ -193,6 +193,22 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_finding, ts_last, 96),
 		OFF(dio_finding, count, 104),
 		OFF(dio_finding, excerpt, 112),
+		OFF(dio_finding, subject, 120),
+		OFF(dio_finding, fingerprint, 128),
+		OFF(dio_finding, uri, 136),
+		OFF(dio_finding, uri_base, 144),
+		OFF(dio_finding, baseline, 152),
+		OFF(dio_finding, suppressed, 156),
+		OFF(dio_finding, suppress_reason, 160),
+		OFF(dio_finding, rule_title, 168),
+
+		SZ(dio_rule, 40),
+		OFF(dio_rule, code, 0),
+		OFF(dio_rule, severity, 8),
+		OFF(dio_rule, pad, 12),
+		OFF(dio_rule, title, 16),
+		OFF(dio_rule, description, 24),
+		OFF(dio_rule, help, 32),
 
 		SZ(dio_stats, 56),
 		OFF(dio_stats, events, 0),
@@ -203,7 +219,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, lost_other, 40),
 		OFF(dio_stats, path_truncated, 48),
 
-		SZ(dio_host, 72),
+		SZ(dio_host, 88),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -214,6 +230,8 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, stats, 48),
 		OFF(dio_host, log, 56),
 		OFF(dio_host, create_output, 64),
+		OFF(dio_host, rule, 72),
+		OFF(dio_host, info, 80),
 	};
 
 	CHECK(pins);
@@ -222,7 +240,7 @@ static void plugin_structs_are_pinned(void **unused)
 static void module_descriptors_are_pinned(void **unused)
 {
 	static const struct pin pins[] = {
-		SZ(dio_analyzer, 72),
+		SZ(dio_analyzer, 80),
 		OFF(dio_analyzer, abi, 0),
 		OFF(dio_analyzer, size, 4),
 		OFF(dio_analyzer, name, 8),
@@ -233,8 +251,9 @@ static void module_descriptors_are_pinned(void **unused)
 		OFF(dio_analyzer, event, 48),
 		OFF(dio_analyzer, finish, 56),
 		OFF(dio_analyzer, destroy, 64),
+		OFF(dio_analyzer, rules, 72),
 
-		SZ(dio_sink, 88),
+		SZ(dio_sink, 96),
 		OFF(dio_sink, abi, 0),
 		OFF(dio_sink, size, 4),
 		OFF(dio_sink, name, 8),
@@ -248,6 +267,7 @@ static void module_descriptors_are_pinned(void **unused)
 		OFF(dio_sink, finding, 64),
 		OFF(dio_sink, flush, 72),
 		OFF(dio_sink, destroy, 80),
+		OFF(dio_sink, finish, 88),
 	};
 
 	CHECK(pins);
@@ -319,6 +339,10 @@ static void constants_are_pinned(void **unused)
 		VAL(DIO_SEV_INFO, 0),
 		VAL(DIO_SEV_WARNING, 1),
 		VAL(DIO_SEV_ERROR, 2),
+		VAL(DIO_BASELINE_NONE, 0),
+		VAL(DIO_BASELINE_NEW, 1),
+		VAL(DIO_BASELINE_UNCHANGED, 2),
+		VAL(DIO_BASELINE_ABSENT, 3),
 		VAL(DIO_FMT_TID, 0x01),
 		VAL(DIO_FMT_DURATION, 0x02),
 		VAL(DIO_FMT_DETAILS, 0x04),

@@ -117,6 +117,59 @@ static void missing_file_is_named(void **unused)
 	assert_string_equal(err, "analyzer './nope/x.so': No such file or directory");
 }
 
+/*
+ * The rules of every analyzer on the search path, one a line, and the host's
+ * last; an analyzer that declares none is named on stderr, not listed.
+ */
+static void lists_rules_of_modules_then_host(void **unused)
+{
+	static const struct dio_rule own[] = {
+		{ "dio.own", DIO_SEV_WARNING, 0, "The host's rule", "What.", "Fix." },
+		{ NULL, 0, 0, NULL, NULL, NULL },
+	};
+	const char *want = "good.first                       error    The first rule\n"
+			   "good.second                      info     The second rule\n";
+	const char *last = "dio.own                          warning  The host's rule\n";
+	char dir[4096], *text = NULL, errtext[4096] = "", *good;
+	size_t len = 0, got;
+	FILE *out = open_memstream(&text, &len), *errf = tmpfile();
+	int saved = dup(2), n;
+
+	assert_non_null(out);
+	assert_non_null(errf);
+	snprintf(dir, sizeof(dir), "%s", mod("good"));
+	*strrchr(dir, '/') = 0;
+	assert_int_equal(setenv("DIO_ANALYZER_PATH", dir, 1), 0);
+	assert_true(saved >= 0);
+	assert_true(dup2(fileno(errf), 2) == 2);
+	n = plugin__list_rules(out, own);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	unsetenv("DIO_ANALYZER_PATH");
+	fclose(out);
+	rewind(errf);
+	got = fread(errtext, 1, sizeof(errtext) - 1, errf);
+	errtext[got] = 0;
+	fclose(errf);
+
+	/* good and ofdlog load; badabi, noinit, nosym and small do not */
+	assert_true(n >= 2);
+	good = strstr(text, "good.first");
+	assert_non_null(good);
+	assert_ptr_equal(strstr(text, "good.first "), good);
+	assert_true(good == text || good[-1] == '\n');
+	assert_int_equal(strncmp(good, want, strlen(want)), 0);
+	assert_true(len >= strlen(last));
+	assert_string_equal(text + len - strlen(last), last);
+	assert_null(strstr(text, "ofdlog"));
+	assert_non_null(strstr(errtext, "dio: warning: analyzer ofdlog ("));
+	assert_non_null(strstr(errtext, "ofdlog.so) declares no rules: the codes of its findings "
+				       "are not listed\n"));
+	assert_null(strstr(errtext, "analyzer good ("));
+	free(text);
+}
+
 static void config_group_then_command_line(void **unused)
 {
 	struct options o;
@@ -324,6 +377,7 @@ int main(void)
 		cmocka_unit_test(refuses_object_without_descriptor),
 		cmocka_unit_test(unknown_name_points_to_list),
 		cmocka_unit_test(missing_file_is_named),
+		cmocka_unit_test(lists_rules_of_modules_then_host),
 		cmocka_unit_test(config_group_then_command_line),
 		cmocka_unit_test(unknown_config_key_names_file_and_line),
 		cmocka_unit_test(bad_values_are_explained),

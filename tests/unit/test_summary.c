@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include "fake_create_output.h"
 #include <dio/analyzer.h>
+#include "declared_rules.h"
 
 extern const struct dio_analyzer dio_analyzer;
 
@@ -101,6 +102,7 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 {
 	assert_ptr_equal(ctx, &fake_ctx);
 	assert_true(f->size >= sizeof(*f));
+	assert_declared(&dio_analyzer, f->code);
 	found.n++;
 	found.severity = f->severity;
 	found.count = f->count;

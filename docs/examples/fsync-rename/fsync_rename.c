@@ -45,6 +45,46 @@ static const struct dio_option options[] = {
 };
 
 /*
+ * The kinds of finding, as README.md explains them: `dio list rules` shows
+ * them, and CI reports (SARIF, JUnit) list them. Findings take their code and
+ * severity from here, so the two cannot drift apart.
+ */
+enum { R_NO_FSYNC, R_MORE, R_FORGOTTEN, RULES };
+
+static const struct dio_rule rules[RULES + 1] = {
+	[R_NO_FSYNC] = {
+		"fsync_rename.no-fsync", DIO_SEV_WARNING, 0,
+		"A file renamed before its data was synced",
+		"A regular file written and then renamed (rename, renameat, renameat2) before an "
+		"fsync or fdatasync of it, a syncfs of its file system or a sync; one finding per "
+		"target path.",
+		"The rename is atomic, but nothing orders it after the data: a file system may "
+		"put the new name on disk before the blocks, and after a crash the target can be "
+		"empty or half written, with the old contents gone.\n\n"
+		"fsync (or fdatasync) the file before the rename, and fsync the directory after "
+		"it so that the rename itself survives a crash.",
+	},
+	[R_MORE] = {
+		"fsync_rename.more", DIO_SEV_INFO, 0,
+		"More renames without fsync, not reported one by one",
+		"Renames without fsync onto targets reported before, or onto targets past "
+		"max_targets (256), counted and reported once at the end.",
+		"Each moved a file whose data was not synced: the same fix applies. Raise "
+		"max_targets to have more targets reported one by one.",
+	},
+	[R_FORGOTTEN] = {
+		"fsync_rename.forgotten", DIO_SEV_WARNING, 0,
+		"Written files forgotten before a sync or rename",
+		"More files were written and not yet synced at once than the max_files (1024) the "
+		"analyzer remembers: it dropped those written longest ago, and did not check "
+		"their renames.",
+		"A rename without fsync of a forgotten file goes unreported. Raise max_files "
+		"(--analyzer fsync_rename:max_files=N).",
+	},
+	[RULES] = { NULL, 0, 0, NULL, NULL, NULL },
+};
+
+/*
  * A file written since it was last synced. Records are only valid during the
  * event call, so the first and the latest write are kept as copies (without
  * their variable tail) to show in the finding.
@@ -282,8 +322,8 @@ static int report(struct state *s, const struct file *f, const char *path,
 	size_t off = 0;
 	struct dio_finding fd = {
 		.size = sizeof(fd),
-		.severity = DIO_SEV_WARNING,
-		.code = "fsync_rename.no-fsync",
+		.severity = rules[R_NO_FSYNC].severity,
+		.code = rules[R_NO_FSYNC].code,
 		.title = title,
 		.message = msg,
 		.pid = ren->pid,
@@ -413,8 +453,8 @@ static int fr_finish(void *p)
 
 		for (size_t i = 0; i < s->tsize; i++)
 			again += s->targets[i].repeats > 0;
-		fd.severity = DIO_SEV_INFO;
-		fd.code = "fsync_rename.more";
+		fd.severity = rules[R_MORE].severity;
+		fd.code = rules[R_MORE].code;
 		fd.count = s->repeats + s->unreported;
 		snprintf(title, sizeof(title),
 			 "%" PRIu64 " more rename%s without fsync, not reported one by one",
@@ -432,8 +472,8 @@ static int fr_finish(void *p)
 		err = s->host->emit_finding(s->ctx, &fd);
 	}
 	if (s->evicted && !err) {
-		fd.severity = DIO_SEV_WARNING;
-		fd.code = "fsync_rename.forgotten";
+		fd.severity = rules[R_FORGOTTEN].severity;
+		fd.code = rules[R_FORGOTTEN].code;
 		fd.count = s->evicted;
 		snprintf(title, sizeof(title),
 			 "%" PRIu64 " written file%s forgotten before a sync or rename (table full)",
@@ -459,4 +499,5 @@ const struct dio_analyzer dio_analyzer = {
 	.event = fr_event,
 	.finish = fr_finish,
 	.destroy = fr_destroy,
+	.rules = rules,
 };

@@ -2,7 +2,7 @@
 /*
  * A well-formed analyzer for the loader and dispatch tests: counts the records
  * it is given by type and writes the counts to the file named by its "name"
- * option when destroyed.
+ * option when destroyed. It declares two rules, and reports neither.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,13 @@ static const struct dio_option opts[] = {
 	{ "on", DIO_OPT_BOOL, "false", "a boolean" },
 	{ "ratio", DIO_OPT_DOUBLE, "0.5", "a number" },
 	{ NULL, 0, NULL, NULL },
+};
+
+/* what `dio list rules` shows of it */
+static const struct dio_rule rules[] = {
+	{ "good.first", DIO_SEV_ERROR, 0, "The first rule", "What it detects.", "How to fix it." },
+	{ "good.second", DIO_SEV_INFO, 0, "The second rule", "What it detects.", "How to fix it." },
+	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
 static int init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
@@ -78,4 +85,5 @@ const struct dio_analyzer dio_analyzer = {
 	.init = init,
 	.event = event,
 	.destroy = destroy,
+	.rules = rules,
 };
