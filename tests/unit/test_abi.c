@@ -194,7 +194,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_finding, count, 104),
 		OFF(dio_finding, excerpt, 112),
 
-		SZ(dio_stats, 56),
+		SZ(dio_stats, 112),
 		OFF(dio_stats, events, 0),
 		OFF(dio_stats, lost_ringbuf, 8),
 		OFF(dio_stats, lost_inflight, 16),
@@ -202,8 +202,16 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, lost_iouring, 32),
 		OFF(dio_stats, lost_other, 40),
 		OFF(dio_stats, path_truncated, 48),
+		OFF(dio_stats, lost_block, 56),
+		OFF(dio_stats, lost_block_unseen, 64),
+		OFF(dio_stats, lost_mappings, 72),
+		OFF(dio_stats, lost_iouring_unseen, 80),
+		OFF(dio_stats, lost_procs, 88),
+		OFF(dio_stats, lost_writer, 96),
+		OFF(dio_stats, writer_cause, 104),
+		OFF(dio_stats, pad, 108),
 
-		SZ(dio_host, 72),
+		SZ(dio_host, 80),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -214,6 +222,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, stats, 48),
 		OFF(dio_host, log, 56),
 		OFF(dio_host, create_output, 64),
+		OFF(dio_host, stats_sized, 72),
 	};
 
 	CHECK(pins);
@@ -319,6 +328,10 @@ static void constants_are_pinned(void **unused)
 		VAL(DIO_SEV_INFO, 0),
 		VAL(DIO_SEV_WARNING, 1),
 		VAL(DIO_SEV_ERROR, 2),
+		VAL(DIO_WRITER_UNKNOWN, 0),
+		VAL(DIO_WRITER_CPU, 1),
+		VAL(DIO_WRITER_CPU_WAIT, 2),
+		VAL(DIO_WRITER_DISK, 3),
 		VAL(DIO_FMT_TID, 0x01),
 		VAL(DIO_FMT_DURATION, 0x02),
 		VAL(DIO_FMT_DETAILS, 0x04),
