@@ -572,7 +572,7 @@ static int report_lost(struct summary *s, FILE *f)
 	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
 	struct dio_stats st;
 	struct cause c[16];
-	char causes[512], title[640], msg[2048];
+	char causes[512], title[640], advice[1800], msg[1900];
 	uint64_t lost = 0;
 	size_t n;
 
@@ -606,8 +606,8 @@ static int report_lost(struct summary *s, FILE *f)
 	fd.code = "summary.lost-events";
 	fd.title = title;
 	if (lost) {
-		put_causes(causes, sizeof(causes), c, n, 1);
-		snprintf(msg, sizeof(msg), "The tables above miss these calls. %s", causes);
+		put_causes(advice, sizeof(advice), c, n, 1);
+		snprintf(msg, sizeof(msg), "The tables above miss these calls. %s", advice);
 		fd.message = msg;
 	} else {
 		fd.message = "Files whose path was not sent show as <tag ...>. Trace fewer files (--path,\n"
