@@ -102,7 +102,7 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 			st->has_off = 1;
 	}
 	if (m->flags & DIO_MF_MUNMAP) {
-		struct mapkey k = { .addr = st->args[0], .tgid = pid_tgid >> 32 };
+		struct dio_mapkey k = { .addr = st->args[0], .tgid = pid_tgid >> 32 };
 		struct mapval *v = bpf_map_lookup_elem(&mappings, &k);
 
 		if (!v)
@@ -211,10 +211,11 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 			return 0;
 	}
 	if ((m->flags & DIO_MF_MMAP) && match && (__u64)ret < (__u64)-4095L) {
-		struct mapkey k = { .addr = ret, .tgid = task->tgid };
+		struct dio_mapkey k = { .addr = ret, .tgid = task->tgid };
 		struct mapval v = { .tag = tag, .ftype = ftype, .has_file = !!(flags & DIO_SF_FILE) };
 
-		bpf_map_update_elem(&mappings, &k, &v, BPF_ANY);
+		if (bpf_map_update_elem(&mappings, &k, &v, BPF_ANY))
+			count(DIO_LOST_MAPPINGS);
 	}
 	if (!match)
 		return 0;
@@ -302,7 +303,7 @@ int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	if (!trace_all && ctgid != ptgid &&
 	    bpf_map_update_elem(&traced, &ctgid, &one, BPF_ANY))
-		count(DIO_LOST_OTHER);
+		count(DIO_LOST_PROCS);
 	if (task_selected(parent))
 		emit_proc(parent, DIO_PROC_FORK, ctgid == ptgid ? DIO_PROCF_THREAD : 0, ctgid,
 			  BPF_CORE_READ(child, pid), 0, NULL);
@@ -365,7 +366,7 @@ static __always_inline int uring_rw(__u8 op)
 static __always_inline int uring_submit(struct io_kiocb *req)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid(), key = (__u64)req;
-	struct uring_pending p = {};
+	struct dio_uring_pending p = {};
 
 	if (!is_traced(bpf_get_current_task_btf()))
 		return 0;
@@ -387,6 +388,12 @@ static __always_inline int uring_submit(struct io_kiocb *req)
 	if (p.comm[0] == 'i' && p.comm[1] == 'o' && p.comm[2] == 'u' && p.comm[3] == '-' &&
 	    p.comm[4] == 's')
 		p.flags |= DIO_IF_SQPOLL;
+	/*
+	 * A request's memory is used again only after it completed: an entry
+	 * still there is a completion dio never saw.
+	 */
+	if (bpf_map_lookup_elem(&uring, &key))
+		count(DIO_LOST_IOURING_UNSEEN);
 	if (bpf_map_update_elem(&uring, &key, &p, BPF_ANY))
 		count(DIO_LOST_IOURING);
 	return 0;
@@ -408,7 +415,7 @@ int BPF_PROG(dio_uring_submit_sqe, struct io_kiocb *req)
 static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
 {
 	__u64 key = (__u64)req;
-	struct uring_pending *p = bpf_map_lookup_elem(&uring, &key);
+	struct dio_uring_pending *p = bpf_map_lookup_elem(&uring, &key);
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct dio_ev_iouring *e;
 	struct dio_file_tag tag = {};
@@ -481,30 +488,6 @@ int BPF_PROG(dio_uring_complete_res, void *ctx_, void *req, __u64 user_data, int
 
 /* ---- block requests ----------------------------------------------------- */
 
-/*
- * A request between its insert (or issue) and its completion, by the address
- * of its struct request: the request itself joins the two ends.
- */
-struct blk_pending {
-	__u64 insert_ts;	/* 0: not seen at insert */
-	__u64 issue_ts;		/* 0: not issued yet */
-	__u64 sys_ts;
-	__u32 pid;
-	__u32 tid;
-	__u32 bytes;
-	__u16 nr;
-	__u8 flags;		/* DIO_BF_* */
-	__u8 wanted;		/* submitter traced, or a kernel thread */
-	char comm[DIO_COMM_LEN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct blk_pending);
-} blk SEC(".maps");
-
 #define PF_KTHREAD	0x00200000
 
 /* the request's partition (what a file system's s_dev names), else its disk */
@@ -523,7 +506,7 @@ static __always_inline __u32 blk_dev(struct request *rq)
  * kernel thread writing for the file systems traced processes use (or any,
  * with -a): writeback and journal I/O is done by kernel threads.
  */
-static __always_inline void blk_submitter(struct blk_pending *p, struct request *rq)
+static __always_inline void blk_submitter(struct dio_blk_pending *p, struct request *rq)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct inflight *st = traced_storage(t);
@@ -548,18 +531,37 @@ static __always_inline void blk_submitter(struct blk_pending *p, struct request 
 	}
 }
 
+/*
+ * An entry of a request that went to the driver before: its completion never
+ * reached dio (a struct request is used again only after it completed), a
+ * record lost. Counted when the request was wanted.
+ */
+static __always_inline void blk_unseen(const struct dio_blk_pending *p)
+{
+	if (p->issue_ts && p->wanted)
+		count(DIO_LOST_BLOCK_UNSEEN);
+}
+
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(dio_blk_insert, struct request *rq)
 {
 	__u64 key = (__u64)rq;
-	struct blk_pending p = {};
+	struct dio_blk_pending p = {}, *old = bpf_map_lookup_elem(&blk, &key);
 
+	if (old && old->requeued && !old->issue_ts) {
+		/* back from the driver: still the submitter's request */
+		old->insert_ts = bpf_ktime_get_ns();
+		old->requeued = 0;
+		return 0;
+	}
+	if (old)
+		blk_unseen(old);
 	p.insert_ts = bpf_ktime_get_ns();
 	p.flags = DIO_BF_QUEUED;
 	blk_submitter(&p, rq);
 	/* kept even when not wanted: the issue, often by a kworker, must not adopt it */
-	if (bpf_map_update_elem(&blk, &key, &p, BPF_ANY))
-		count(DIO_LOST_OTHER);
+	if (bpf_map_update_elem(&blk, &key, &p, BPF_ANY) && p.wanted)
+		count(DIO_LOST_BLOCK);
 	return 0;
 }
 
@@ -567,7 +569,7 @@ SEC("tp_btf/block_rq_issue")
 int BPF_PROG(dio_blk_issue, struct request *rq)
 {
 	__u64 key = (__u64)rq;
-	struct blk_pending *p = bpf_map_lookup_elem(&blk, &key), n = {};
+	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key), n = {};
 
 	if (!p) {
 		/* issued without passing the scheduler: the issuer is the submitter */
@@ -578,11 +580,30 @@ int BPF_PROG(dio_blk_issue, struct request *rq)
 	} else if (!p->wanted) {
 		bpf_map_delete_elem(&blk, &key);
 		return 0;
+	} else {
+		blk_unseen(p);
 	}
 	p->issue_ts = bpf_ktime_get_ns();
 	p->bytes = rq->__data_len;
 	if (p == &n && bpf_map_update_elem(&blk, &key, &n, BPF_ANY))
-		count(DIO_LOST_OTHER);
+		count(DIO_LOST_BLOCK);
+	return 0;
+}
+
+/*
+ * The driver gave the request back (busy, or a flush sequence): it is issued
+ * again later, after another insert, and completes once.
+ */
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(dio_blk_requeue, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key);
+
+	if (p) {
+		p->issue_ts = 0;
+		p->requeued = 1;
+	}
 	return 0;
 }
 
@@ -641,7 +662,7 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct blk_pending *p = bpf_map_lookup_elem(&blk, &key);
+	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key);
 	struct dio_ev_block *e;
 
 	if (!p || !p->issue_ts)

@@ -7,9 +7,7 @@
 #ifndef DIO_BPF_SHARED_H
 #define DIO_BPF_SHARED_H
 
-#ifndef __bpf__
-#include <linux/types.h>
-#endif
+#include <dio/event.h>
 
 #define DIO_NR_MAX	512	/* x86_64 syscall numbers handled (sysmeta entries) */
 
@@ -48,14 +46,72 @@ struct dio_sysmeta {
 #define DIO_MF_MUNMAP	0x04	/* trace only munmap of a remembered file mapping */
 _Static_assert(sizeof(struct dio_sysmeta) == 16, "dio_sysmeta layout");
 
-/* Loss counters: per-CPU array indices */
-#define DIO_LOST_RINGBUF	0
-#define DIO_LOST_INFLIGHT	1
-#define DIO_LOST_PATHTAB	2
-#define DIO_LOST_IOURING	3
+/*
+ * Loss counters: per-CPU array indices. Each names one reason a record was
+ * not sent; the host names and explains each (engine/loss.c).
+ */
+#define DIO_LOST_RINGBUF	0	/* ring buffer full */
+#define DIO_LOST_INFLIGHT	1	/* no task storage for a call in flight */
+#define DIO_LOST_PATHTAB	2	/* tag table full: a path not sent */
+#define DIO_LOST_IOURING	3	/* io_uring request table full */
 #define DIO_LOST_OTHER		4
 #define DIO_CNT_PATH_TRUNC	5
-#define DIO_CNT_MAX		8
+#define DIO_LOST_BLOCK		6	/* block request table full */
+#define DIO_LOST_BLOCK_UNSEEN	7	/* a block request's completion never reached dio */
+#define DIO_LOST_MAPPINGS	8	/* file-mapping table full: its munmap is not traced */
+#define DIO_LOST_IOURING_UNSEEN	9	/* an io_uring request's completion never reached dio */
+#define DIO_LOST_PROCS		10	/* traced-process table full: a child is not traced */
+#define DIO_CNT_MAX		16
+
+/*
+ * The in-flight tables' entries, which the host sweeps (engine/probe.c):
+ * plain hashes, so that a full one fails an insert (counted) where an LRU
+ * would have silently evicted a live entry.
+ */
+
+/* File mappings, so that munmap of a file (and not of malloc's memory) is traced. */
+struct dio_mapkey {
+	__u64 addr;
+	__u32 tgid;
+	__u32 pad;
+};
+_Static_assert(sizeof(struct dio_mapkey) == 16, "dio_mapkey layout");
+
+/* io_uring requests between submission and completion, by request address. */
+struct dio_uring_pending {
+	__u64 ts;
+	__u64 offset;
+	__u64 user_data;
+	__u32 pid;
+	__u32 tid;
+	__u32 len;
+	__s32 fd;
+	__u8 opcode;
+	__u8 flags;
+	__u8 pad[6];
+	char comm[DIO_COMM_LEN];
+};
+_Static_assert(sizeof(struct dio_uring_pending) == 64, "dio_uring_pending layout");
+
+/*
+ * A block request between its insert (or issue) and its completion, by the
+ * address of its struct request: the request itself joins the two ends.
+ */
+struct dio_blk_pending {
+	__u64 insert_ts;	/* 0: not seen at insert */
+	__u64 issue_ts;		/* 0: not issued yet */
+	__u64 sys_ts;
+	__u32 pid;
+	__u32 tid;
+	__u32 bytes;
+	__u16 nr;
+	__u8 flags;		/* DIO_BF_* */
+	__u8 wanted;		/* submitter traced, or a kernel thread */
+	__u8 requeued;		/* back from the driver: its next insert keeps the submitter */
+	__u8 pad[7];
+	char comm[DIO_COMM_LEN];
+};
+_Static_assert(sizeof(struct dio_blk_pending) == 64, "dio_blk_pending layout");
 
 #define DIO_MAX_PREFIX		8	/* --path / --exclude-path prefixes */
 #define DIO_PREFIX_LEN		256

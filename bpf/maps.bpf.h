@@ -142,13 +142,6 @@ struct {
 	__type(value, __u8);
 } blkdevs SEC(".maps");
 
-/* File mappings, so that munmap of a file (and not of malloc's memory) is traced. */
-struct mapkey {
-	__u64 addr;
-	__u32 tgid;
-	__u32 pad;
-};
-
 struct mapval {
 	struct dio_file_tag tag;
 	__u8 ftype;
@@ -156,34 +149,27 @@ struct mapval {
 	__u8 pad[6];
 };
 
+/* Sized by the host (--inflight-table); see dio.h for why they are not LRU maps. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct mapkey);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, struct dio_mapkey);
 	__type(value, struct mapval);
 } mappings SEC(".maps");
 
-/* io_uring requests between submission and completion, by request address. */
-struct uring_pending {
-	__u64 ts;
-	__u64 offset;
-	__u64 user_data;
-	__u32 pid;
-	__u32 tid;
-	__u32 len;
-	__s32 fd;
-	__u8 opcode;
-	__u8 flags;
-	__u8 pad[6];
-	char comm[DIO_COMM_LEN];
-};
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u64);
+	__type(value, struct dio_uring_pending);
+} uring SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 32768);
 	__type(key, __u64);
-	__type(value, struct uring_pending);
-} uring SEC(".maps");
+	__type(value, struct dio_blk_pending);
+} blk SEC(".maps");
 
 /* Per-CPU scratch space: records with strings and path walks are built here. */
 #define MAX_DEPTH	64	/* path components kept */

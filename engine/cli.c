@@ -30,7 +30,7 @@
 enum {
 	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
 	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
-	OPT_TAGS, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
+	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
 };
@@ -53,6 +53,7 @@ static const struct option longopts[] = {
 	{ "drain-ms", required_argument, NULL, OPT_DRAIN },
 	{ "wakeup-at", required_argument, NULL, OPT_WAKEUP },
 	{ "tag-table", required_argument, NULL, OPT_TAGS },
+	{ "inflight-table", required_argument, NULL, OPT_INFLIGHT },
 	{ "level", required_argument, NULL, OPT_LEVEL },
 	{ "print", no_argument, NULL, OPT_PRINT },
 	{ "no-block", no_argument, NULL, OPT_NO_BLOCK },
@@ -124,6 +125,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --drain-ms N          drain the ring every N ms, 1 to 1000 (default 20)\n"
 "      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
 "      --tag-table N         file tags with a path in the kernel (default 64k)\n"
+"      --inflight-table N    entries of each table of requests and file mappings\n"
+"                            in flight (block, io_uring, mmap; default 32k)\n"
 "      --level N             dio record: zlib level, 0 to 9 (default 1)\n"
 "      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
 "      --rotate N            dio record: with --max-size, keep N files only\n"
@@ -348,6 +351,8 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return options_set(o, "wakeup-at", v, err, errlen);
 	case OPT_TAGS:
 		return options_set(o, "tag-table", v, err, errlen);
+	case OPT_INFLIGHT:
+		return options_set(o, "inflight-table", v, err, errlen);
 	case OPT_LEVEL:
 	case OPT_MAX_SIZE:
 	case OPT_ROTATE:

@@ -187,6 +187,7 @@ static const struct key {
 	KEY("drain_ms", K_NUMBER),
 	KEY("wakeup_at", K_NUMBER),
 	KEY("tag_table", K_NUMBER),
+	KEY("inflight_table", K_NUMBER),
 	KEY("level", K_NUMBER),
 	KEY("max_size", K_NUMBER),
 	KEY("rotate", K_NUMBER),

@@ -18,6 +18,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
 	engine/tracefile.c engine/tracefile.h \
+	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h

@@ -28,6 +28,7 @@ void options_init(struct options *o)
 	o->zlevel = 1;
 	o->wakeup_pct = 25;
 	o->tag_entries = 65536;
+	o->inflight_entries = 32768;
 	o->details = 1;
 	o->iouring = 1;
 	o->block = 1;
@@ -308,6 +309,8 @@ static const struct num_opt {
 	{ "drain-ms", 0, 1, 1000, "1 to 1000" },
 	{ "wakeup-at", 0, 1, 100, "1 to 100" },
 	{ "tag-table", 1, 1024, 16 << 20, "1k to 16M" },
+	/* as small as 1: a test fills the tables on purpose */
+	{ "inflight-table", 1, 1, 16 << 20, "1 to 16M" },
 	{ "level", 0, 0, 9, "0 to 9" },
 	{ "max-size", 1, 64 << 10, 1ULL << 50, "64k or more" },
 	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
@@ -372,6 +375,8 @@ static int set_number(struct options *o, const struct num_opt *n, const char *v,
 		o->max_findings = val;
 	} else if (!strcmp(n->name, "flush-ms")) {
 		o->flush_ms = val;
+	} else if (!strcmp(n->name, "inflight-table")) {
+		o->inflight_entries = val;
 	} else {
 		o->tag_entries = val;
 	}

@@ -78,6 +78,7 @@ struct options {
 	uint32_t drain_ms;		/* --drain-ms: consumer timer, default 20 */
 	uint32_t wakeup_pct;		/* --wakeup-at PCT of the ring: force a wakeup, default 25 */
 	uint32_t tag_entries;		/* --tag-table entries, default 65536 */
+	uint32_t inflight_entries;	/* --inflight-table: entries of each in-flight table, default 32768 */
 	double duration;		/* -d SECONDS, 0: until CMD exits / SIGINT */
 	uint32_t zlevel;		/* dio record --level: zlib level, default 1 */
 	uint64_t max_size;		/* dio record --max-size: start a new file past this, 0: never */

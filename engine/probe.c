@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -29,6 +30,7 @@
 
 struct probe {
 	struct dio_bpf *skel;
+	uint64_t swept[DIO_CNT_MAX];	/* losses the sweeps found, added to the kernel's */
 	struct bpf_link **links;
 	int nlinks;
 	int cap;
@@ -281,7 +283,10 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 		ro->exclude_len[i] = strlen(o->exclude[i]);
 	}
 	if (bpf_map__set_max_entries(p->skel->maps.rb, ring) ||
-	    bpf_map__set_max_entries(p->skel->maps.tagseen, o->tag_entries)) {
+	    bpf_map__set_max_entries(p->skel->maps.tagseen, o->tag_entries) ||
+	    bpf_map__set_max_entries(p->skel->maps.blk, o->inflight_entries) ||
+	    bpf_map__set_max_entries(p->skel->maps.uring, o->inflight_entries) ||
+	    bpf_map__set_max_entries(p->skel->maps.mappings, o->inflight_entries)) {
 		snprintf(err, errlen, "cannot size the BPF maps");
 		return -EINVAL;
 	}
@@ -296,6 +301,7 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	if (!o->block || p->feat.state[FEAT_BLOCK] == FEAT_MISSING) {
 		bpf_program__set_autoload(p->skel->progs.dio_blk_insert, false);
 		bpf_program__set_autoload(p->skel->progs.dio_blk_issue, false);
+		bpf_program__set_autoload(p->skel->progs.dio_blk_requeue, false);
 		bpf_program__set_autoload(p->skel->progs.dio_blk_complete, false);
 	}
 	if (!o->runq || p->feat.state[FEAT_RUNQ] == FEAT_MISSING) {
@@ -510,6 +516,8 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_blk_complete, err, errlen);
 	if (!e)
+		e = attach_prog(p, p->skel->progs.dio_blk_requeue, err, errlen);
+	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_blk_issue, err, errlen);
 	if (!e)
 		e = attach_prog(p, p->skel->progs.dio_blk_insert, err, errlen);
@@ -627,6 +635,7 @@ int probe__counters(struct probe *p, uint64_t *out)
 			continue;
 		for (int c = 0; c < ncpu; c++)
 			out[k] += vals[c];
+		out[k] += p->swept[k];
 	}
 	free(vals);
 	return 0;
@@ -640,4 +649,107 @@ const struct features *probe__features(const struct probe *p)
 int probe__attached(const struct probe *p)
 {
 	return p->nlinks;
+}
+
+/*
+ * Delete the entries of a hash map that drop() picks, read a chunk of
+ * buckets at a time. The walk's position is a bucket, so deleting what it
+ * returned does not disturb it. Returns the entries deleted, or -errno.
+ */
+static long sweep_map(struct bpf_map *map, int (*drop)(const void *key, const void *val, void *ud),
+		      void *ud)
+{
+	size_t ksize = bpf_map__key_size(map), vsize = bpf_map__value_size(map);
+	int fd = bpf_map__fd(map), e = 0;
+	uint32_t chunk = 1024, token = 0, n;
+	uint8_t *keys = malloc(chunk * ksize), *vals = malloc(chunk * vsize);
+	long deleted = 0;
+
+	for (int first = 1; keys && vals; first = 0) {
+		n = chunk;
+		e = bpf_map_lookup_batch(fd, first ? NULL : &token, &token, keys, vals, &n, NULL);
+		if (e && errno != ENOENT) {
+			e = -errno;
+			break;
+		}
+		for (uint32_t i = 0; i < n; i++)
+			if (drop(keys + i * ksize, vals + i * vsize, ud))
+				deleted += !bpf_map_delete_elem(fd, keys + i * ksize);
+		if (e) {	/* ENOENT: the last bucket was read */
+			e = 0;
+			break;
+		}
+	}
+	if (!keys || !vals)
+		e = -ENOMEM;
+	free(keys);
+	free(vals);
+	return e ? e : deleted;
+}
+
+/* whether a process is gone, remembered for a sweep: a process has many entries */
+struct alive_cache {
+	uint32_t tgid[64];
+	uint8_t gone[64];
+};
+
+static int gone(struct alive_cache *c, uint32_t tgid)
+{
+	uint32_t i = tgid % 64;
+
+	if (c->tgid[i] != tgid || !tgid) {
+		c->tgid[i] = tgid;
+		c->gone[i] = kill((pid_t)tgid, 0) && errno == ESRCH;
+	}
+	return c->gone[i];
+}
+
+static int mapping_gone(const void *key, const void *val, void *ud)
+{
+	(void)val;
+	return gone(ud, ((const struct dio_mapkey *)key)->tgid);
+}
+
+static int uring_gone(const void *key, const void *val, void *ud)
+{
+	(void)key;
+	return gone(ud, ((const struct dio_uring_pending *)val)->pid);
+}
+
+struct blk_sweep {
+	uint64_t before;	/* CLOCK_MONOTONIC ns: entries older are dropped */
+	uint64_t unseen;	/* wanted requests issued and never completed */
+};
+
+static int blk_stale(const void *key, const void *val, void *ud)
+{
+	const struct dio_blk_pending *b = val;
+	struct blk_sweep *w = ud;
+	uint64_t ts = b->issue_ts ? b->issue_ts : b->insert_ts;
+
+	(void)key;
+	if (ts >= w->before)
+		return 0;
+	w->unseen += b->issue_ts && b->wanted;
+	return 1;
+}
+
+int probe__sweep(struct probe *p, uint64_t block_age_ns)
+{
+	struct blk_sweep w = { 0 };
+	struct alive_cache alive;
+	struct timespec now;
+	long e;
+
+	memset(&alive, 0, sizeof(alive));
+	e = sweep_map(p->skel->maps.mappings, mapping_gone, &alive);
+	if (e >= 0)
+		e = sweep_map(p->skel->maps.uring, uring_gone, &alive);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	w.before = (uint64_t)now.tv_sec * 1000000000ULL + now.tv_nsec;
+	w.before = w.before > block_age_ns ? w.before - block_age_ns : 0;
+	if (e >= 0)
+		e = sweep_map(p->skel->maps.blk, blk_stale, &w);
+	p->swept[DIO_LOST_BLOCK_UNSEEN] += w.unseen;
+	return e < 0 ? (int)e : 0;
 }

@@ -33,6 +33,13 @@ int probe__poll(struct probe *p, int timeout_ms);
 int probe__drain(struct probe *p);
 /* Sum the per-CPU loss counters: out[DIO_CNT_MAX]. */
 int probe__counters(struct probe *p, uint64_t *out);
+/*
+ * Remove what the in-flight tables hold for nothing: file mappings and
+ * io_uring requests of processes that are gone, and block requests older
+ * than block_age_ns (counted as DIO_LOST_BLOCK_UNSEEN when they were wanted
+ * and issued: their completion never reached dio). 0 or -errno.
+ */
+int probe__sweep(struct probe *p, uint64_t block_age_ns);
 /* What the running kernel let the probe use (features.h); owned by p. */
 const struct features *probe__features(const struct probe *p);
 /* Number of tracepoints attached. */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <dio/plugin.h>
 #include "config.h"
 #include "format.h"
 #include "cli.h"
@@ -86,6 +87,7 @@ struct recorder {
 	unsigned int part;
 	uint64_t n;			/* records since the size was last looked at */
 	uint64_t dropped;		/* in the files already closed */
+	struct tf_writer_time time;	/* of their writer threads */
 	uint8_t *paths;			/* every path record so far, back to back */
 	size_t plen, pcap;
 	char name[4200];		/* the file being written */
@@ -119,6 +121,31 @@ static int rec_open(struct recorder *rc)
 	return e;
 }
 
+static void add_time(struct tf_writer_time *sum, struct tf_writer *w)
+{
+	struct tf_writer_time t;
+
+	tf_writer__time(w, &t);
+	sum->busy_ns += t.busy_ns;
+	sum->compress_ns += t.compress_ns;
+	sum->write_ns += t.write_ns;
+	sum->runq_ns += t.runq_ns;
+}
+
+/* the records the writer threads dropped, and what held them back */
+static void rec_lost(void *ud, uint64_t *dropped, uint32_t *cause)
+{
+	struct recorder *rc = ud;
+	struct tf_writer_time t = rc->time;
+
+	*dropped = rc->dropped;
+	if (rc->w) {
+		*dropped += tf_writer__dropped(rc->w);
+		add_time(&t, rc->w);
+	}
+	*cause = *dropped ? tf_writer_cause(&t) : DIO_WRITER_UNKNOWN;
+}
+
 static int rec_add(void *ud, const void *rec, size_t size)
 {
 	struct recorder *rc = ud;
@@ -149,6 +176,7 @@ static int rec_add(void *ud, const void *rec, size_t size)
 	if (tf_writer__bytes(rc->w) < rc->o->max_size)
 		return 0;
 	rc->dropped += tf_writer__dropped(rc->w);
+	add_time(&rc->time, rc->w);
 	e = tf_writer__close(rc->w, NULL);
 	rc->w = NULL;
 	rc->part++;
@@ -173,7 +201,9 @@ int cmd_record(int argc, char **argv)
 	struct session *s = NULL;
 	struct recorder rc = { 0 };
 	char err[1024], *meta = NULL, *final = NULL, *path = NULL;
+	struct tf_writer_time t;
 	uint64_t dropped, kept;
+	uint32_t cause;
 	int e, n, code = 1;
 
 	options_init(&o);
@@ -225,21 +255,31 @@ int cmd_record(int argc, char **argv)
 			create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
-	session__record_to(s, rec_add, rec_tick, &rc);
+	session__record_to(s, rec_add, rec_tick, rec_lost, &rc);
 	code = session__trace(s);
-	session__record_to(s, NULL, NULL, NULL);
 	if (!rc.w)	/* a rotation failed: the session has said so */
 		goto out;
-	dropped = rc.dropped + tf_writer__dropped(rc.w);
+	/* the session's losses, the writer's drops among them */
 	n = session__loss_text(s, final, META_MAX);
-	snprintf(final + n, META_MAX - n, "dropped_records=%llu\nparts=%u\n",
-		 (unsigned long long)dropped, rc.part + 1);
+	session__record_to(s, NULL, NULL, NULL, NULL);
+	rec_lost(&rc, &dropped, &cause);
+	t = rc.time;
+	add_time(&t, rc.w);
+	snprintf(final + n, META_MAX - n,
+		 "writer_busy_ms=%llu\nwriter_compress_ms=%llu\nwriter_write_ms=%llu\n"
+		 "writer_runq_ms=%llu\nparts=%u\n",
+		 (unsigned long long)(t.busy_ns / 1000000), (unsigned long long)(t.compress_ns / 1000000),
+		 (unsigned long long)(t.write_ns / 1000000), (unsigned long long)(t.runq_ns / 1000000),
+		 rc.part + 1);
 	tf_writer__flush(rc.w);
 	kept = tf_writer__written(rc.w);
 	e = tf_writer__close(rc.w, final);
-	if (dropped && !e)
-		warn_msg("%llu records were not written to %s: the writer thread (compression, then the disk) fell behind the trace; try --level 0 or a faster disk (the file says so: dropped_records)",
-			 (unsigned long long)dropped, path);
+	if (dropped && !e)	/* the numbers behind the cause the session's warning named */
+		warn_msg("%s: %llu records dropped; the writer thread was busy %.1f s: %.1f s compressing, %.1f s writing, %.1f s waiting for a CPU, %.1f s waiting for the disk",
+			 path, (unsigned long long)dropped, t.busy_ns / 1e9, t.compress_ns / 1e9,
+			 t.write_ns / 1e9, t.runq_ns / 1e9,
+			 t.busy_ns > t.compress_ns + t.write_ns + t.runq_ns ?
+			 (t.busy_ns - t.compress_ns - t.write_ns - t.runq_ns) / 1e9 : 0.0);
 	if (e) {
 		die_msg("finishing the trace file %s failed: %s; it holds the %llu records written "
 			"before, readable with dio dump", rc.name, strerror(-e), (unsigned long long)kept);

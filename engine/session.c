@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "config.h"
 #include "format.h"
+#include "loss.h"
 #include "ofdtab.h"
 #include "plugin.h"
 #include "probe.h"
@@ -23,6 +24,10 @@
 #include "util.h"
 
 #define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
+#define SWEEP_MS	1000		/* the in-flight tables are swept this often */
+#define SWEEP_EXITS	64		/* or after this many processes ended */
+#define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
+#define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
 
 struct dio_ctx {
 	struct session *s;
@@ -51,7 +56,6 @@ struct session {
 	int nfinding;
 	int64_t realtime_off;
 	uint64_t events;
-	uint64_t malformed;
 	uint64_t findings;
 	/* --max-findings: findings reported and left out, per code */
 	struct code_count {
@@ -71,12 +75,15 @@ struct session {
 		char *val;
 	} info[12];
 	int ninfo;
-	uint64_t counters[DIO_CNT_MAX];
+	struct loss loss;	/* the kernel's counters, then the host's (loss.h) */
 	int failed;		/* a module returned an error */
 	/* dio record: every record also goes here */
 	int (*rec)(void *ud, const void *rec, size_t size);
 	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
+	/* records the writer dropped so far, and why */
+	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
 	void *rec_ud;
+	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
 
@@ -139,22 +146,28 @@ static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
 static void refresh_counters(struct session *s)
 {
 	if (s->probe)
-		probe__counters(s->probe, s->counters);
+		probe__counters(s->probe, s->loss.n);
+	if (s->rec_loss)
+		s->rec_loss(s->rec_ud, &s->loss.n[LOSS_WRITER], &s->loss.writer_cause);
 }
 
-static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
+static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
 {
 	struct session *s = ctx->s;
+	struct dio_stats st = { 0 };
 
 	refresh_counters(s);
-	memset(out, 0, sizeof(*out));
-	out->events = s->events;
-	out->lost_ringbuf = s->counters[DIO_LOST_RINGBUF];
-	out->lost_inflight = s->counters[DIO_LOST_INFLIGHT];
-	out->lost_pathtab = s->counters[DIO_LOST_PATHTAB];
-	out->lost_iouring = s->counters[DIO_LOST_IOURING];
-	out->lost_other = s->counters[DIO_LOST_OTHER] + s->malformed;
-	out->path_truncated = s->counters[DIO_CNT_PATH_TRUNC];
+	st.events = s->events;
+	loss__stats(&s->loss, &st);
+	memset(out, 0, size);
+	memcpy(out, &st, size < sizeof(st) ? size : sizeof(st));
+}
+
+/* ABI 1 as it began: modules built then pass a struct that ends at path_truncated */
+static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
+{
+	host_stats_sized(ctx, out, offsetof(struct dio_stats, path_truncated) +
+			 sizeof(out->path_truncated));
 }
 
 /*
@@ -492,6 +505,7 @@ static const struct dio_host host = {
 	.create_output = host_create_output,
 	.rule = host_rule,
 	.info = host_info,
+	.stats_sized = host_stats_sized,
 };
 
 /* ---- setting up ---------------------------------------------------------- */
@@ -908,7 +922,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 
 	if (size < sizeof(*h) || h->size > size || !h->type || h->type >= DIO_EV_MAX ||
 	    h->size < min_size[h->type]) {
-		s->malformed++;
+		s->loss.n[LOSS_MALFORMED]++;
 		return 0;
 	}
 	s->events++;
@@ -933,7 +947,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
 		h = hash_in_user(s, rec);
 		if (!h) {
-			s->malformed++;
+			s->loss.n[LOSS_MALFORMED]++;
 			return 0;
 		}
 	}
@@ -942,12 +956,15 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 
 		/* the path must end, with its NUL, inside the record: set_path reads it as a string */
 		if (sizeof(*p) + p->len > h->size || !p->len || !memchr(p + 1, 0, p->len)) {
-			s->malformed++;
+			s->loss.n[LOSS_MALFORMED]++;
 			return 0;
 		}
 		if (set_path(s, p))
 			return -ENOMEM;
 	}
+	if (h->type == DIO_EV_PROC && ((const struct dio_ev_proc *)h)->kind == DIO_PROC_EXIT &&
+	    (((const struct dio_ev_proc *)h)->flags & DIO_PROCF_GROUP_DEAD))
+		s->exits++;
 	follows = s->ofds && (h->type == DIO_EV_SYSCALL || h->type == DIO_EV_PROC);
 	if (follows && (e = follow_descriptions(s, &h)) < 0)
 		return e;
@@ -958,10 +975,12 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud), void *ud)
+			 int (*tick)(void *ud),
+			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
 {
 	s->rec = add;
 	s->rec_tick = tick;
+	s->rec_loss = lost;
 	s->rec_ud = ud;
 }
 
@@ -1053,18 +1072,8 @@ static int check_ids(struct options *o)
 
 static void report_loss(struct session *s)
 {
-	uint64_t *c = s->counters;
-	uint64_t lost = c[DIO_LOST_RINGBUF] + c[DIO_LOST_INFLIGHT] + c[DIO_LOST_IOURING] +
-			c[DIO_LOST_OTHER] + s->malformed;
-
-	if (lost)
-		warn_msg("%llu events lost (ring buffer full: %llu, in-flight table full: %llu, io_uring table full: %llu, other: %llu): enlarge --ring-size, lower --drain-ms or narrow the trace with filters",
-			 (unsigned long long)lost, (unsigned long long)c[DIO_LOST_RINGBUF],
-			 (unsigned long long)c[DIO_LOST_INFLIGHT], (unsigned long long)c[DIO_LOST_IOURING],
-			 (unsigned long long)(c[DIO_LOST_OTHER] + s->malformed));
-	if (c[DIO_LOST_PATHTAB])
-		warn_msg("%llu paths could not be remembered (file-tag table full): raise --tag-table",
-			 (unsigned long long)c[DIO_LOST_PATHTAB]);
+	refresh_counters(s);
+	loss__warn(&s->loss);
 }
 
 static int finish_analyzers(struct session *s)
@@ -1110,17 +1119,13 @@ static int finish_analyzers(struct session *s)
 
 int session__loss_text(struct session *s, char *buf, size_t len)
 {
-	uint64_t *c = s->counters;
+	int n;
 
 	refresh_counters(s);
-	return snprintf(buf, len,
-			"events=%llu\nlost_ringbuf=%llu\nlost_inflight=%llu\nlost_pathtab=%llu\n"
-			"lost_iouring=%llu\nlost_other=%llu\n",
-			(unsigned long long)s->events, (unsigned long long)c[DIO_LOST_RINGBUF],
-			(unsigned long long)c[DIO_LOST_INFLIGHT],
-			(unsigned long long)c[DIO_LOST_PATHTAB],
-			(unsigned long long)c[DIO_LOST_IOURING],
-			(unsigned long long)(c[DIO_LOST_OTHER] + s->malformed));
+	n = snprintf(buf, len, "events=%llu\n", (unsigned long long)s->events);
+	if (n < 0 || (size_t)n >= len)
+		return n;
+	return n + loss__meta(&s->loss, buf + n, len - n);
 }
 
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
@@ -1128,26 +1133,9 @@ const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 	return tagtab__lookup(s->tags, tag);
 }
 
-/*
- * The recording's losses, from the metadata its writer appended at the end,
- * so analyzers see them through host->stats as they did inline; records the
- * writer thread itself dropped count as lost too.
- */
-static void replay_losses(struct session *s, const struct tf_reader *r)
+static int meta_get(const void *r, const char *key, char *buf, size_t len)
 {
-	static const struct {
-		const char *key;
-		int idx;
-	} keys[] = {
-		{ "lost_ringbuf", DIO_LOST_RINGBUF }, { "lost_inflight", DIO_LOST_INFLIGHT },
-		{ "lost_pathtab", DIO_LOST_PATHTAB }, { "lost_iouring", DIO_LOST_IOURING },
-		{ "lost_other", DIO_LOST_OTHER }, { "dropped_records", DIO_LOST_OTHER },
-	};
-	char v[32];
-
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!tf_reader__meta_get(r, keys[i].key, v, sizeof(v)))
-			s->counters[keys[i].idx] += strtoull(v, NULL, 10);
+	return tf_reader__meta_get(r, key, buf, len);
 }
 
 /*
@@ -1204,7 +1192,8 @@ int session__replay(struct session *s, struct tf_reader *r,
 		die_msg("reading the trace file failed: %s", strerror(-e));
 		code = 1;
 	}
-	replay_losses(s, r);
+	/* the recording's losses, from the metadata its writer appended at the end */
+	loss__add_meta(&s->loss, meta_get, r);
 	if (finish_analyzers(s))
 		code = 1;
 	report_loss(s);
@@ -1217,7 +1206,7 @@ int session__trace(struct session *s)
 	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
 	struct child child = { .pid = -1, .gate = -1 };
 	char err[1024];
-	uint64_t start, last_check = 0;
+	uint64_t start, last_check = 0, last_sweep;
 	int e, status = 0, code = 0, child_done = 0;
 
 	/* no SA_RESTART: a signal must end the poll so the loop sees it */
@@ -1260,7 +1249,7 @@ int session__trace(struct session *s)
 			return 1;
 		}
 	}
-	start = now_ms();
+	start = last_sweep = now_ms();
 	while (!stop_signal) {
 		e = probe__poll(s->probe, o->drain_ms);
 		if (e < 0 && e != -EINTR) {
@@ -1276,6 +1265,17 @@ int session__trace(struct session *s)
 			s->failed = 1;
 			code = 1;
 			break;
+		}
+		/*
+		 * The in-flight tables fail when full instead of evicting: what
+		 * nobody removes (a process's mappings at its exit, requests its
+		 * end cancelled, a completion the kernel never showed) is swept.
+		 */
+		if (now_ms() - last_sweep >= SWEEP_MS ||
+		    (s->exits >= SWEEP_EXITS && now_ms() - last_sweep >= SWEEP_MS / 8)) {
+			probe__sweep(s->probe, BLOCK_AGE_NS);
+			last_sweep = now_ms();
+			s->exits = 0;
 		}
 		if (child.pid > 0 && !child_done) {
 			pid_t r = waitpid(child.pid, &status, WNOHANG);
@@ -1295,6 +1295,8 @@ int session__trace(struct session *s)
 	}
 	/* everything the kernel produced before the stop */
 	probe__drain(s->probe);
+	/* a request issued a second ago and not complete lost its completion, or ends too late */
+	probe__sweep(s->probe, BLOCK_END_AGE_NS);
 	refresh_counters(s);
 	probe__free(s->probe);
 	s->probe = NULL;

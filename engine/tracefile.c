@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include <dio/event.h>
+#include <dio/plugin.h>
 #include "engine/tracefile.h"
 #include "engine/util.h"
 
@@ -61,6 +62,8 @@ struct tf_writer {
 	/* writer thread's, read by close after the join */
 	struct tf_index_ent *index;
 	size_t nindex, capindex;
+	int schedstat;			/* /proc/thread-self/schedstat of the writer thread, or -1 */
+	struct tf_writer_time time;	/* under lock */
 };
 
 static uint64_t mono_ms(void)
@@ -76,13 +79,39 @@ static uint32_t hdr_crc(const struct tf_block_hdr *h)
 	return crc32(0, (const Bytef *)h, offsetof(struct tf_block_hdr, hdr_crc));
 }
 
-/* Compress and write one block; only one thread at a time. e: records-block
- * details (NULL for others). 0 or -errno. */
+static uint64_t clock_ns(clockid_t c)
+{
+	struct timespec t;
+
+	clock_gettime(c, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* ns the calling thread waited for a CPU (schedstat's second field), 0 if unknown */
+static uint64_t runq_ns(int fd)
+{
+	char buf[96];
+	unsigned long long run, wait;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	return sscanf(buf, "%llu %llu", &run, &wait) == 2 ? wait : 0;
+}
+
+/*
+ * Compress and write one block; only one thread at a time. e: records-block
+ * details (NULL for others). t: where the writer thread's time goes (NULL: not
+ * measured). 0 or -errno.
+ */
 static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
-		       const struct tf_index_ent *e, uint64_t *written)
+		       const struct tf_index_ent *e, uint64_t *written, struct tf_writer_time *t)
 {
 	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len };
 	uLongf clen = w->comp_cap;
+	uint64_t wall0 = 0, cpu0 = 0, cpu1 = 0, q0 = 0;
+	int err = 0;
 
 	if (e) {
 		h.nrec = e->nrec;
@@ -90,15 +119,34 @@ static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size
 		h.last_ts = e->last_ts;
 		h.flags = e->flags;
 	}
+	if (t) {
+		wall0 = clock_ns(CLOCK_MONOTONIC);
+		cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		q0 = runq_ns(w->schedstat);
+	}
 	if (compress2(w->comp, &clen, raw, len, w->level) != Z_OK)
 		return -ENOMEM;
+	if (t)
+		cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	h.comp_len = clen;
 	h.crc = crc32(0, w->comp, clen);
 	h.hdr_crc = hdr_crc(&h);
 	errno = 0;
 	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(w->comp, clen, 1, w->f) != 1 ||
 	    fflush(w->f))
-		return errno ? -errno : -EIO;
+		err = errno ? -errno : -EIO;
+	if (t) {
+		uint64_t cpu2 = clock_ns(CLOCK_THREAD_CPUTIME_ID), q1 = runq_ns(w->schedstat);
+
+		pthread_mutex_lock(&w->lock);
+		t->busy_ns += clock_ns(CLOCK_MONOTONIC) - wall0;
+		t->compress_ns += cpu1 - cpu0;
+		t->write_ns += cpu2 - cpu1;
+		t->runq_ns += q1 > q0 ? q1 - q0 : 0;
+		pthread_mutex_unlock(&w->lock);
+	}
+	if (err)
+		return err;
 	*written = sizeof(h) + clen;
 	return 0;
 }
@@ -122,6 +170,7 @@ static void *writer_main(void *arg)
 {
 	struct tf_writer *w = arg;
 
+	w->schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		struct tf_buf *b;
@@ -140,7 +189,7 @@ static void *writer_main(void *arg)
 		err = w->err;
 		pthread_mutex_unlock(&w->lock);
 		if (!err) {
-			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, &e, &n);
+			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, &e, &n, &w->time);
 			if (!err) {
 				__atomic_add_fetch(&w->written, e.nrec, __ATOMIC_RELAXED);
 				err = add_index(w, &e);
@@ -158,6 +207,8 @@ static void *writer_main(void *arg)
 		pthread_cond_broadcast(&w->cond);
 	}
 	pthread_mutex_unlock(&w->lock);
+	if (w->schedstat >= 0)
+		close(w->schedstat);
 	return NULL;
 }
 
@@ -212,7 +263,7 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 	}
 	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
 		goto fail_errno;
-	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, NULL, &n);
+	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, NULL, &n, NULL);
 	if (err)
 		goto fail;
 	w->off = sizeof(fh) + n;
@@ -340,6 +391,25 @@ uint64_t tf_writer__dropped(const struct tf_writer *w)
 	return w->dropped;
 }
 
+void tf_writer__time(struct tf_writer *w, struct tf_writer_time *out)
+{
+	pthread_mutex_lock(&w->lock);
+	*out = w->time;
+	pthread_mutex_unlock(&w->lock);
+}
+
+uint32_t tf_writer_cause(const struct tf_writer_time *t)
+{
+	uint64_t cpu = t->compress_ns + t->write_ns, other = cpu + t->runq_ns;
+	uint64_t io = t->busy_ns > other ? t->busy_ns - other : 0;
+
+	if (!t->busy_ns)
+		return DIO_WRITER_UNKNOWN;
+	if (cpu >= t->runq_ns && cpu >= io)
+		return DIO_WRITER_CPU;
+	return t->runq_ns >= io ? DIO_WRITER_CPU_WAIT : DIO_WRITER_DISK;
+}
+
 uint64_t tf_writer__bytes(struct tf_writer *w)
 {
 	uint64_t off;
@@ -365,7 +435,7 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
 	if (!err && final_meta && *final_meta) {
-		err = write_block(w, TF_BLK_META, final_meta, strlen(final_meta), NULL, &n);
+		err = write_block(w, TF_BLK_META, final_meta, strlen(final_meta), NULL, &n, NULL);
 		w->off += n;
 	}
 	if (!err) {
@@ -375,7 +445,7 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 		else
 			err = write_block(w, TF_BLK_INDEX, w->index,
 					  w->nindex * sizeof(*w->index),
-					  &(struct tf_index_ent){ .nrec = w->nindex }, &n);
+					  &(struct tf_index_ent){ .nrec = w->nindex }, &n, NULL);
 	}
 	if (!err && fwrite(&t, sizeof(t), 1, w->f) != 1)
 		err = errno ? -errno : -EIO;

@@ -96,6 +96,21 @@ uint64_t tf_writer__written(struct tf_writer *w);
 int tf_writer__flush(struct tf_writer *w);
 /* Records dropped because the writer thread was behind (TF_W_DROP). */
 uint64_t tf_writer__dropped(const struct tf_writer *w);
+
+/* Where the writer thread's time went while it wrote record blocks. */
+struct tf_writer_time {
+	uint64_t busy_ns;	/* wall time on blocks: compressing and writing */
+	uint64_t compress_ns;	/* its CPU time compressing */
+	uint64_t write_ns;	/* its CPU time in write(2) (copying into the page cache) */
+	uint64_t runq_ns;	/* waiting for a CPU while busy (0 where the kernel does not say) */
+};
+void tf_writer__time(struct tf_writer *w, struct tf_writer_time *out);
+/*
+ * What held a writer back, from its time (DIO_WRITER_* of dio/plugin.h):
+ * its own CPU time, waiting for a CPU, or the rest of its busy time, waiting
+ * for the disk; whichever is largest.
+ */
+uint32_t tf_writer_cause(const struct tf_writer_time *t);
 /* Bytes written so far (blocks on disk, not the pending ones). */
 uint64_t tf_writer__bytes(struct tf_writer *w);
 /*

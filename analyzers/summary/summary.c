@@ -509,28 +509,74 @@ static int put_files(struct summary *s, FILE *f)
 	return 0;
 }
 
-/* "ring buffer full: 1200, in-flight table full: 34": only the causes that happened */
-static void put_causes(char *buf, size_t len, const struct dio_stats *st)
+/* The loss causes, each with what to do about it. */
+struct cause {
+	const char *what;
+	uint64_t n;
+	const char *advice;
+};
+
+static const char *writer_advice(uint32_t cause)
 {
-	const struct {
-		const char *what;
-		uint64_t n;
-	} cause[] = {
-		{ "ring buffer full", st->lost_ringbuf },
-		{ "in-flight table full", st->lost_inflight },
-		{ "io_uring table full", st->lost_iouring },
-		{ "other", st->lost_other },
+	switch (cause) {
+	case DIO_WRITER_CPU:
+		return "dio record's writer thread was short of CPU time, compressing: record with\n"
+		       "--level 0 or 1.";
+	case DIO_WRITER_CPU_WAIT:
+		return "dio record's writer thread waited for a CPU that other threads held: leave\n"
+		       "dio a CPU, or lower --level.";
+	case DIO_WRITER_DISK:
+		return "dio record's writer thread waited for the disk: write the trace file to a\n"
+		       "faster one.";
+	default:
+		return "dio record's writer thread fell behind (the recording does not say why).";
+	}
+}
+
+static size_t causes_of(const struct dio_stats *st, struct cause *c)
+{
+	const struct cause all[] = {
+		{ "ring buffer full", st->lost_ringbuf,
+		  "Give the ring buffer more room (--ring-size), drain it more often (--drain-ms,\n"
+		  "--wakeup-at), or trace less (-p, --path, --only-files, -e trace=...)." },
+		{ "in-flight table full", st->lost_inflight,
+		  "The kernel had no memory for a call's task storage." },
+		{ "block request table full", st->lost_block,
+		  "Block requests were not recorded: raise --inflight-table." },
+		{ "block completions not seen", st->lost_block_unseen,
+		  "The kernel did not run dio's program for these requests' completions; the\n"
+		  "block records are incomplete and no option brings them back." },
+		{ "io_uring table full", st->lost_iouring,
+		  "io_uring requests were not recorded: raise --inflight-table." },
+		{ "io_uring completions not seen", st->lost_iouring_unseen,
+		  "The kernel did not run dio's program for these requests' completions." },
+		{ "file-mapping table full", st->lost_mappings,
+		  "The munmap of these file mappings is not traced: raise --inflight-table." },
+		{ "traced-process table full", st->lost_procs,
+		  "Processes started past the table's size were not traced: trace fewer (-p,\n"
+		  "--comm), or all with -a." },
+		{ "trace file writer behind", st->lost_writer, writer_advice(st->writer_cause) },
+		{ "other", st->lost_other, "Malformed records were dropped." },
 	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < N(all); i++)
+		if (all[i].n)
+			c[n++] = all[i];
+	return n;
+}
+
+/* "ring buffer full: 1200, in-flight table full: 34": only the causes that happened */
+static void put_causes(char *buf, size_t len, const struct cause *c, size_t n, int advice)
+{
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < N(cause); i++) {
-		int k;
+	for (size_t i = 0; i < n && off < len; i++) {
+		int k = advice ? snprintf(buf + off, len - off, "%s%s", off ? "\n" : "", c[i].advice) :
+				 snprintf(buf + off, len - off, "%s%s: %" PRIu64, off ? ", " : "",
+					  c[i].what, c[i].n);
 
-		if (!cause[i].n || off >= len)
-			continue;
-		k = snprintf(buf + off, len - off, "%s%s: %" PRIu64, off ? ", " : "", cause[i].what,
-			     cause[i].n);
 		if (k > 0)
 			off += (size_t)k;
 	}
@@ -541,15 +587,22 @@ static int report_lost(struct summary *s, FILE *f)
 {
 	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
 	struct dio_stats st;
-	char causes[256], title[512];
-	uint64_t lost;
+	struct cause c[16];
+	char causes[512], title[640], advice[1800], msg[1900];
+	uint64_t lost = 0;
+	size_t n;
 
 	memset(&st, 0, sizeof(st));
-	s->host->stats(s->ctx, &st);
-	lost = st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other;
+	if (DIO_HOST_HAS(s->host, stats_sized))
+		s->host->stats_sized(s->ctx, &st, sizeof(st));
+	else
+		s->host->stats(s->ctx, &st);
+	n = causes_of(&st, c);
+	for (size_t i = 0; i < n; i++)
+		lost += c[i].n;
 	if (!lost && !st.lost_pathtab)
 		return 0;
-	put_causes(causes, sizeof(causes), &st);
+	put_causes(causes, sizeof(causes), c, n, 0);
 	if (lost && st.lost_pathtab)
 		snprintf(title, sizeof(title),
 			 "%" PRIu64 " events were lost (%s); %" PRIu64 " file paths were not sent "
@@ -568,12 +621,14 @@ static int report_lost(struct summary *s, FILE *f)
 	fflush(f);
 	fd.code = "summary.lost-events";
 	fd.title = title;
-	fd.message = lost ?
-		"The tables above miss these calls. Give the ring buffer more room (--ring-size),\n"
-		"drain it more often (--drain-ms, --wakeup-at), or trace less (-p, --path,\n"
-		"--only-files, -e trace=...)." :
-		"Files whose path was not sent show as <tag ...>. Trace fewer files (--path,\n"
-		"--only-files) to keep the table small enough.";
+	if (lost) {
+		put_causes(advice, sizeof(advice), c, n, 1);
+		snprintf(msg, sizeof(msg), "The tables above miss these calls. %s", advice);
+		fd.message = msg;
+	} else {
+		fd.message = "Files whose path was not sent show as <tag ...>. Trace fewer files (--path,\n"
+			     "--only-files) to keep the table small enough.";
+	}
 	fd.count = lost ? lost : st.lost_pathtab;
 	return s->host->emit_finding(s->ctx, &fd);
 }

@@ -117,7 +117,25 @@ struct dio_stats {
 	uint64_t lost_iouring;		/* io_uring request table full */
 	uint64_t lost_other;
 	uint64_t path_truncated;	/* paths cut at the walk limit */
+	/*
+	 * ABI 1, appended: filled only through host->stats_sized (host->stats
+	 * stops at path_truncated, the size modules built before had).
+	 */
+	uint64_t lost_block;		/* block request table full (--inflight-table) */
+	uint64_t lost_block_unseen;	/* block requests whose completion never reached dio */
+	uint64_t lost_mappings;		/* file-mapping table full: munmap of those not traced */
+	uint64_t lost_iouring_unseen;	/* io_uring requests whose completion never reached dio */
+	uint64_t lost_procs;		/* traced-process table full: children not traced */
+	uint64_t lost_writer;		/* records dio record's writer thread could not keep */
+	uint32_t writer_cause;		/* DIO_WRITER_*: what held that thread back */
+	uint32_t pad;
 };
+
+/* dio_stats.writer_cause */
+#define DIO_WRITER_UNKNOWN	0	/* not measured (a recording made before dio said) */
+#define DIO_WRITER_CPU		1	/* its own CPU time: compressing (--level) and copying */
+#define DIO_WRITER_CPU_WAIT	2	/* waiting for a CPU other threads held */
+#define DIO_WRITER_DISK		3	/* waiting for its writes to the trace file */
 
 /* Flags for host->format_event. */
 #define DIO_FMT_TID	0x01	/* prefix [pid/tid comm] */
@@ -170,6 +188,12 @@ struct dio_host {
 	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error).
 	 */
 	const char *(*info)(struct dio_ctx *ctx, const char *key);
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): the session's counters into
+	 * the first size bytes of out; pass sizeof(*out). Fields past what the
+	 * host knows are set to 0.
+	 */
+	void (*stats_sized)(struct dio_ctx *ctx, struct dio_stats *out, size_t size);
 };
 
 /* Whether the host offers a function appended after ABI 1 began. */

@@ -17,6 +17,8 @@ INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
 INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
 # --max-findings: a cap per finding code, and a note of what it left out
 INTEGRATION_TESTS += tests/integration/findings-cap.sh
+# every lost record counted with its reason: full tables, missed completions, the writer
+INTEGRATION_TESTS += tests/integration/trace-loss.sh
 # paths seen from the process's root (chroot, mount namespaces)
 INTEGRATION_TESTS += tests/integration/trace-root.sh
 # open file descriptions: ids in records, ends made by the host (a real shell)

@@ -89,6 +89,13 @@ tests_unit_test_tracefile_SOURCES = tests/unit/test_tracefile.c
 tests_unit_test_tracefile_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_tracefile_LDADD = $(TEST_ENGINE_LIBS)
 
+# loss reasons: trace file keys, old files, what modules see, the writer's cause
+check_PROGRAMS += tests/unit/test_loss
+TESTS += tests/unit/test_loss
+tests_unit_test_loss_SOURCES = tests/unit/test_loss.c
+tests_unit_test_loss_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_loss_LDADD = $(TEST_ENGINE_LIBS)
+
 # the json sink: its descriptor, exact lines, string escaping, .gz output, errors
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json

@@ -118,6 +118,8 @@ static void options_dump(const struct options *o, char *buf, size_t len)
 		fprintf(f, " wakeup=%u", o->wakeup_pct);
 	if (o->tag_entries != d.tag_entries)
 		fprintf(f, " tags=%u", o->tag_entries);
+	if (o->inflight_entries != d.inflight_entries)
+		fprintf(f, " inflight=%u", o->inflight_entries);
 	if (!o->iouring)
 		fputs(" no_iouring", f);
 	if (!o->block)

@@ -210,7 +210,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_rule, description, 24),
 		OFF(dio_rule, help, 32),
 
-		SZ(dio_stats, 56),
+		SZ(dio_stats, 112),
 		OFF(dio_stats, events, 0),
 		OFF(dio_stats, lost_ringbuf, 8),
 		OFF(dio_stats, lost_inflight, 16),
@@ -218,8 +218,16 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, lost_iouring, 32),
 		OFF(dio_stats, lost_other, 40),
 		OFF(dio_stats, path_truncated, 48),
+		OFF(dio_stats, lost_block, 56),
+		OFF(dio_stats, lost_block_unseen, 64),
+		OFF(dio_stats, lost_mappings, 72),
+		OFF(dio_stats, lost_iouring_unseen, 80),
+		OFF(dio_stats, lost_procs, 88),
+		OFF(dio_stats, lost_writer, 96),
+		OFF(dio_stats, writer_cause, 104),
+		OFF(dio_stats, pad, 108),
 
-		SZ(dio_host, 88),
+		SZ(dio_host, 96),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -232,6 +240,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, create_output, 64),
 		OFF(dio_host, rule, 72),
 		OFF(dio_host, info, 80),
+		OFF(dio_host, stats_sized, 88),
 	};
 
 	CHECK(pins);
@@ -343,6 +352,10 @@ static void constants_are_pinned(void **unused)
 		VAL(DIO_BASELINE_NEW, 1),
 		VAL(DIO_BASELINE_UNCHANGED, 2),
 		VAL(DIO_BASELINE_ABSENT, 3),
+		VAL(DIO_WRITER_UNKNOWN, 0),
+		VAL(DIO_WRITER_CPU, 1),
+		VAL(DIO_WRITER_CPU_WAIT, 2),
+		VAL(DIO_WRITER_DISK, 3),
 		VAL(DIO_FMT_TID, 0x01),
 		VAL(DIO_FMT_DURATION, 0x02),
 		VAL(DIO_FMT_DETAILS, 0x04),

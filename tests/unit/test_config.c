@@ -97,6 +97,7 @@ static const struct key_case {
 	{ "drain_ms", "drain_ms = 40;", "drain_ms=40" },
 	{ "wakeup_at", "wakeup_at = 50;", "wakeup=50" },
 	{ "tag_table", "tag_table = \"128k\";", "tags=131072" },
+	{ "inflight_table", "inflight_table = \"4k\";", "inflight=4096" },
 	{ "iouring_false", "iouring = false;", "no_iouring" },
 	{ "attach", "attach = \"syscall\";", "attach=syscall" },
 	{ "duration_float", "duration = 0.5;", "duration=0.5" },
@@ -354,7 +355,8 @@ static void check_every_key_is_shown(const char *example)
 	static const char *const keys[] = {
 		"pid", "all", "tid", "comm", "cgroup", "path", "exclude_path", "only_files",
 		"syscalls", "mode", "hash", "hash_bytes", "capture_data", "ring_size", "drain_ms",
-		"wakeup_at", "tag_table", "iouring", "attach", "duration", "output", "time",
+		"wakeup_at", "tag_table", "inflight_table", "iouring", "attach", "duration", "output",
+		"time",
 		"durations", "quiet", "details", "no_summary", "analyzers", "sinks", "analyzer",
 		"sink",
 	};

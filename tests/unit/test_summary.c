@@ -92,7 +92,7 @@ static struct {
 	int n;
 	uint32_t severity;
 	uint64_t count;
-	char code[64], title[256], message[512];
+	char code[64], title[512], message[2048];
 } found;
 static int emit_result;
 static struct dio_stats fake_stats_val;
@@ -112,9 +112,15 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	return emit_result;
 }
 
+/* as the host's ABI 1 stats: the fields up to path_truncated only */
 static void fake_stats(struct dio_ctx *ctx, struct dio_stats *out)
 {
-	*out = fake_stats_val;
+	memcpy(out, &fake_stats_val, offsetof(struct dio_stats, lost_block));
+}
+
+static void fake_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
+{
+	memcpy(out, &fake_stats_val, size < sizeof(*out) ? size : sizeof(*out));
 }
 
 static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
@@ -140,6 +146,7 @@ static const struct dio_host host = {
 	.stats = fake_stats,
 	.log = fake_log,
 	.create_output = fake_create_output,
+	.stats_sized = fake_stats_sized,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */
@@ -647,6 +654,67 @@ static void every_loss_counter_is_named(void **st)
 	assert_int_equal(found.count, 5);
 }
 
+/* each reason by its name, with its own advice: writer drops are no ring-buffer loss */
+static void each_loss_reason_has_its_name_and_advice(void **st)
+{
+	struct fixture *fx = *st;
+
+	fake_stats_val.lost_block = 3;
+	fake_stats_val.lost_block_unseen = 43;
+	fake_stats_val.lost_mappings = 2;
+	fake_stats_val.lost_iouring_unseen = 1;
+	fake_stats_val.lost_procs = 6;
+	fake_stats_val.lost_writer = 5;
+	fake_stats_val.writer_cause = DIO_WRITER_CPU;
+	opts_reset(NULL);
+	start(fx);
+	assert_int_equal(dio_analyzer.finish(fx->state), 0);
+	assert_int_equal(found.n, 1);
+	assert_string_equal(found.title,
+			    "60 events were lost (block request table full: 3, block completions not "
+			    "seen: 43, io_uring completions not seen: 1, file-mapping table full: 2, "
+			    "traced-process table full: 6, trace file writer behind: 5)");
+	assert_int_equal(found.count, 60);
+	assert_non_null(strstr(found.message, "raise --inflight-table"));
+	assert_non_null(strstr(found.message, "no option brings them back"));
+	assert_non_null(strstr(found.message, "--level 0 or 1"));
+	assert_non_null(strstr(found.message, "trace fewer (-p"));
+	assert_null(strstr(found.message, "ring buffer"));
+	assert_null(strstr(found.message, "--ring-size"));
+}
+
+static void writer_drops_name_what_held_the_writer_back(void **st)
+{
+	static const struct {
+		uint32_t cause;
+		const char *says;
+	} cases[] = {
+		{ DIO_WRITER_CPU, "short of CPU time, compressing" },
+		{ DIO_WRITER_CPU_WAIT, "waited for a CPU that other threads held" },
+		{ DIO_WRITER_DISK, "waited for the disk" },
+		{ DIO_WRITER_UNKNOWN, "the recording does not say why" },
+		{ 99, "the recording does not say why" },
+	};
+	struct fixture *fx = *st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&fake_stats_val, 0, sizeof(fake_stats_val));
+		memset(&found, 0, sizeof(found));
+		fake_stats_val.lost_writer = 7;
+		fake_stats_val.writer_cause = cases[i].cause;
+		opts_reset(NULL);
+		start(fx);
+		assert_int_equal(dio_analyzer.finish(fx->state), 0);
+		dio_analyzer.destroy(fx->state);
+		fx->state = NULL;
+		assert_string_equal(found.title, "7 events were lost (trace file writer behind: 7)");
+		if (!strstr(found.message, cases[i].says))
+			fail_msg("cause %u: '%s' not in: %s", cases[i].cause, cases[i].says,
+				 found.message);
+		assert_null(strstr(found.message, "--ring-size"));
+	}
+}
+
 static void lost_paths_alone_are_reported(void **st)
 {
 	struct fixture *fx = *st;
@@ -731,6 +799,8 @@ int main(void)
 		T(no_finding_when_nothing_was_lost),
 		T(lost_events_give_a_warning_line_and_a_finding),
 		T(every_loss_counter_is_named),
+		T(each_loss_reason_has_its_name_and_advice),
+		T(writer_drops_name_what_held_the_writer_back),
 		T(lost_paths_alone_are_reported),
 		T(failed_finding_fails_finish),
 		T(write_error_fails_finish_and_says_why),

@@ -7,6 +7,8 @@
  * requests one by one, and the io_submit and io_getevents calls.
  *
  * usage: uring DIR 9> EXPECT
+ *        uring DIR batch    eight O_DIRECT writes submitted at once, all in
+ *                           flight together (nothing on descriptor 9)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +34,31 @@ static int ring_rw(struct io_uring *ring, int write, int fd, void *buf)
 	return ring_wait(ring);
 }
 
+/* eight writes in one submission: the io_uring table holds eight at once */
+static int batch(int fd, void *buf)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	int e;
+
+	e = io_uring_queue_init(8, &ring, 0);
+	if (e < 0)
+		die_err("io_uring_queue_init", -e);
+	for (int i = 0; i < 8; i++)
+		io_uring_prep_write(io_uring_get_sqe(&ring), fd, buf, 4096, i * 4096);
+	e = io_uring_submit(&ring);
+	if (e != 8)
+		die_err("io_uring_submit", e < 0 ? -e : EIO);
+	for (int i = 0; i < 8; i++) {
+		e = io_uring_wait_cqe(&ring, &cqe);
+		if (e < 0 || cqe->res != 4096)
+			die_err("io_uring write", e < 0 ? -e : cqe->res < 0 ? -cqe->res : EIO);
+		io_uring_cqe_seen(&ring, cqe);
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
@@ -43,8 +70,8 @@ int main(int argc, char **argv)
 	void *buf;
 	int fd, e;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: uring DIR 9> EXPECT\n");
+	if (argc != 2 && (argc != 3 || strcmp(argv[2], "batch"))) {
+		fprintf(stderr, "usage: uring DIR 9> EXPECT | uring DIR batch\n");
 		return 2;
 	}
 	truth_init("uring");
@@ -60,6 +87,8 @@ int main(int argc, char **argv)
 	if (posix_memalign(&buf, 4096, 4096))
 		die_err("posix_memalign", ENOMEM);
 	memset(buf, 'u', 4096);
+	if (argc == 3)
+		return batch(fd, buf);
 
 	e = io_uring_queue_init(8, &ring, 0);
 	if (e < 0)

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Why records were lost. Every reason dio counts has its own counter, its own
+ * key in a trace file's metadata and its own advice, here in one table, so
+ * that the live warning, the trace file and what modules see agree.
+ */
+#ifndef DIO_ENGINE_LOSS_H
+#define DIO_ENGINE_LOSS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dio/plugin.h>
+#include "bpf/dio.h"
+
+/* The host's reasons, after the kernel's DIO_LOST_* in the same array. */
+#define LOSS_WRITER	DIO_CNT_MAX		/* dio record's writer thread was behind */
+#define LOSS_MALFORMED	(DIO_CNT_MAX + 1)	/* records that failed the host's checks */
+#define LOSS_MAX	(DIO_CNT_MAX + 2)
+
+struct loss {
+	uint64_t n[LOSS_MAX];
+	uint32_t writer_cause;	/* DIO_WRITER_* */
+};
+
+/* Records lost, every reason together (paths not sent and cut paths are not records). */
+uint64_t loss__records(const struct loss *l);
+/* Every counter as "key=value\n" lines for a trace file's metadata; snprintf semantics. */
+int loss__meta(const struct loss *l, char *buf, size_t len);
+/*
+ * Add the counters a trace file's metadata holds; get(ud, key, buf, len)
+ * returns 0 when key is there. Files written before a key existed lack it.
+ */
+void loss__add_meta(struct loss *l, int (*get)(const void *ud, const char *key, char *buf,
+					       size_t len), const void *ud);
+/* A warning (stderr) for each reason that happened: how many, why, what to do. */
+void loss__warn(const struct loss *l);
+/* The counters as modules see them (struct dio_stats), events excepted. */
+void loss__stats(const struct loss *l, struct dio_stats *out);
+/* Name of a DIO_WRITER_* cause as the metadata writes it ("cpu", "cpu-wait", "disk"). */
+const char *loss__cause_name(uint32_t cause);
+
+#endif

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Every lost record is counted, with its reason, live and in the trace file.
+# The in-flight tables (block requests, io_uring requests, file mappings) fail
+# when full and count it: --inflight-table 1 fills each on purpose. They are
+# swept, so a long trace of processes that map files and exit never fills
+# them. Every O_DIRECT write shows as a block request or is counted as lost.
+# Records dio record's writer thread drops are named as such, with what held
+# it back, never as ring-buffer losses.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+mount_ext4
+fail=0
+
+# has FILE TEXT WHAT: FILE holds the fixed string TEXT
+has() {
+	grep -qF -- "$2" "$1" || { echo "FAIL: $3: no '$2' in:"; grep -i "lost\|warning" "$1" | head; fail=1; }
+}
+
+# count_of FILE TEXT: N of the first "dio: warning: N TEXT" line, 0 if none
+count_of() {
+	sed -n "s/^dio: warning: \([0-9][0-9]*\) $2.*/\1/p" "$1" | head -1 | grep . || echo 0
+}
+
+# --- the block request table: an 8 MiB O_DIRECT write is several requests at once
+run_dio trace --inflight-table 1 -o "$TMP/b.out" \
+	-- dd if=/dev/zero of="$MNT/big" bs=8M count=2 oflag=direct status=none 2> "$TMP/b.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio trace --inflight-table 1 exited with $RC"; cat "$TMP/b.err"; fail=1; }
+n=$(count_of "$TMP/b.err" "block requests lost: the block request table was full; raise --inflight-table")
+[ "$n" -gt 0 ] || { echo "FAIL: a one-entry block table lost nothing, or said nothing:"; cat "$TMP/b.err"; fail=1; }
+has "$TMP/b.out" "block request table full: $n" "the summary's lost-events finding"
+
+# the same recorded: the file keeps the count, info, dump and analyze report it
+run_dio record --inflight-table 1 -o "$TMP/b.dio" \
+	-- dd if=/dev/zero of="$MNT/big" bs=8M count=2 oflag=direct status=none > "$TMP/rec.err" 2>&1
+n=$(count_of "$TMP/rec.err" "block requests lost: the block request table was full")
+[ "$n" -gt 0 ] || { echo "FAIL: dio record with a one-entry block table said nothing:"; cat "$TMP/rec.err"; fail=1; }
+"$DIO" info "$TMP/b.dio" > "$TMP/info"
+grep -qx "lost_block=$n" "$TMP/info" || { echo "FAIL: dio info does not say lost_block=$n:"; grep lost_ "$TMP/info"; fail=1; }
+"$DIO" analyze "$TMP/b.dio" > "$TMP/an" 2>&1
+has "$TMP/an" "dio: warning: $n block requests lost: the block request table was full; raise --inflight-table" "dio analyze"
+has "$TMP/an" "block request table full: $n" "dio analyze's lost-events finding"
+"$DIO" dump "$TMP/b.dio" > /dev/null 2> "$TMP/dump.err"
+has "$TMP/dump.err" "$n block requests lost: the block request table was full" "dio dump"
+
+# --- the file-mapping table: a dynamically linked program maps its libraries
+run_dio trace --inflight-table 1 -o /dev/null -- /bin/true 2> "$TMP/m.err"
+n=$(count_of "$TMP/m.err" "file mappings not remembered: the file-mapping table was full; their munmap is not traced; raise --inflight-table")
+[ "$n" -gt 0 ] || { echo "FAIL: a one-entry mapping table lost nothing, or said nothing:"; cat "$TMP/m.err"; fail=1; }
+
+# --- the io_uring table: eight writes in flight together
+run_dio trace --inflight-table 1 -o /dev/null -- "$WL/uring" "$MNT" batch 9> /dev/null 2> "$TMP/u.err"
+n=$(count_of "$TMP/u.err" "io_uring requests lost: the io_uring table was full; raise --inflight-table")
+[ "$n" -gt 0 ] || { echo "FAIL: a one-entry io_uring table lost nothing, or said nothing:"; cat "$TMP/u.err"; fail=1; }
+
+# --- a long trace: 600 processes each leave their libraries mapped when they
+# exit, far more than 1024 entries, and the table never fills
+run_dio trace --inflight-table 1024 -e trace=mmap,munmap -o "$TMP/long.out" \
+	-- sh -c 'i=0; while [ $i -lt 600 ]; do /bin/true; i=$((i + 1)); done' 2> "$TMP/long.err"
+left=$(awk '/\] mmap\(.*\{.*type=reg/ { m++ } /\] munmap\(/ { u++ } END { print m - u }' "$TMP/long.out")
+# half as many again as the table holds: without the sweep it would fill
+[ "$left" -gt 1536 ] || { echo "FAIL: only $left file mappings outlived their munmap: the check proves nothing"; fail=1; }
+if grep -q "table was full" "$TMP/long.err"; then
+	echo "FAIL: the mappings of processes that exited filled the table:"; grep "table was full" "$TMP/long.err"; fail=1
+fi
+
+# --- every request of 3000 O_DIRECT writes is shown, or counted as lost
+rm -f "$MNT/big"
+run_dio trace --inflight-table 64 --no-summary -o "$TMP/dd.out" \
+	-- dd if=/dev/zero of="$MNT/f" bs=4k count=3000 oflag=direct status=none 2> "$TMP/dd.err"
+# a write whose requests all vanished has no block record since the write before it
+missing=$(awk '/^\[[0-9\/]* dd\] --- block W/ { b = 1; next }
+	/^\[[0-9\/]* dd\] write\(1</ { n++; if (!b) m++; b = 0 } END { print n " " m + 0 }' "$TMP/dd.out")
+unseen=$(count_of "$TMP/dd.err" "block requests lost: their completion never reached dio")
+if [ "${missing% *}" -ne 3000 ] || [ "${missing#* }" -gt "$unseen" ]; then
+	echo "FAIL: of ${missing% *} writes (3000 made), ${missing#* } show no block request and $unseen were counted lost:"
+	cat "$TMP/dd.err"; fail=1
+fi
+grep -q "table was full" "$TMP/dd.err" &&
+	{ echo "FAIL: requests one at a time filled a 64-entry table:"; cat "$TMP/dd.err"; fail=1; }
+
+# --- the writer thread: level 9 on incompressible captured data cannot keep up
+run_dio record --level 9 --hash user --capture-data 4096 -o "$TMP/w.dio" \
+	-- dd if=/dev/urandom of=/dev/null bs=4k count=30000 status=none > "$TMP/w.err" 2>&1
+n=$(count_of "$TMP/w.err" "records not written to the trace file: dio record's writer thread was behind")
+if [ "$n" -eq 0 ]; then
+	echo "FAIL: level 9 kept up with 60000 records of 4 KiB random data: the check proves nothing"; fail=1
+fi
+# what held it back was a CPU (its own time or another thread's), never the disk (tmpfs or a page cache)
+grep -E "^dio: warning: $n records not written .*; (its CPU was the limit \(compressing\): record with --level 0 or 1|it waited for a CPU other threads held: leave dio a CPU, or lower --level)$" "$TMP/w.err" > /dev/null ||
+	{ echo "FAIL: the writer's drops do not name its CPU:"; grep "records not written\|dropped" "$TMP/w.err"; fail=1; }
+grep "records not written\|events were lost" "$TMP/w.err" | grep -q "disk\|ring buffer" &&
+	{ echo "FAIL: the writer's drops blame the disk or the ring buffer:"; grep "disk\|ring" "$TMP/w.err"; fail=1; }
+"$DIO" info "$TMP/w.dio" > "$TMP/winfo"
+grep -qx "dropped_records=$n" "$TMP/winfo" && grep -qxE "dropped_cause=(cpu|cpu-wait)" "$TMP/winfo" &&
+	grep -qx "lost_ringbuf=0" "$TMP/winfo" ||
+	{ echo "FAIL: dio info does not keep the writer's drops apart:"; grep "lost_\|dropped\|writer" "$TMP/winfo"; fail=1; }
+"$DIO" analyze "$TMP/w.dio" > "$TMP/wan" 2>&1
+has "$TMP/wan" "trace file writer behind: $n" "dio analyze's lost-events finding"
+grep -q "ring buffer" "$TMP/wan" &&
+	{ echo "FAIL: dio analyze calls the writer's drops ring-buffer losses:"; grep "ring buffer" "$TMP/wan"; fail=1; }
+exit $fail
