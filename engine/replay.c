@@ -110,10 +110,12 @@ static int rec_open(struct recorder *rc)
 	if (!rc->w)
 		e = -errno;
 	for (size_t off = 0; !e && off < rc->plen; ) {
-		const struct dio_ev_hdr *h = (const void *)(rc->paths + off);
+		struct dio_ev_hdr h;
 
-		e = tf_writer__add(rc->w, h, h->size);
-		off += h->size;
+		/* back to back, so not aligned: the header is copied out */
+		memcpy(&h, rc->paths + off, sizeof(h));
+		e = tf_writer__add(rc->w, rc->paths + off, h.size);
+		off += h.size;
 	}
 	free(meta);
 	return e;

@@ -298,11 +298,12 @@ int tf_writer__flush(struct tf_writer *w)
 
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 {
-	const struct dio_ev_hdr *h = rec;
+	struct dio_ev_hdr hv, *h = &hv;
 	struct tf_buf *b;
 
 	if (size < sizeof(*h) || size > 65535)
 		return -EINVAL;
+	memcpy(h, rec, sizeof(*h));	/* rec need not be aligned */
 	if (w->stalled) {
 		/*
 		 * Path and process records name files and threads for everything
