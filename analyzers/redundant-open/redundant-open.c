@@ -1430,7 +1430,9 @@ static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct p
 				return;
 		}
 	}
-	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET), e->offset + (failed ? 0 : e->ret));
+	/* in unsigned arithmetic: a crafted offset and return wrap rather than overflow */
+	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET),
+	      (int64_t)((uint64_t)e->offset + (uint64_t)(failed ? 0 : e->ret)));
 }
 
 static void on_seek(struct ro *s, const struct pkey *k, struct path *f, struct desc *d,
