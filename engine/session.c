@@ -777,6 +777,14 @@ static int finish_analyzers(struct session *s)
 	return ret;
 }
 
+int session__finish(struct session *s)
+{
+	int e = finish_analyzers(s);
+
+	report_loss(s);
+	return e || s->failed;
+}
+
 int session__loss_text(struct session *s, char *buf, size_t len)
 {
 	uint64_t *c = s->counters;
@@ -839,10 +847,7 @@ int session__replay(struct session *s, struct tf_reader *r,
 		code = 1;
 	}
 	replay_losses(s, r);
-	if (finish_analyzers(s))
-		code = 1;
-	report_loss(s);
-	return code || s->failed;
+	return session__finish(s) || code;
 }
 
 int session__trace(struct session *s)
@@ -936,10 +941,7 @@ int session__trace(struct session *s)
 	refresh_counters(s);
 	probe__free(s->probe);
 	s->probe = NULL;
-	if (finish_analyzers(s))
-		code = 1;
-	report_loss(s);
-	if (s->failed)
+	if (session__finish(s))
 		code = 1;
 	if (!code && child_done)
 		code = exit_code_of(status);

@@ -57,6 +57,12 @@ const struct features *session__features(const struct session *s);
  */
 int session__replay(struct session *s, struct tf_reader *r,
 		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud);
+/*
+ * The end of the records, whatever their source: the descriptions still open
+ * end, the analyzers finish, --max-findings says what it left out, the sinks
+ * flush and the losses are reported. 1 when a module failed, else 0.
+ */
+int session__finish(struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
 int session__loss_text(struct session *s, char *buf, size_t len);
 /* The path of a file tag as the records so far named it; NULL when unknown. */
