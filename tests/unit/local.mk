@@ -196,3 +196,10 @@ tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
 
 # what the fake hosts share
 EXTRA_DIST += tests/unit/fake_create_output.h
+
+# the one check of records at the host's boundary, and the accessors of dio/event.h
+check_PROGRAMS += tests/unit/test_record
+TESTS += tests/unit/test_record
+tests_unit_test_record_SOURCES = tests/unit/test_record.c
+tests_unit_test_record_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_record_LDADD = $(TEST_ENGINE_LIBS)
