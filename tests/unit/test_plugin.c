@@ -342,6 +342,28 @@ static void unterminated_path_record_is_malformed(void **unused)
 	free(p);
 }
 
+/* A session whose only module is the json sink, writing to out (a mkstemp template). */
+static struct session *json_session(struct options *o, char *out, enum hash_mode hash,
+				    uint32_t capture_bytes)
+{
+	struct session *s;
+	char err[512] = "", spec[4200];
+	int fd = mkstemp(out);
+
+	assert_true(fd >= 0);
+	close(fd);
+	options_init(o);
+	o->no_summary = 1;
+	o->hash = hash;
+	o->capture_bytes = capture_bytes;
+	snprintf(spec, sizeof(spec), "json:file=%s", out);
+	assert_int_equal(options_add_plugin(o, 1, spec, err, sizeof(err)), 0);
+	s = session__new(o, err, sizeof(err));
+	if (!s)
+		fail_msg("session__new: %s", err);
+	return s;
+}
+
 /*
  * A process record of a recording made before mnt_ns was appended (56 bytes)
  * reaches modules at today's size with mnt_ns 0; a shorter one is refused.
@@ -350,25 +372,15 @@ static void old_process_record_reaches_modules_at_full_size(void **unused)
 {
 	struct options o;
 	struct session *s;
-	char err[512] = "", out[] = "/tmp/dio-test-plugin-XXXXXX", line[512] = "";
+	char out[] = "/tmp/dio-test-plugin-XXXXXX", line[512] = "";
 	struct dio_ev_proc pr = {
 		.hdr = { .type = DIO_EV_PROC, .size = DIO_EV_PROC_SIZE_V1, .ts = 5 },
 		.pid = 7, .tid = 7, .kind = DIO_PROC_EXEC, .comm = "old",
 		.mnt_ns = 99,	/* beyond the old record's end: must not be seen */
 	};
-	char spec[4200];
 	FILE *f;
-	int fd = mkstemp(out);
 
-	assert_true(fd >= 0);
-	close(fd);
-	options_init(&o);
-	o.no_summary = 1;
-	snprintf(spec, sizeof(spec), "json:file=%s", out);
-	assert_int_equal(options_add_plugin(&o, 1, spec, err, sizeof(err)), 0);
-	s = session__new(&o, err, sizeof(err));
-	if (!s)
-		fail_msg("session__new: %s", err);
+	s = json_session(&o, out, HASH_OFF, 0);
 	assert_int_equal(session__dispatch(s, &pr, DIO_EV_PROC_SIZE_V1), 0);
 	pr.hdr.size = DIO_EV_PROC_SIZE_V1 - 4;
 	assert_int_equal(session__dispatch(s, &pr, sizeof(pr)), 0);
@@ -382,6 +394,41 @@ static void old_process_record_reaches_modules_at_full_size(void **unused)
 	assert_null(fgets(line, sizeof(line), f));	/* the short one was dropped */
 	fclose(f);
 	unlink(out);
+}
+
+/*
+ * --hash user: the host hashes the bytes the kernel sent. Its content tail
+ * after a string of odd length is not aligned: it is copied, never loaded
+ * in place (UBSan stops the test on a misaligned load), and the record
+ * modules get holds the hash and what --capture-data keeps.
+ */
+static void user_hash_after_a_string_of_odd_length(void **unused)
+{
+	struct options o;
+	struct session *s;
+	char out[] = "/tmp/dio-test-plugin-XXXXXX", line[1024] = "";
+	struct dio_ev_content ct = { .hashed_len = 5, .data_len = 5 };
+	struct {
+		struct dio_ev_syscall ev;
+		char tail[32];
+	} r = { .ev = { .hdr = { .type = DIO_EV_SYSCALL, .size = sizeof(r.ev) + 2 + sizeof(ct) + 5 },
+			.flags = DIO_SF_HASH, .str_len = { 2, 0 } }, .tail = "x" };
+	FILE *f;
+
+	memcpy(r.tail + 2, &ct, sizeof(ct));
+	memcpy(r.tail + 2 + sizeof(ct), "hello", 5);
+	s = json_session(&o, out, HASH_USER, 2);
+	assert_int_equal(session__dispatch(s, &r, r.ev.hdr.size), 0);
+	session__free(s);
+	options_free(&o);
+	f = fopen(out, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	unlink(out);
+	/* FNV-1a 64 of "hello", and the first two bytes of it */
+	assert_non_null(strstr(line, "\"strings\":[\"x\"],\"hash\":\"a430d84680aabd0b\","
+				     "\"hashed_len\":5,\"data\":\"he\"}"));
 }
 
 int main(void)
@@ -401,6 +448,7 @@ int main(void)
 		cmocka_unit_test(old_process_record_reaches_modules_at_full_size),
 		cmocka_unit_test(unterminated_path_record_is_malformed),
 		cmocka_unit_test(malformed_records_reach_no_module),
+		cmocka_unit_test(user_hash_after_a_string_of_odd_length),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
