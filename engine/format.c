@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* strace-like text for dio's records. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -378,12 +377,10 @@ int (*format_arg_xlat(unsigned int kind))(uint64_t, char *, size_t)
 	}
 }
 
-/* The strings of a record: where they are, whether they were cut or unreadable. */
+/* The strings of a record (NULL: none, or unreadable) and whether they were cut. */
 struct strs {
 	const char *s[2];
-	uint16_t len[2];
 	int cut[2];
-	int fault[2];
 };
 
 static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_syscall *sc,
@@ -428,8 +425,8 @@ static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_s
 			break;
 		case A_STR:
 			/* the BPF side keeps the first two string arguments, in order */
-			if (nstr < 2 && st->len[nstr] && !st->fault[nstr])
-				put_quoted(o, st->s[nstr], st->len[nstr], st->cut[nstr]);
+			if (nstr < 2 && st->s[nstr])
+				put_quoted(o, st->s[nstr], strlen(st->s[nstr]), st->cut[nstr]);
 			else
 				put_ptr(o, v);
 			nstr++;
@@ -478,46 +475,17 @@ static void put_ret(const struct fmt_ctx *fc, struct out *o, const struct dio_sy
 	}
 }
 
-int format_syscall_tail(const struct dio_ev_syscall *ev, struct dio_ev_content *ct,
-			const char **data)
-{
-	const char *tail = (const char *)(ev + 1);
-	size_t size = sizeof(*ev) + ev->str_len[0] + ev->str_len[1];
-
-	memset(ct, 0, sizeof(*ct));
-	*data = NULL;
-	if (size > ev->hdr.size)
-		return -EINVAL;
-	if (!(ev->flags & DIO_SF_HASH))
-		return 0;
-	if (size + sizeof(*ct) > ev->hdr.size)
-		return -EINVAL;
-	/* the strings before it leave it unaligned */
-	memcpy(ct, tail + ev->str_len[0] + ev->str_len[1], sizeof(*ct));
-	if (size + sizeof(*ct) + ct->data_len > ev->hdr.size)
-		return -EINVAL;
-	*data = tail + ev->str_len[0] + ev->str_len[1] + sizeof(*ct);
-	return 0;
-}
-
-static int format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall *ev,
-			  struct out *o)
+static void format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall *ev,
+			   struct out *o)
 {
 	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
 	const struct dio_file_tag *file = (ev->flags & DIO_SF_FILE) ? &ev->tag : NULL;
-	const char *tail = (const char *)(ev + 1);
 	struct dio_ev_content ct;
-	const char *data;
+	const char *data = dio_ev_syscall_content(ev, &ct);
 	struct strs st = {
-		.s = { tail, tail + ev->str_len[0] },
-		.len = { ev->str_len[0], ev->str_len[1] },
+		.s = { dio_ev_syscall_str(ev, 0), dio_ev_syscall_str(ev, 1) },
 		.cut = { !!(ev->flags & DIO_SF_STR0_TRUNC), !!(ev->flags & DIO_SF_STR1_TRUNC) },
-		.fault = { !!(ev->flags & DIO_SF_STR0_FAULT), !!(ev->flags & DIO_SF_STR1_FAULT) },
 	};
-
-	/* everything is checked before anything is printed */
-	if (format_syscall_tail(ev, &ct, &data))
-		return -EINVAL;
 
 	put_prefix(fc, o, ev->hdr.ts, ev->pid, ev->tid, ev->comm);
 	if (sc) {
@@ -563,32 +531,30 @@ static int format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall 
 		}
 		put_mem(o, "}", 1);
 	}
-	return 0;
 }
 
 /* ---- other records ------------------------------------------------------- */
 
-static int format_path(const struct fmt_ctx *fc, const struct dio_ev_path *p, struct out *o)
+static void format_path(const struct fmt_ctx *fc, const struct dio_ev_path *p, struct out *o)
 {
-	if (sizeof(*p) + p->len > p->hdr.size)
-		return -EINVAL;
+	const char *path = dio_ev_path_str(p);
+
 	put_prefix(fc, o, p->hdr.ts, p->pid, p->pid, NULL);
 	put_str(o, "path ");
 	put_tag(o, &p->tag);
 	put(o, " %s ", format_ftype(p->ftype));
 	if (p->flags & DIO_PF_TRUNC_HEAD)
 		put_str(o, "...");
-	put_quoted(o, (const char *)(p + 1), p->len,
+	put_quoted(o, path, strlen(path),
 		   (p->flags & DIO_PF_TRUNC) && (!(p->flags & DIO_PF_TRUNC_HEAD) ||
 						 (p->flags & DIO_PF_TRUNC_TAIL)));
 	if (p->flags & DIO_PF_RENAMED)
 		put_str(o, " (renamed)");
 	if (p->flags & DIO_PF_DELETED)
 		put_str(o, " (deleted)");
-	return 0;
 }
 
-static int format_uring(const struct fmt_ctx *fc, const struct dio_ev_iouring *u, struct out *o)
+static void format_uring(const struct fmt_ctx *fc, const struct dio_ev_iouring *u, struct out *o)
 {
 	const char *op = xlat_uring_op(u->opcode);
 	const struct dio_file_tag *file = (u->flags & DIO_IF_FILE) ? &u->tag : NULL;
@@ -614,13 +580,10 @@ static int format_uring(const struct fmt_ctx *fc, const struct dio_ev_iouring *u
 		put_tag(o, file);
 		put_mem(o, "}", 1);
 	}
-	return 0;
 }
 
-static int format_proc(const struct fmt_ctx *fc, const struct dio_ev_proc *p, struct out *o)
+static void format_proc(const struct fmt_ctx *fc, const struct dio_ev_proc *p, struct out *o)
 {
-	if (p->kind < DIO_PROC_FORK || p->kind > DIO_PROC_RENAME)
-		return -EINVAL;
 	put_prefix(fc, o, p->hdr.ts, p->pid, p->tid, p->comm);
 	switch (p->kind) {
 	case DIO_PROC_FORK:
@@ -642,7 +605,6 @@ static int format_proc(const struct fmt_ctx *fc, const struct dio_ev_proc *p, st
 			put(o, "+++ exited with %d +++", (p->exit_code >> 8) & 0xff);
 		break;
 	}
-	return 0;
 }
 
 static void put_secs(struct out *o, const char *key, uint64_t ns)
@@ -666,7 +628,7 @@ static void put_sys(struct out *o, uint16_t nr)
  * that looks for calls mistakes them for one:
  * --- block WS 8:16 sector=2048 bytes=4096 latency=0.000231 queue=0.000012 sys=pwrite64 ---
  */
-static int format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b, struct out *o)
+static void format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b, struct out *o)
 {
 	put_prefix(fc, o, b->hdr.ts, b->pid, b->tid, b->comm);
 	put_str(o, "--- block ");
@@ -692,11 +654,10 @@ static int format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b, 
 			put_str(o, " kthread");
 	}
 	put_str(o, " ---");
-	return 0;
 }
 
 /* --- runq woken cpu=1 wait=0.000153 prev=8123/8123 "hog" sys=read --- */
-static int format_runq(const struct fmt_ctx *fc, const struct dio_ev_runq *r, struct out *o)
+static void format_runq(const struct fmt_ctx *fc, const struct dio_ev_runq *r, struct out *o)
 {
 	put_prefix(fc, o, r->hdr.ts, r->pid, r->tid, r->comm);
 	put(o, "--- runq %s cpu=%u", (r->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken",
@@ -707,11 +668,10 @@ static int format_runq(const struct fmt_ctx *fc, const struct dio_ev_runq *r, st
 	if ((fc->flags & DIO_FMT_DETAILS) && (r->flags & DIO_RF_SYSCALL))
 		put_sys(o, r->nr);
 	put_str(o, " ---");
-	return 0;
 }
 
 /* --- ofd 1a2b3c4d ended: close of 3</tmp/log> opened at 12:00:01.000002 --- */
-static int format_ofd(const struct fmt_ctx *fc, const struct dio_ev_ofd *r, struct out *o)
+static void format_ofd(const struct fmt_ctx *fc, const struct dio_ev_ofd *r, struct out *o)
 {
 	static const char *const how[] = {
 		[DIO_OFD_CLOSE] = "close", [DIO_OFD_REPLACED] = "replaced",
@@ -720,54 +680,27 @@ static int format_ofd(const struct fmt_ctx *fc, const struct dio_ev_ofd *r, stru
 	static const char nocomm[DIO_COMM_LEN];
 
 	put_prefix(fc, o, r->hdr.ts, r->pid, r->tid, nocomm);
-	put(o, "--- ofd %08x ended: %s of ", r->ofd,
-	    r->how < sizeof(how) / sizeof(how[0]) && how[r->how] ? how[r->how] : "?");
+	put(o, "--- ofd %08x ended: %s of ", r->ofd, how[r->how]);
 	put_fd(fc, o, r->fd, (r->flags & DIO_OFDF_FILE) ? &r->tag : NULL);
 	if ((fc->flags & DIO_FMT_DETAILS) && r->nr)
 		put_sys(o, r->nr);
 	put_str(o, " ---");
-	return 0;
 }
 
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len)
 {
 	struct out o = { .buf = buf, .len = len };
-	int e;
 
 	switch (ev->type) {
-	case DIO_EV_SYSCALL:
-		e = ev->size < sizeof(struct dio_ev_syscall) ? -EINVAL :
-		    format_syscall(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_PATH:
-		e = ev->size < sizeof(struct dio_ev_path) ? -EINVAL :
-		    format_path(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_IOURING:
-		e = ev->size < sizeof(struct dio_ev_iouring) ? -EINVAL :
-		    format_uring(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_PROC:
-		e = ev->size < sizeof(struct dio_ev_proc) ? -EINVAL :
-		    format_proc(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_BLOCK:
-		e = ev->size < sizeof(struct dio_ev_block) ? -EINVAL :
-		    format_block(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_RUNQ:
-		e = ev->size < sizeof(struct dio_ev_runq) ? -EINVAL :
-		    format_runq(fc, (const void *)ev, &o);
-		break;
-	case DIO_EV_OFD:
-		e = ev->size < sizeof(struct dio_ev_ofd) ? -EINVAL :
-		    format_ofd(fc, (const void *)ev, &o);
-		break;
-	default:
-		e = -EINVAL;
-		break;
+	case DIO_EV_SYSCALL: format_syscall(fc, (const void *)ev, &o); break;
+	case DIO_EV_PATH: format_path(fc, (const void *)ev, &o); break;
+	case DIO_EV_IOURING: format_uring(fc, (const void *)ev, &o); break;
+	case DIO_EV_PROC: format_proc(fc, (const void *)ev, &o); break;
+	case DIO_EV_BLOCK: format_block(fc, (const void *)ev, &o); break;
+	case DIO_EV_RUNQ: format_runq(fc, (const void *)ev, &o); break;
+	case DIO_EV_OFD: format_ofd(fc, (const void *)ev, &o); break;
 	}
 	if (len)
-		buf[e ? 0 : o.off < len ? o.off : len - 1] = 0;
-	return e ? e : (int)o.off;
+		buf[o.off < len ? o.off : len - 1] = 0;
+	return (int)o.off;
 }

@@ -18,8 +18,8 @@ struct fmt_ctx {
 /*
  * Render one record (any DIO_EV_* type) as one line without a newline.
  * snprintf semantics: returns the length the full line needs (the text is cut
- * to fit len, NUL-terminated), or -EINVAL for a record that is malformed
- * (size smaller than its type needs, string lengths past the end).
+ * to fit len, NUL-terminated). The record must have passed record_check()
+ * (engine/record.h): nothing here checks sizes or string ends.
  */
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len);
 
@@ -34,15 +34,6 @@ int format_escaped(const char *s, size_t n, char *buf, size_t len);
 
 /* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon", "-" */
 const char *format_ftype(unsigned int ftype);
-
-/*
- * Check that the strings and content of a syscall record (hdr.size at least
- * sizeof(*ev)) lie within it; copy its struct dio_ev_content to ct (zeroed
- * without DIO_SF_HASH) and point data at the captured bytes in ev (NULL
- * without DIO_SF_HASH). 0, or -EINVAL for a record whose tail runs past its size.
- */
-int format_syscall_tail(const struct dio_ev_syscall *ev, struct dio_ev_content *ct,
-			const char **data);
 
 /*
  * The xlat_* function that names a flag word or mode argument of kind (enum

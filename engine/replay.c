@@ -17,6 +17,7 @@
 #include "options.h"
 #include "probe.h"
 #include "features.h"
+#include "record.h"
 #include "replay.h"
 #include "session.h"
 #include "syscalls.h"
@@ -112,10 +113,12 @@ static int rec_open(struct recorder *rc)
 	if (!rc->w)
 		e = -errno;
 	for (size_t off = 0; !e && off < rc->plen; ) {
-		const struct dio_ev_hdr *h = (const void *)(rc->paths + off);
+		struct dio_ev_hdr h;
 
-		e = tf_writer__add(rc->w, h, h->size);
-		off += h->size;
+		/* back to back, so not aligned: the header is copied out */
+		memcpy(&h, rc->paths + off, sizeof(h));
+		e = tf_writer__add(rc->w, rc->paths + off, h.size);
+		off += h.size;
 	}
 	free(meta);
 	return e;
@@ -413,8 +416,8 @@ static int keep(void *ud, const struct dio_ev_hdr *h)
 		pid = e->pid, tid = e->tid, comm = e->comm;
 		if (e->flags & DIO_SF_FILE)
 			path = session__tag_path(f->s, &e->tag);
-		else if (e->str_len[0] && ((const char *)(e + 1))[0] == '/')
-			path = (const char *)(e + 1);
+		else if ((path = dio_ev_syscall_str(e, 0)) && path[0] != '/')
+			path = NULL;
 		if ((o->nprefix || o->nexclude) && !path_kept(o, path))
 			return 0;
 		break;
@@ -523,8 +526,10 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	}
 	f.active = o.npids || o.ntids || o.comm[0] || o.nprefix || o.nexclude || o.syscalls ||
 		   o.since >= 0 || o.until >= 0;
-	code = session__replay(s, r, keep, &f);
-	if (report_damage(path, r))
+	session__filter(s, keep, &f);
+	code = session__replay(s, r);
+	/* records the session refused (said in its report) are damage too */
+	if (report_damage(path, r) || session__malformed(s))
 		code = 1;
 out:
 	session__free(s);
@@ -626,7 +631,7 @@ int cmd_info(int argc, char **argv)
 	struct tf_reader *r;
 	struct tf_stats st;
 	uint64_t per_type[DIO_EV_MAX] = { 0 }, per_nr[DIO_NR_MAX] = { 0 }, first = 0, last = 0;
-	uint64_t others = 0;
+	uint64_t others = 0, malformed = 0;
 	struct proc_count *procs;
 	const void *rec;
 	size_t size;
@@ -654,19 +659,19 @@ int cmd_info(int argc, char **argv)
 	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
 		const struct dio_ev_hdr *h = rec;
 
-		if (h->type < DIO_EV_MAX)
-			per_type[h->type]++;
-		if (h->type == DIO_EV_SYSCALL && size >= sizeof(struct dio_ev_syscall)) {
-			uint32_t nr = ((const struct dio_ev_syscall *)rec)->nr;
-
-			if (nr < DIO_NR_MAX)
-				per_nr[nr]++;
+		/* what dump and analyze would leave out is not counted as what the file holds */
+		if (record_check(rec, size, 0, NULL)) {
+			malformed++;
+			continue;
 		}
-		if (h->type == DIO_EV_SYSCALL && size >= sizeof(struct dio_ev_syscall)) {
+		per_type[h->type]++;
+		if (h->type == DIO_EV_SYSCALL) {
 			const struct dio_ev_syscall *sc = rec;
 
+			if (sc->nr < DIO_NR_MAX)
+				per_nr[sc->nr]++;
 			count_proc(procs, &others, sc->pid, sc->comm);
-		} else if (h->type == DIO_EV_IOURING && size >= sizeof(struct dio_ev_iouring)) {
+		} else if (h->type == DIO_EV_IOURING) {
 			const struct dio_ev_iouring *u = rec;
 
 			count_proc(procs, &others, u->pid, u->comm);
@@ -682,10 +687,14 @@ int cmd_info(int argc, char **argv)
 	print_meta(tf_reader__meta(r));
 	printf("records: %llu (syscall %llu, path %llu, io_uring %llu, process %llu, block %llu, "
 	       "runq %llu)\n",
-	       (unsigned long long)st.records, (unsigned long long)per_type[DIO_EV_SYSCALL],
+	       (unsigned long long)(st.records - malformed),
+	       (unsigned long long)per_type[DIO_EV_SYSCALL],
 	       (unsigned long long)per_type[DIO_EV_PATH], (unsigned long long)per_type[DIO_EV_IOURING],
 	       (unsigned long long)per_type[DIO_EV_PROC], (unsigned long long)per_type[DIO_EV_BLOCK],
 	       (unsigned long long)per_type[DIO_EV_RUNQ]);
+	if (malformed)
+		printf("malformed records: %llu (dio dump and dio analyze leave them out)\n",
+		       (unsigned long long)malformed);
 	if (st.records)
 		printf("bytes per record: %.1f\n", (double)fsize / st.records);
 	printf("time span: %.6f s\n", st.records ? (last - first) / 1e9 : 0.0);
@@ -707,7 +716,10 @@ int cmd_info(int argc, char **argv)
 		die_msg("reading %s failed: %s", argv[1], strerror(-e));
 		code = 1;
 	}
-	if (report_damage(argv[1], r))
+	if (malformed)
+		warn_msg("%s: %llu malformed records, which dio dump and dio analyze leave out",
+			 argv[1], (unsigned long long)malformed);
+	if (report_damage(argv[1], r) || malformed)
 		code = 1;
 	tf_reader__close(r);
 	return code;

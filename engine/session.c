@@ -16,6 +16,7 @@
 #include "plugin.h"
 #include "probe.h"
 #include "proc.h"
+#include "record.h"
 #include "session.h"
 #include "syscalls.h"
 #include "tagtab.h"
@@ -56,6 +57,8 @@ struct session {
 	int nfinding;
 	int64_t realtime_off;
 	uint64_t events;
+	const char *malformed_why;	/* the first record refused at the boundary: why, static */
+	uint16_t malformed_type;	/* and its type */
 	uint64_t findings;
 	/* --max-findings: findings reported and left out, per code */
 	struct code_count {
@@ -77,6 +80,9 @@ struct session {
 	int ninfo;
 	struct loss loss;	/* the kernel's counters, then the host's (loss.h) */
 	int failed;		/* a module returned an error */
+	/* a replay's --pid, --comm, --path, ... filter, after the check */
+	int (*keep)(void *ud, const struct dio_ev_hdr *h);
+	void *keep_ud;
 	/* dio record: every record also goes here */
 	int (*rec)(void *ud, const void *rec, size_t size);
 	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
@@ -84,8 +90,13 @@ struct session {
 	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
 	void *rec_ud;
 	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
+	/* a record as modules see it when it is not as it came: the largest syscall record fits */
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
+
+_Static_assert(sizeof(((struct session *)0)->rewrite) >=
+	       sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX + sizeof(struct dio_ev_content) +
+	       DIO_PATH_MAX, "a checked syscall record fits the rewrite buffer");
 
 static volatile sig_atomic_t stop_signal;
 
@@ -135,6 +146,12 @@ static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, u
 		.ud = ctx->s,
 	};
 
+	/* a module may hand over a copy or a record of its own: it is checked as any other */
+	if (record_check(ev, ev ? ev->size : 0, RECORD_HOST_MADE, NULL)) {
+		if (len)
+			buf[0] = 0;
+		return -EINVAL;
+	}
 	return format_event(&fc, ev, buf, len);
 }
 
@@ -775,49 +792,42 @@ void session__free(struct session *s)
 
 /* ---- records ------------------------------------------------------------- */
 
-static const size_t min_size[DIO_EV_MAX] = {
-	[DIO_EV_SYSCALL] = sizeof(struct dio_ev_syscall),
-	[DIO_EV_PATH] = sizeof(struct dio_ev_path),
-	[DIO_EV_IOURING] = sizeof(struct dio_ev_iouring),
-	[DIO_EV_PROC] = DIO_EV_PROC_SIZE_V1,
-	[DIO_EV_BLOCK] = sizeof(struct dio_ev_block),
-	[DIO_EV_RUNQ] = sizeof(struct dio_ev_runq),
-	[DIO_EV_OFD] = SIZE_MAX,	/* made by the host, never read from the kernel or a file */
-};
+/* A record refused at the boundary: counted, the first one's reason kept for the report. */
+static int malformed(struct session *s, const struct dio_ev_hdr *h, size_t size, const char *why)
+{
+	if (!s->loss.n[LOSS_MALFORMED]++) {
+		s->malformed_why = why;
+		s->malformed_type = size >= sizeof(*h) ? h->type : 0;
+	}
+	return 0;
+}
 
 /*
  * --hash user: the kernel sent the first bytes of the buffer; hash them here
  * and keep only what --capture-data asked for. The ring is read-only, so the
- * record is rewritten in the session's buffer.
+ * record is rewritten in the session's buffer. NULL when the record says it
+ * hashed bytes it does not hold (the kernel sends all it hashes in this mode).
  */
 static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *ev)
 {
 	size_t strs = (size_t)ev->str_len[0] + ev->str_len[1];
-	const char *at = (const char *)(ev + 1) + strs;
-	struct dio_ev_content ctv, *ct = &ctv;
-	const uint8_t *data = (const uint8_t *)at + sizeof(ctv);
+	struct dio_ev_content ct;
+	const uint8_t *data = (const uint8_t *)dio_ev_syscall_content(ev, &ct);
 	uint32_t keep;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
-	if (sizeof(*ev) + strs + sizeof(*ct) > ev->hdr.size)
-		return NULL;
-	/* after strings of any length: not aligned, so copied out */
-	memcpy(&ctv, at, sizeof(ctv));
-	if (sizeof(*ev) + strs + sizeof(*ct) + ct->data_len > ev->hdr.size ||
-	    ct->hashed_len > ct->data_len)
-		return NULL;
-	if (ev->hdr.size > sizeof(s->rewrite))
+	if (ct.hashed_len > ct.data_len)
 		return NULL;
 	memcpy(s->rewrite, ev, ev->hdr.size);
-	for (uint32_t i = 0; i < ct->hashed_len; i++) {
+	for (uint32_t i = 0; i < ct.hashed_len; i++) {
 		h ^= data[i];
 		h *= 0x100000001b3ULL;
 	}
-	keep = ct->data_len < s->o->capture_bytes ? ct->data_len : s->o->capture_bytes;
-	ctv.hash = h;
-	ctv.data_len = keep;
-	memcpy(s->rewrite + sizeof(*ev) + strs, &ctv, sizeof(ctv));
-	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(*ct) + keep;
+	keep = ct.data_len < s->o->capture_bytes ? ct.data_len : s->o->capture_bytes;
+	ct.hash = h;
+	ct.data_len = keep;
+	memcpy(s->rewrite + sizeof(*ev) + strs, &ct, sizeof(ct));
+	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(ct) + keep;
 	return s->rewrite;
 }
 
@@ -829,8 +839,8 @@ static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *
  */
 static int set_path(struct session *s, const struct dio_ev_path *p)
 {
-	const char *path = (const char *)(p + 1);
-	size_t len = strnlen(path, p->len);
+	const char *path = dio_ev_path_str(p);
+	size_t len = strlen(path);
 	char name[128];
 
 	if (p->flags & DIO_PF_TRUNC) {
@@ -905,8 +915,6 @@ static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
 		return (int)id;
 	if (id && ((const struct dio_ev_syscall *)*h)->ofd != id) {
 		if ((const void *)*h != s->rewrite) {
-			if ((*h)->size > sizeof(s->rewrite))
-				return 0;
 			memcpy(s->rewrite, *h, (*h)->size);
 			*h = (const void *)s->rewrite;
 		}
@@ -918,13 +926,14 @@ static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
+	const char *why;
 	int e, follows;
 
-	if (size < sizeof(*h) || h->size > size || !h->type || h->type >= DIO_EV_MAX ||
-	    h->size < min_size[h->type]) {
-		s->loss.n[LOSS_MALFORMED]++;
+	/* the one check of the record: nothing after it looks at sizes or string ends */
+	if (record_check(rec, size, 0, &why))
+		return malformed(s, h, size, why);
+	if (s->keep && !s->keep(s->keep_ud, h))
 		return 0;
-	}
 	s->events++;
 	/* as it came from the ring: a replay goes through this same function */
 	if (s->rec && !s->failed) {
@@ -946,22 +955,11 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
 	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
 		h = hash_in_user(s, rec);
-		if (!h) {
-			s->loss.n[LOSS_MALFORMED]++;
-			return 0;
-		}
+		if (!h)
+			return malformed(s, rec, size, "content hashed past the bytes it holds");
 	}
-	if (h->type == DIO_EV_PATH) {
-		const struct dio_ev_path *p = rec;
-
-		/* the path must end, with its NUL, inside the record: set_path reads it as a string */
-		if (sizeof(*p) + p->len > h->size || !p->len || !memchr(p + 1, 0, p->len)) {
-			s->loss.n[LOSS_MALFORMED]++;
-			return 0;
-		}
-		if (set_path(s, p))
-			return -ENOMEM;
-	}
+	if (h->type == DIO_EV_PATH && set_path(s, rec))
+		return -ENOMEM;
 	if (h->type == DIO_EV_PROC && ((const struct dio_ev_proc *)h)->kind == DIO_PROC_EXIT &&
 	    (((const struct dio_ev_proc *)h)->flags & DIO_PROCF_GROUP_DEAD))
 		s->exits++;
@@ -1074,6 +1072,10 @@ static void report_loss(struct session *s)
 {
 	refresh_counters(s);
 	loss__warn(&s->loss);
+	if (s->loss.n[LOSS_MALFORMED])
+		warn_msg("%llu malformed records were left out, counted as lost (the first, of type %u: %s)",
+			 (unsigned long long)s->loss.n[LOSS_MALFORMED], s->malformed_type,
+			 s->malformed_why ? s->malformed_why : "?");
 }
 
 static int finish_analyzers(struct session *s)
@@ -1115,6 +1117,19 @@ static int finish_analyzers(struct session *s)
 	}
 	flush_sinks(s);
 	return ret;
+}
+
+int session__finish(struct session *s)
+{
+	int e = finish_analyzers(s);
+
+	report_loss(s);
+	return e || s->failed;
+}
+
+uint64_t session__malformed(const struct session *s)
+{
+	return s->loss.n[LOSS_MALFORMED];
 }
 
 int session__loss_text(struct session *s, char *buf, size_t len)
@@ -1173,16 +1188,20 @@ static int with_findings(struct session *s, int code)
 	return code ? code : DIO_EXIT_FINDINGS;
 }
 
-int session__replay(struct session *s, struct tf_reader *r,
-		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud)
+void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
+		     void *ud)
+{
+	s->keep = keep;
+	s->keep_ud = ud;
+}
+
+int session__replay(struct session *s, struct tf_reader *r)
 {
 	const void *rec;
 	size_t size;
 	int e, code = 0;
 
 	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
-		if (keep && !keep(ud, rec))
-			continue;
 		if (session__dispatch(s, rec, size) < 0) {
 			code = 1;
 			break;
@@ -1194,10 +1213,7 @@ int session__replay(struct session *s, struct tf_reader *r,
 	}
 	/* the recording's losses, from the metadata its writer appended at the end */
 	loss__add_meta(&s->loss, meta_get, r);
-	if (finish_analyzers(s))
-		code = 1;
-	report_loss(s);
-	return with_findings(s, code || s->failed);
+	return with_findings(s, session__finish(s) || code);
 }
 
 int session__trace(struct session *s)
@@ -1300,10 +1316,7 @@ int session__trace(struct session *s)
 	refresh_counters(s);
 	probe__free(s->probe);
 	s->probe = NULL;
-	if (finish_analyzers(s))
-		code = 1;
-	report_loss(s);
-	if (s->failed)
+	if (session__finish(s))
 		code = 1;
 	if (!code && child_done)
 		code = exit_code_of(status);

@@ -29,11 +29,19 @@ struct session *session__new(struct options *o, char *err, size_t errlen);
 void session__free(struct session *s);
 
 /*
- * Hand one record to the modules subscribed to its type. size is what the
- * source holds; a record whose header disagrees is counted as malformed and
- * skipped. 0, or -errno when a module failed (the session should stop).
+ * Hand one record, from the ring or a trace file, to the modules subscribed
+ * to its type. size is what the source holds. The record is checked first
+ * (record_check): one that breaks a promise of dio/event.h is counted as
+ * malformed (lost, "other") and goes nowhere, not even to the filter. 0, or
+ * -errno when a module failed (the session should stop).
  */
 int session__dispatch(struct session *s, const void *rec, size_t size);
+/*
+ * Records that passed the check go to the modules only when keep (NULL: no
+ * filter) returns non-zero: the --pid, --comm, --path, ... of a replay.
+ */
+void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
+		     void *ud);
 
 /*
  * Trace live: attach, start or attach to the processes, run until the command
@@ -66,12 +74,18 @@ int64_t session__realtime_off(const struct session *s);
 /* What the running kernel let the live session use; NULL in a replay. Owned by s. */
 const struct features *session__features(const struct session *s);
 /*
- * Feed every record of r for which keep (if not NULL) returns non-zero to the
- * modules, then finish the analyzers. Returns dio's exit status (0, or 1 when a
- * module or the reading failed).
+ * Dispatch every record of r, then finish (session__finish). Returns dio's
+ * exit status (0, or 1 when a module or the reading failed).
  */
-int session__replay(struct session *s, struct tf_reader *r,
-		    int (*keep)(void *ud, const struct dio_ev_hdr *h), void *ud);
+int session__replay(struct session *s, struct tf_reader *r);
+/*
+ * The end of the records, whatever their source: the descriptions still open
+ * end, the analyzers finish, --max-findings says what it left out, the sinks
+ * flush and the losses are reported. 1 when a module failed, else 0.
+ */
+int session__finish(struct session *s);
+/* Records refused by the check so far (session__dispatch). */
+uint64_t session__malformed(const struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
 int session__loss_text(struct session *s, char *buf, size_t len);
 /* The path of a file tag as the records so far named it; NULL when unknown. */

@@ -349,11 +349,12 @@ int tf_writer__flush(struct tf_writer *w)
 
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size)
 {
-	const struct dio_ev_hdr *h = rec;
+	struct dio_ev_hdr hv, *h = &hv;
 	struct tf_buf *b;
 
 	if (size < sizeof(*h) || size > 65535)
 		return -EINVAL;
+	memcpy(h, rec, sizeof(*h));	/* rec need not be aligned */
 	if (w->stalled) {
 		/*
 		 * Path and process records name files and threads for everything
@@ -527,7 +528,11 @@ static int skippable(const struct tf_reader *r, uint64_t first_ts, uint64_t last
 }
 
 /* A plausible block header at off: magic, own CRC, kind and sizes in range. */
-static int header_ok(struct tf_reader *r, size_t off)
+/*
+ * Whether an intact block header is at off; it is copied to *out (when not
+ * NULL): blocks follow each other unpadded, so a header is rarely aligned.
+ */
+static int header_at(struct tf_reader *r, size_t off, struct tf_block_hdr *out)
 {
 	const uint8_t *p;
 	struct tf_block_hdr h;
@@ -535,6 +540,8 @@ static int header_ok(struct tf_reader *r, size_t off)
 	if (r->size - off < sizeof(h) || !(p = view(r, off, sizeof(h))))
 		return 0;
 	memcpy(&h, p, sizeof(h));
+	if (out)
+		*out = h;
 	return h.magic == TF_BLOCK_MAGIC && h.hdr_crc == hdr_crc(&h) &&
 	       h.kind >= TF_BLK_META && h.kind <= TF_BLK_INDEX &&
 	       h.raw_len <= TF_BLOCK_RAW_MAX && h.comp_len <= compressBound(TF_BLOCK_RAW_MAX);
@@ -551,7 +558,7 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 	uLongf len;
 
 	while (r->pos < r->size) {
-		if (!header_ok(r, r->pos)) {
+		if (!header_at(r, r->pos, NULL)) {
 			size_t from = r->pos;
 
 			if (r->size - r->pos < sizeof(h)) {
@@ -565,7 +572,7 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 			r->st.bad_blocks++;
 			do
 				r->pos++;
-			while (r->pos < r->size && !header_ok(r, r->pos));
+			while (r->pos < r->size && !header_at(r, r->pos, NULL));
 			r->st.skipped_bytes += r->pos - from;
 			if (r->pos >= r->size)
 				r->st.truncated = !r->st.indexed;
@@ -621,7 +628,7 @@ static void load_index(struct tf_reader *r)
 		return;
 	memcpy(&t, pay, sizeof(t));
 	if (memcmp(t.magic, TF_TRAILER_MAGIC, sizeof(t.magic)) || t.index_offset < r->pos ||
-	    t.index_offset > r->size - sizeof(t) - sizeof(h) || !header_ok(r, t.index_offset))
+	    t.index_offset > r->size - sizeof(t) - sizeof(h) || !header_at(r, t.index_offset, NULL))
 		return;
 	memcpy(&h, view(r, t.index_offset, sizeof(h)), sizeof(h));
 	if (h.kind != TF_BLK_INDEX || h.raw_len % sizeof(*r->idx) ||
@@ -675,10 +682,9 @@ static void seek_index(struct tf_reader *r)
 		/* past the last record block: on to the final metadata and the index */
 		size_t off = r->idx[j - 1].offset;
 
-		if (header_ok(r, off)) {
-			struct tf_block_hdr h;
+		struct tf_block_hdr h;
 
-			memcpy(&h, view(r, off, sizeof(h)), sizeof(h));
+		if (header_at(r, off, &h)) {
 			r->pos = off + sizeof(h) + h.comp_len;
 		} else {
 			/* damage where the index points: let the header walk judge it */
@@ -699,15 +705,13 @@ void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi)
 
 uint64_t tf_reader__first_ts(struct tf_reader *r)
 {
+	struct tf_block_hdr h;
 	size_t off = r->pos;
 
 	if (r->nidx)
 		return r->idx[0].first_ts;
 	/* the first intact record block's header, without reading anything else */
-	while (off < r->size && header_ok(r, off)) {
-		struct tf_block_hdr h;
-
-		memcpy(&h, view(r, off, sizeof(h)), sizeof(h));
+	while (off < r->size && header_at(r, off, &h)) {
 		if (h.kind == TF_BLK_RECORDS)
 			return h.first_ts;
 		if (r->size - off - sizeof(h) < h.comp_len)
@@ -720,7 +724,7 @@ uint64_t tf_reader__first_ts(struct tf_reader *r)
 struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 {
 	struct tf_reader *r = NULL;
-	struct tf_block_hdr bh = { 0 };
+	struct tf_block_hdr bh;
 	struct tf_file_hdr fh;
 	const uint8_t *p;
 	struct stat sb;
@@ -783,9 +787,7 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 	}
 	r->pos = fh.hdr_size;
 	/* the metadata block comes first; a file without one is still read */
-	if (header_ok(r, r->pos))
-		memcpy(&bh, view(r, r->pos, sizeof(bh)), sizeof(bh));
-	if (bh.kind == TF_BLK_META && load_block(r, &kind) == 1) {
+	if (header_at(r, r->pos, &bh) && bh.kind == TF_BLK_META && load_block(r, &kind) == 1) {
 		r->meta = strndup((const char *)r->raw,
 				  r->raw_len < TF_META_MAX ? r->raw_len : TF_META_MAX);
 		r->raw_len = 0;

@@ -79,9 +79,10 @@ struct tf_reader;
  */
 struct tf_writer *tf_writer__open(const char *path, int level, const char *meta, int flags);
 /*
- * Append one record (copied). When all block buffers wait for the writer
- * thread, waits, or with TF_W_DROP drops the record and counts it. 0, or the
- * writer's first error (-errno): what was written before it stays readable.
+ * Append one record (copied; it need not be aligned). When all block buffers
+ * wait for the writer thread, waits, or with TF_W_DROP drops the record and
+ * counts it. 0, or the writer's first error (-errno): what was written before
+ * it stays readable.
  */
 int tf_writer__add(struct tf_writer *w, const void *rec, size_t size);
 /*

@@ -699,7 +699,7 @@ static int ap_event(void *state, const struct dio_ev_hdr *ev)
 			settle(st, &p->pid);
 		return 0;
 	}
-	if (ev->type != DIO_EV_SYSCALL || ev->size < sizeof(*e) || !(e->flags & DIO_SF_FILE) ||
+	if (ev->type != DIO_EV_SYSCALL || !(e->flags & DIO_SF_FILE) ||
 	    (e->ftype != DIO_FT_REG && e->ftype != DIO_FT_BLK))
 		return 0;
 	kind = call_kind(&st->kinds, e->nr);

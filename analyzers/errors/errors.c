@@ -537,12 +537,9 @@ cleanup:
 /* the first string argument, when the record holds a non-empty one */
 static const char *path_arg(const struct dio_ev_syscall *e)
 {
-	const char *p = (const char *)(e + 1);
+	const char *p = dio_ev_syscall_str(e, 0);
 
-	if (e->str_len[0] < 2 || (e->flags & DIO_SF_STR0_FAULT) ||
-	    sizeof(*e) + e->str_len[0] > e->hdr.size || p[e->str_len[0] - 1])
-		return NULL;
-	return p;
+	return p && p[0] ? p : NULL;
 }
 
 /* (pid, fd) as a key of the table of fds written to */

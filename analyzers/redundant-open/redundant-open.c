@@ -441,13 +441,7 @@ static uint16_t xflags(const struct ro *s, uint32_t nr)
 /* the first string argument, when it is whole */
 static const char *str0(const struct dio_ev_syscall *e)
 {
-	const char *str = (const char *)(e + 1);
-	size_t n = e->str_len[0];
-
-	if (!n || (e->flags & (DIO_SF_STR0_TRUNC | DIO_SF_STR0_FAULT)) ||
-	    sizeof(*e) + n > e->hdr.size || str[n - 1])
-		return NULL;
-	return str;
+	return (e->flags & DIO_SF_STR0_TRUNC) ? NULL : dio_ev_syscall_str(e, 0);
 }
 
 static void tally_add(struct tally *t, const struct tally *in)
@@ -1503,7 +1497,9 @@ static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct p
 				return;
 		}
 	}
-	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET), e->offset + (failed ? 0 : e->ret));
+	/* in unsigned arithmetic: a crafted offset and return wrap rather than overflow */
+	moved(f, d, !failed && (e->flags & DIO_SF_OFFSET),
+	      (int64_t)((uint64_t)e->offset + (uint64_t)(failed ? 0 : e->ret)));
 }
 
 static void on_seek(struct ro *s, const struct pkey *k, struct path *f, struct desc *d,
@@ -1912,8 +1908,7 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 	struct proc *p;
 
 	if (ev->type == DIO_EV_OFD) {
-		if (ev->size >= sizeof(struct dio_ev_ofd))
-			on_ofd(s, (const void *)ev);
+		on_ofd(s, (const void *)ev);
 		return s->err;
 	}
 	if (s->ndying)

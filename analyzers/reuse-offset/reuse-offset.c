@@ -974,10 +974,10 @@ static void on_report_evict(void *key, void *val, void *ud)
 	emit_report(ud, key, val);
 }
 
-/* the last path component of s (len bytes, NUL included or not) */
-static const char *base_name(const char *s, size_t len, size_t *blen)
+/* the last path component of s */
+static const char *base_name(const char *s, size_t *blen)
 {
-	size_t l = strnlen(s, len), b = l;
+	size_t l = strlen(s), b = l;
 
 	while (b > 0 && s[b - 1] != '/')
 		b--;
@@ -994,35 +994,24 @@ static uint64_t name_hash(const char *s, size_t len)
 	return h;
 }
 
-/* the path a successful unlink removed or a rename replaced: NULL if not readable */
-static const char *removed_path(const struct ro *st, const struct dio_ev_syscall *e, size_t *len)
+/*
+ * The path a successful unlink removed or a rename replaced (the new name,
+ * whose file, if any, is the one that goes away): NULL if not readable.
+ */
+static const char *removed_path(const struct ro *st, const struct dio_ev_syscall *e)
 {
-	const char *s = (const char *)(e + 1);
-	size_t got = e->hdr.size - sizeof(*e);
-
-	if (call_kind(&st->kinds, e->nr) == CALL_UNLINK) {
-		if (!e->str_len[0] || (e->flags & DIO_SF_STR0_FAULT) || e->str_len[0] > got)
-			return NULL;
-		*len = e->str_len[0];
-		return s;
-	}
-	/* rename: the new name, whose file (if any) is the one that goes away */
-	if (!e->str_len[1] || (e->flags & DIO_SF_STR1_FAULT) ||
-	    (size_t)e->str_len[0] + e->str_len[1] > got)
-		return NULL;
-	*len = e->str_len[1];
-	return s + e->str_len[0];
+	return dio_ev_syscall_str(e, call_kind(&st->kinds, e->nr) == CALL_UNLINK ? 0 : 1);
 }
 
 static void note_removal(struct ro *st, const struct dio_ev_syscall *e)
 {
-	size_t len, blen;
-	const char *p = removed_path(st, e, &len), *b;
+	size_t blen;
+	const char *p = removed_path(st, e), *b;
 	uint64_t h;
 
 	if (!p)
 		return;
-	b = base_name(p, len, &blen);
+	b = base_name(p, &blen);
 	if (!blen)
 		return;
 	h = name_hash(b, blen);
@@ -1030,9 +1019,9 @@ static void note_removal(struct ro *st, const struct dio_ev_syscall *e)
 }
 
 /* does the argument arg name path? Relative ones are matched as a suffix. */
-static int names(const char *arg, size_t len, const char *path)
+static int names(const char *arg, const char *path)
 {
-	size_t l = strnlen(arg, len), pl = strlen(path);
+	size_t l = strlen(arg), pl = strlen(path);
 
 	if (l && arg[0] == '/')
 		return l == pl && !memcmp(arg, path, l);
@@ -1046,16 +1035,16 @@ static int names(const char *arg, size_t len, const char *path)
 /* the unlink or rename since `since` that took path away, or NULL */
 static const struct dio_ev_syscall *removal_of(struct ro *st, const char *path, uint64_t since)
 {
-	size_t blen, len;
-	const char *b = base_name(path, strlen(path) + 1, &blen), *arg;
+	size_t blen;
+	const char *b = base_name(path, &blen), *arg;
 	uint64_t h = name_hash(b, blen);
 	struct removal *r = blen ? table_get(&st->removals, &h) : NULL;
 	const struct dio_ev_syscall *e = r ? rec_ev(&r->rec) : NULL;
 
 	if (!e || e->hdr.ts < since)
 		return NULL;
-	arg = removed_path(st, e, &len);
-	return arg && names(arg, len, path) ? e : NULL;
+	arg = removed_path(st, e);
+	return arg && names(arg, path) ? e : NULL;
 }
 
 static void new_generation(struct ro *st, const struct ikey *ik, struct inode *n,
@@ -1465,22 +1454,22 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct ro *st = state;
 
-	if (ev->type == DIO_EV_SYSCALL && ev->size >= sizeof(struct dio_ev_syscall)) {
+	if (ev->type == DIO_EV_SYSCALL) {
 		on_syscall(st, (const void *)ev);
-	} else if (ev->type == DIO_EV_OFD && ev->size >= sizeof(struct dio_ev_ofd)) {
+	} else if (ev->type == DIO_EV_OFD) {
 		const struct dio_ev_ofd *o = (const void *)ev;
 		struct pkey k = { .ofd = o->ofd };
 
 		if (o->ofd)
 			position_end(st, &k);
-	} else if (ev->type == DIO_EV_PATH && ev->size >= sizeof(struct dio_ev_path)) {
+	} else if (ev->type == DIO_EV_PATH) {
 		const struct dio_ev_path *p = (const void *)ev;
 		struct ikey ik = { .ino = p->tag.ino, .dev = p->tag.dev };
 		struct inode *n = (p->flags & DIO_PF_DELETED) ? table_get(&st->inodes, &ik) : NULL;
 
 		if (n && n->gen == p->tag.gen && !n->g.deleted_ts)
 			n->g.deleted_ts = ev->ts;
-	} else if (ev->type == DIO_EV_PROC && ev->size >= DIO_EV_PROC_SIZE_V1) {
+	} else if (ev->type == DIO_EV_PROC) {
 		const struct dio_ev_proc *p = (const void *)ev;
 		struct pick pk = { .pid = p->pid };
 

@@ -23,7 +23,8 @@ struct dio_analyzer {
 	 * 0 or -errno. */
 	int (*init)(const struct dio_host *host, struct dio_ctx *ctx,
 		    const struct dio_optval *opts, void **state);
-	/* One record. The record is only valid during the call. 0, or -errno to stop the session. */
+	/* One record, checked by the host as dio/event.h says. The record is only valid during
+	 * the call. 0, or -errno to stop the session. */
 	int (*event)(void *state, const struct dio_ev_hdr *ev);
 	/* End of the event stream: report what is still pending. 0 or -errno. */
 	int (*finish)(void *state);

@@ -268,6 +268,65 @@ struct dio_ev_runq {
 	__u8 pad[5];
 };
 
+/*
+ * What the host guarantees of every record it hands to a module (the event()
+ * of an analyzer or a sink, and what format_event() accepts): dio checks each
+ * record once, where it comes in from the kernel or a trace file, and a
+ * record that fails is counted as lost and reaches no module. So a module
+ * does not check these again:
+ *  - hdr.type is one the module subscribed to, and hdr.size bytes are
+ *    readable: at least the size of the type's struct in this header (an
+ *    older, shorter process record arrives padded with zeros);
+ *  - a syscall record is exactly its struct, str_len[0] then str_len[1]
+ *    bytes of strings, each at most DIO_PATH_MAX with its last byte a NUL (so
+ *    each is a C string; a string that could not be read has length 0), then
+ *    with DIO_SF_HASH a struct dio_ev_content and its data_len bytes, at most
+ *    DIO_PATH_MAX: dio_ev_syscall_str() and dio_ev_syscall_content() find them;
+ *  - a path record is its struct and len bytes, 1 to DIO_PATH_MAX, the last a
+ *    NUL: dio_ev_path_str();
+ *  - ftype is a DIO_FT_* where its flag says it is valid (always in a path
+ *    record), dio_ev_proc.kind a DIO_PROC_*, dio_ev_ofd.how a DIO_OFD_*.
+ * Not checked: values (pids, numbers, times, system call numbers, opcodes)
+ * and the fixed char arrays (comm, rwbs), which need not end with a NUL.
+ */
+#if !defined(__bpf__)
+#include <string.h>
+
+/* String argument i (0 or 1) of a syscall record as a C string; NULL when it has none. */
+static inline const char *dio_ev_syscall_str(const struct dio_ev_syscall *ev, unsigned int i)
+{
+	const char *s = (const char *)(ev + 1);
+
+	if (i > 1 || !ev->str_len[i])
+		return NULL;
+	return i ? s + ev->str_len[0] : s;
+}
+
+/*
+ * The content tail of a syscall record: copies its struct dio_ev_content to
+ * *ct (it is not aligned) and returns its ct->data_len data bytes; NULL, with
+ * *ct zeroed, without DIO_SF_HASH.
+ */
+static inline const char *dio_ev_syscall_content(const struct dio_ev_syscall *ev,
+						 struct dio_ev_content *ct)
+{
+	const char *at = (const char *)(ev + 1) + ev->str_len[0] + ev->str_len[1];
+
+	if (!(ev->flags & DIO_SF_HASH)) {
+		memset(ct, 0, sizeof(*ct));
+		return NULL;
+	}
+	memcpy(ct, at, sizeof(*ct));
+	return at + sizeof(*ct);
+}
+
+/* The path of a path record, a C string. */
+static inline const char *dio_ev_path_str(const struct dio_ev_path *p)
+{
+	return (const char *)(p + 1);
+}
+#endif
+
 /* Layout checks for C99 (-pedantic), C11 and C++ users of this header alike. */
 #ifdef __cplusplus
 #define DIO_STATIC_ASSERT(cond, msg) static_assert(cond, msg)

@@ -154,7 +154,8 @@ struct dio_host {
 	const char *(*syscall_name)(uint32_t nr);
 	/* Last path seen for a file tag, NULL if none; valid until the session ends. */
 	const char *(*tag_path)(struct dio_ctx *ctx, const struct dio_file_tag *tag);
-	/* strace-like rendering of a record into buf (snprintf semantics, no newline). */
+	/* strace-like rendering of a record into buf (snprintf semantics, no newline);
+	 * -EINVAL, with buf empty, for a record that breaks a promise of dio/event.h. */
 	int (*format_event)(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
 			    char *buf, size_t len);
 	/* CLOCK_MONOTONIC ns of an event to ns since the Unix epoch. */

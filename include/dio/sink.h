@@ -23,7 +23,8 @@ struct dio_sink {
 	const struct dio_option *options;
 	int (*init)(const struct dio_host *host, struct dio_ctx *ctx,
 		    const struct dio_optval *opts, void **state);
-	/* One record, valid only during the call. 0 or -errno. */
+	/* One record, checked by the host as dio/event.h says, valid only during the call.
+	 * 0 or -errno. */
 	int (*event)(void *state, const struct dio_ev_hdr *ev);
 	/* One finding, valid only during the call. 0 or -errno. */
 	int (*finding)(void *state, const struct dio_finding *f);

@@ -44,7 +44,6 @@ struct json {
 	char *iobuf;
 	int paths;
 	int werr;		/* errno of the first write error (logged), 0 if none */
-	uint64_t malformed;	/* records that could not be read and were not written */
 	uint64_t base;		/* CLOCK_MONOTONIC ns rel_ns counts from */
 	int based;		/* base was checked against the first record */
 	char *line;		/* the line being built; grows, never cut */
@@ -309,17 +308,14 @@ static void put_decoded(struct json *j, const struct dio_syscall *sc, uint64_t v
 	put_json_str(j, buf, (size_t)n);
 }
 
-static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
+static void json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 {
 	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
-	const char *tail = (const char *)(ev + 1);
 	struct dio_ev_content ct;
-	const char *data;
+	const char *data = dio_ev_syscall_content(ev, &ct);
 	int nargs = sc ? sc->nargs : 6;
 	int nstr;
 
-	if (ev->hdr.size < sizeof(*ev) || format_syscall_tail(ev, &ct, &data))
-		return -EINVAL;
 	put_rec_head(j, "syscall", &ev->hdr, ev->pid, ev->tid);
 	put_kcomm(j, ev->comm);
 	put_kstr(j, "syscall", j->host->syscall_name(ev->nr));
@@ -352,20 +348,19 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 	       ev->str_len[0] || (ev->flags & DIO_SF_STR0_FAULT) ? 1 : 0;
 	if (nstr) {
 		static const uint8_t cut[2] = { DIO_SF_STR0_TRUNC, DIO_SF_STR1_TRUNC };
-		static const uint8_t fault[2] = { DIO_SF_STR0_FAULT, DIO_SF_STR1_FAULT };
-		const char *s = tail;
 		int any_cut = 0;
 
 		put_str(j, ",\"strings\":[");
 		for (int i = 0; i < nstr; i++) {
+			const char *s = dio_ev_syscall_str(ev, i);
+
 			if (i)
 				put_mem(j, ",", 1);
-			if ((ev->flags & fault[i]) || !ev->str_len[i])
-				put_str(j, "null");
+			if (s)
+				put_json_str(j, s, strlen(s));
 			else
-				put_json_str(j, s, strnlen(s, ev->str_len[i]));
+				put_str(j, "null");
 			any_cut |= !!(ev->flags & cut[i]);
-			s += ev->str_len[i];
 		}
 		put_str(j, any_cut ? "],\"strings_truncated\":true" : "]");
 	}
@@ -379,22 +374,19 @@ static int json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 		}
 	}
 	put_mem(j, "}", 1);
-	return 0;
 }
 
-static int json_path(struct json *j, const struct dio_ev_path *p)
+static void json_path(struct json *j, const struct dio_ev_path *p)
 {
 	char t[64];
-	const char *path = (const char *)(p + 1);
+	const char *path = dio_ev_path_str(p);
 
-	if (p->hdr.size < sizeof(*p) || sizeof(*p) + p->len > p->hdr.size)
-		return -EINVAL;
 	format_tag(&p->tag, t, sizeof(t));
 	put_rec_head(j, "path", &p->hdr, p->pid, p->pid);
 	put_kstr(j, "file_tag", t);
 	put_kstr(j, "file_type", format_ftype(p->ftype));
 	put_str(j, ",\"path\":");
-	put_json_str(j, path, strnlen(path, p->len));
+	put_json_str(j, path, strlen(path));
 	put(j, ",\"truncated\":%s,\"deleted\":%s,\"renamed\":%s",
 	    (p->flags & DIO_PF_TRUNC) ? "true" : "false",
 	    (p->flags & DIO_PF_DELETED) ? "true" : "false",
@@ -407,15 +399,12 @@ static int json_path(struct json *j, const struct dio_ev_path *p)
 		put_kstr(j, "cut", head && tail ? "both" : head ? "start" : "end");
 	}
 	put_mem(j, "}", 1);
-	return 0;
 }
 
-static int json_uring(struct json *j, const struct dio_ev_iouring *u)
+static void json_uring(struct json *j, const struct dio_ev_iouring *u)
 {
 	const char *op = xlat_uring_op(u->opcode);
 
-	if (u->hdr.size < sizeof(*u))
-		return -EINVAL;
 	put_rec_head(j, "io_uring", &u->hdr, u->pid, u->tid);
 	put_kcomm(j, u->comm);
 	if (op)
@@ -433,18 +422,15 @@ static int json_uring(struct json *j, const struct dio_ev_iouring *u)
 	if (u->flags & DIO_IF_FILE)
 		put_file(j, &u->tag, u->ftype);
 	put_mem(j, "}", 1);
-	return 0;
 }
 
-static int json_proc(struct json *j, const struct dio_ev_proc *p)
+static void json_proc(struct json *j, const struct dio_ev_proc *p)
 {
 	static const char *const kinds[] = {
 		[DIO_PROC_FORK] = "fork", [DIO_PROC_EXEC] = "exec",
 		[DIO_PROC_EXIT] = "exit", [DIO_PROC_RENAME] = "rename",
 	};
 
-	if (p->hdr.size < sizeof(*p) || p->kind < DIO_PROC_FORK || p->kind > DIO_PROC_RENAME)
-		return -EINVAL;
 	put_rec_head(j, "proc", &p->hdr, p->pid, p->tid);
 	put_kcomm(j, p->comm);
 	put_kstr(j, "kind", kinds[p->kind]);
@@ -470,7 +456,6 @@ static int json_proc(struct json *j, const struct dio_ev_proc *p)
 		break;
 	}
 	put_mem(j, "}", 1);
-	return 0;
 }
 
 /* the system call a block request or a run-queue wait happened in, and when it was entered */
@@ -480,10 +465,8 @@ static void put_in_call(struct json *j, uint16_t nr, uint64_t sys_ts)
 	put(j, ",\"nr\":%u,\"sys_ts_ns\":%" PRIu64, nr, j->host->realtime_ns(j->ctx, sys_ts));
 }
 
-static int json_block(struct json *j, const struct dio_ev_block *b)
+static void json_block(struct json *j, const struct dio_ev_block *b)
 {
-	if (b->hdr.size < sizeof(*b))
-		return -EINVAL;
 	put_rec_head(j, "block", &b->hdr, b->pid, b->tid);
 	put_kcomm(j, b->comm);
 	put_kfixed(j, "rwbs", b->rwbs, sizeof(b->rwbs));
@@ -498,13 +481,10 @@ static int json_block(struct json *j, const struct dio_ev_block *b)
 	if (b->flags & DIO_BF_SYSCALL)
 		put_in_call(j, b->nr, b->sys_ts);
 	put_mem(j, "}", 1);
-	return 0;
 }
 
-static int json_runq(struct json *j, const struct dio_ev_runq *r)
+static void json_runq(struct json *j, const struct dio_ev_runq *r)
 {
-	if (r->hdr.size < sizeof(*r))
-		return -EINVAL;
 	put_rec_head(j, "runq", &r->hdr, r->pid, r->tid);
 	put_kcomm(j, r->comm);
 	put_kbool(j, "preempted", r->flags & DIO_RF_PREEMPTED);
@@ -514,7 +494,6 @@ static int json_runq(struct json *j, const struct dio_ev_runq *r)
 	if (r->flags & DIO_RF_SYSCALL)
 		put_in_call(j, r->nr, r->sys_ts);
 	put_mem(j, "}", 1);
-	return 0;
 }
 
 /* ---- output ------------------------------------------------------------------- */
@@ -668,9 +647,6 @@ static void json_destroy(void *state)
 
 	if (!j)
 		return;
-	if (j->malformed)
-		j->host->log(j->ctx, "%" PRIu64 " malformed records were not written",
-			     j->malformed);
 	close_output(j);
 	free(j->line);
 	free(j);
@@ -710,7 +686,6 @@ cleanup:
 static int json_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct json *j = state;
-	int err;
 
 	if (ev->type == DIO_EV_PATH && !j->paths)
 		return 0;
@@ -719,21 +694,14 @@ static int json_event(void *state, const struct dio_ev_hdr *ev)
 		return -j->werr;
 	j->len = 0;
 	j->oom = 0;
+	/* the host checked the record (dio/event.h) and sends only the types subscribed to */
 	switch (ev->type) {
-	case DIO_EV_SYSCALL: err = json_syscall(j, (const void *)ev); break;
-	case DIO_EV_PATH: err = json_path(j, (const void *)ev); break;
-	case DIO_EV_IOURING: err = json_uring(j, (const void *)ev); break;
-	case DIO_EV_PROC: err = json_proc(j, (const void *)ev); break;
-	case DIO_EV_BLOCK: err = json_block(j, (const void *)ev); break;
-	case DIO_EV_RUNQ: err = json_runq(j, (const void *)ev); break;
-	default: err = -EINVAL; break;
-	}
-	if (err) {
-		/* a record we cannot read is no reason to stop tracing; it is counted */
-		if (!j->malformed++)
-			j->host->log(j->ctx, "cannot read a record of type %u: %s", ev->type,
-				     strerror(-err));
-		return 0;
+	case DIO_EV_SYSCALL: json_syscall(j, (const void *)ev); break;
+	case DIO_EV_PATH: json_path(j, (const void *)ev); break;
+	case DIO_EV_IOURING: json_uring(j, (const void *)ev); break;
+	case DIO_EV_PROC: json_proc(j, (const void *)ev); break;
+	case DIO_EV_BLOCK: json_block(j, (const void *)ev); break;
+	case DIO_EV_RUNQ: json_runq(j, (const void *)ev); break;
 	}
 	return write_line(j);
 }

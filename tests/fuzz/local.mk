@@ -13,3 +13,16 @@ tests/fuzz/fuzz_tracefile: $(srcdir)/tests/fuzz/fuzz_tracefile.c $(srcdir)/engin
 	@mkdir -p tests/fuzz
 	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
 		$(srcdir)/engine/tracefile.c $(srcdir)/engine/util.c -o $@ $(ZLIB_LIBS)
+
+# Fuzzing what comes after the reader: records without the file's framing, through
+# the host's checks, dispatch, the sinks and every analyzer, loaded as modules. Built
+# with the configured compiler and sanitizers (the modules are), with a driver of its own.
+check_PROGRAMS += tests/fuzz/fuzz_records
+tests_fuzz_fuzz_records_SOURCES = tests/fuzz/fuzz_records.c
+tests_fuzz_fuzz_records_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_fuzz_fuzz_records_LDADD = $(DIO_ENGINE_LIBS)
+TESTS += tests/fuzz/fuzz-records.sh
+EXTRA_DIST += tests/fuzz/fuzz-records.sh tests/fuzz/record-seeds.py \
+	tests/fuzz/records/blockq.rec tests/fuzz/records/demo.rec \
+	tests/fuzz/records/edges-kernel.rec tests/fuzz/records/edges-user.rec \
+	tests/fuzz/records/pipe.rec tests/fuzz/records/uring.rec

@@ -39,6 +39,8 @@ INTEGRATION_TESTS += tests/integration/trace-caps.sh
 INTEGRATION_TESTS += tests/integration/ci-gate.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
+# records that lie inside an intact trace file: checked once, left out, counted
+INTEGRATION_TESTS += tests/integration/crafted-records.sh
 # a killed dio record keeps what it recorded up to about a second before
 INTEGRATION_TESTS += tests/integration/record-kill.sh
 # modules and config files: only from places no one else can write
@@ -51,6 +53,8 @@ TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
 # the trace file reader of json-roundtrip.sh, written from docs/trace-format.md
 EXTRA_DIST += tests/integration/tracefile_reader.py
+# a writer of intact trace files around crafted records (crafted-records.sh)
+EXTRA_DIST += tests/integration/tracefile_writer.py
 
 # the SDK: make install, the example analyzer built with pkg-config and loaded by path and name
 INTEGRATION_TESTS += tests/integration/sdk-example.sh

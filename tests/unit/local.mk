@@ -210,3 +210,10 @@ TESTS += tests/unit/test_findings
 tests_unit_test_findings_SOURCES = tests/unit/test_findings.c
 tests_unit_test_findings_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_findings_LDADD = $(TEST_ENGINE_LIBS)
+
+# the one check of records at the host's boundary, and the accessors of dio/event.h
+check_PROGRAMS += tests/unit/test_record
+TESTS += tests/unit/test_record
+tests_unit_test_record_SOURCES = tests/unit/test_record.c
+tests_unit_test_record_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_record_LDADD = $(TEST_ENGINE_LIBS)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* strace-like lines for records, exactly; malformed records and short buffers. */
+/*
+ * strace-like lines for records, exactly, and short buffers. Every record here
+ * is one the host would pass (record_check): format_event checks nothing itself.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -13,6 +16,7 @@
 #include <cmocka.h>
 #include <dio/plugin.h>
 #include "engine/format.h"
+#include "engine/record.h"
 
 /* x86_64 numbers, written out: the records carry these whatever the build host */
 enum {
@@ -80,12 +84,22 @@ static void args(struct rec *r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t 
 	memcpy(r->ev.args, a, sizeof(a));
 }
 
+/* a record the host hands over: one that passes its check */
+static void checked(const void *r)
+{
+	const char *why = "";
+
+	if (record_check(r, ((const struct dio_ev_hdr *)r)->size, RECORD_HOST_MADE, &why))
+		fail_msg("the test's record is malformed: %s", why);
+}
+
 /* the line, and the length returned is the line's */
 static void expect(const void *r, const struct fmt_ctx *c, const char *want)
 {
 	char buf[1024];
 	int n;
 
+	checked(r);
 	memset(buf, 'Z', sizeof(buf));
 	n = format_event(c, r, buf, sizeof(buf));
 	assert_string_equal(buf, want);
@@ -216,7 +230,9 @@ static void strings_cut_unreadable_or_absent(void **state)
 	args(&r, AT_FDCWD_ARG, 0xabc0, O_RDONLY, 0, 0, 0);
 	r.ev.flags |= DIO_SF_STR0_TRUNC;
 	expect(&r, &plain, "openat(AT_FDCWD, \"/very/long/pa\"..., O_RDONLY) = 3");
-	/* unreadable: the pointer */
+	/* unreadable: no bytes, the pointer */
+	r = mk(NR_openat, 3, NULL, NULL);
+	args(&r, AT_FDCWD_ARG, 0xabc0, O_RDONLY, 0, 0, 0);
 	r.ev.flags = DIO_SF_STR0_FAULT;
 	expect(&r, &plain, "openat(AT_FDCWD, 0xabc0, O_RDONLY) = 3");
 	/* not captured at all */
@@ -247,10 +263,14 @@ static void rename_two_strings_each_cut_or_unreadable(void **state)
 	expect(&r, &full, "[10/11 app] rename(\"/a/old\", \"/a/new\") = 0");
 	r.ev.flags |= DIO_SF_STR1_TRUNC;
 	expect(&r, &plain, "rename(\"/a/old\", \"/a/new\"...) = 0");
-	r.ev.flags |= DIO_SF_STR0_FAULT;
+	/* an unreadable string has no bytes: the second is the record's only one */
+	r = mk(NR_rename, 0, NULL, "/a/new");
+	args(&r, 0x1000, 0x2000, 0, 0, 0, 0);
+	r.ev.flags = DIO_SF_STR0_FAULT | DIO_SF_STR1_TRUNC;
 	expect(&r, &plain, "rename(0x1000, \"/a/new\"...) = 0");
+	r = mk(NR_rename, -EXDEV, "/a/old", NULL);
+	args(&r, 0x1000, 0x2000, 0, 0, 0, 0);
 	r.ev.flags = DIO_SF_STR1_FAULT;
-	r.ev.ret = -EXDEV;
 	expect(&r, &plain, "rename(\"/a/old\", 0x2000) = -1 EXDEV (Invalid cross-device link)");
 }
 
@@ -570,8 +590,6 @@ static void proc_records(void **state)
 	expect(&p, &full, "[10/12 dd] +++ killed by signal 11 (core dumped) +++");
 }
 
-static void refused(const void *r);
-
 /* host-made: the end of an open file description */
 static void ofd_records(void **state)
 {
@@ -589,8 +607,6 @@ static void ofd_records(void **state)
 	r.flags = 0;
 	r.fd = 4;
 	expect(&r, &plain, "--- ofd 001a2b3c ended: end of trace of 4 ---");
-	r.how = 77;
-	expect(&r, &plain, "--- ofd 001a2b3c ended: ? of 4 ---");
 }
 
 static void block_and_runq_records(void **state)
@@ -604,7 +620,6 @@ static void block_and_runq_records(void **state)
 				 .pid = 10, .tid = 13, .delay = 2500000, .comm = "client0",
 				 .prev_pid = 20, .prev_tid = 21, .prev_comm = "rocksdb:low0",
 				 .nr = NR_read, .flags = DIO_RF_SYSCALL };
-	struct dio_ev_block shortb = b;
 
 	expect(&b, &full, "[10/12 db] --- block WS 8:16 sector=2048 bytes=65536 latency=0.001234 "
 			  "queue=0.000056 sys=pwrite64 ---");
@@ -633,8 +648,6 @@ static void block_and_runq_records(void **state)
 			  "\"rocksdb:low0\" sys=read ---");
 	r.flags = DIO_RF_PREEMPTED;
 	expect(&r, &plain, "--- runq preempted cpu=1 wait=0.002500 prev=20/21 \"rocksdb:low0\" ---");
-	shortb.hdr.size--;
-	refused(&shortb);
 }
 
 static void uring_records(void **state)
@@ -667,77 +680,14 @@ static void uring_records(void **state)
 	expect(&u, &plain, "io_uring FSYNC(fd 5, off=8192, len=0) = 0");
 }
 
-/* ---- bad records and short buffers ---------------------------------------- */
-
-static void refused(const void *r)
-{
-	char buf[64];
-
-	memset(buf, 'Z', sizeof(buf));
-	assert_int_equal(format_event(&full, r, buf, sizeof(buf)), -EINVAL);
-	assert_int_equal(buf[0], 0);
-	assert_int_equal(format_event(&full, r, NULL, 0), -EINVAL);
-}
-
-static void malformed_records_are_refused(void **state)
-{
-	struct rec r = mk(NR_rename, 0, "a", "b");
-	struct dio_ev_content ct = { .data_len = 100 };
-	struct path_rec pa = { .p = { .hdr = { .type = DIO_EV_PATH, .size = sizeof(pa.p) + 2 },
-				      .len = 2 }, .s = "/" };
-	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) - 1 } };
-	struct dio_ev_proc p = { .hdr = { .type = DIO_EV_PROC, .size = sizeof(p) }, .kind = 9 };
-
-	r.ev.str_len[1] = 60;	/* past the record's end */
-	refused(&r);
-	/* one byte short of its strings */
-	r = mk(NR_rename, 0, "a", "b");
-	r.ev.hdr.size--;
-	refused(&r);
-	r.ev.hdr.size++;
-	assert_int_equal(format_event(&plain, &r.ev.hdr, NULL, 0),
-			 (int)strlen("rename(\"a\", \"b\") = 0"));
-	r = mk(NR_read, 0, NULL, NULL);
-	r.ev.hdr.size = sizeof(r.ev) - 1;
-	refused(&r);
-	r.ev.hdr.size = 16;
-	refused(&r);
-	/* a content tail that does not fit, then its data that does not */
-	r = mk(NR_read, 6, NULL, NULL);
-	r.ev.flags = DIO_SF_HASH;
-	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct) - 1;
-	refused(&r);
-	memcpy(r.tail, &ct, sizeof(ct));
-	r.ev.hdr.size = sizeof(r.ev) + sizeof(ct) + 99;
-	refused(&r);
-	r.ev.hdr.size++;	/* now it fits */
-	assert_int_equal(format_event(&plain, &r.ev.hdr, NULL, 0),
-			 (int)strlen("read(0, NULL, 0) = 6"));
-	/* other types */
-	pa.p.len = 3;
-	refused(&pa);
-	pa.p.hdr.size = sizeof(pa.p) - 1;
-	pa.p.len = 0;
-	refused(&pa);
-	refused(&u);
-	refused(&p);
-	p.kind = 0;
-	refused(&p);
-	p.hdr.size = sizeof(p) - 1;
-	p.kind = DIO_PROC_EXIT;
-	refused(&p);
-	r = mk(NR_read, 0, NULL, NULL);
-	r.ev.hdr.type = 0;
-	refused(&r);
-	r.ev.hdr.type = DIO_EV_MAX;
-	refused(&r);
-}
+/* ---- short buffers ----------------------------------------------------------- */
 
 /* every buffer size: the full length back, the start of the line, a NUL, nothing past len */
 static void cut(const void *r, const struct fmt_ctx *c, const char *want)
 {
 	size_t n = strlen(want);
 
+	checked(r);
 	for (size_t len = 0; len <= n + 1; len++) {
 		char buf[1024];
 
@@ -762,7 +712,7 @@ static void small_buffers_are_cut_and_counted(void **state)
 	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) },
 				    .pid = 10, .tid = 13, .res = -ENOSPC, .comm = "app",
 				    .tag = tag, .len = 4096, .fd = 3, .opcode = 23,
-				    .flags = DIO_IF_FILE };
+				    .ftype = DIO_FT_REG, .flags = DIO_IF_FILE };
 	char buf[6];
 
 	args(&r, AT_FDCWD_ARG, 0, O_WRONLY | O_CREAT, 0644, 0, 0);
@@ -773,7 +723,7 @@ static void small_buffers_are_cut_and_counted(void **state)
 	cut(&pa, &full, "[10] path 8:1|1234|5 reg \"/tmp/x\" (deleted)");
 	cut(&p, &full, "[10/12 a\\tb] +++ exec \"a\\tb\" +++");
 	cut(&u, &full, "[10/13 app] io_uring WRITE(fd 3</tmp/x>, off=0, len=4096) = "
-		       "-1 ENOSPC (No space left on device) {type=- tag=8:1|1234|5}");
+		       "-1 ENOSPC (No space left on device) {type=reg tag=8:1|1234|5}");
 	r = mk(NR_fstat, 0, NULL, NULL);
 	args(&r, 3, 0x10, 0, 0, 0, 0);
 	assert_int_equal(format_event(&plain, &r.ev.hdr, buf, sizeof(buf)),
@@ -838,7 +788,6 @@ int main(void)
 		cmocka_unit_test(block_and_runq_records),
 		cmocka_unit_test(ofd_records),
 		cmocka_unit_test(uring_records),
-		cmocka_unit_test(malformed_records_are_refused),
 		cmocka_unit_test(small_buffers_are_cut_and_counted),
 		cmocka_unit_test(tags_and_types),
 	};

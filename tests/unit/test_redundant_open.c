@@ -1148,6 +1148,22 @@ static void test_pwrite_leaves_the_offset(void **state)
 	assert_int_equal(finding("redundant-open.seek")->count, 1);
 }
 
+/* a crafted file's offset and return whose sum passes INT64_MAX: it wraps, no overflow */
+static void test_an_offset_at_the_end_of_the_range_is_no_overflow(void **state)
+{
+	struct dio_file_tag a = tag_of(30, 1);
+
+	(void)state;
+	start();
+	fake_path(&a, "/data");
+	call(T0, PID, NR_openat, 4, &a, -1, 4);
+	call(T0 + 1, PID, NR_write, 4, &a, INT64_MAX, 1424);
+	call(T0 + 2, PID, NR_write, 4, &a, INT64_MIN, LINE);
+	call(T0 + 3, PID, NR_close, 4, &a, -1, 0);
+	stop();
+	assert_int_equal(nfindings("redundant-open.seek"), 0);
+}
+
 /*
  * Without description ids another fd on the file may be a dup: a move through
  * it makes this fd's offset unknown. With them, two opens have two offsets.
@@ -1369,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(test_seek_threshold_edge_and_seek_end),
 		cmocka_unit_test(test_seeks_that_move_or_only_ask_are_no_finding),
 		cmocka_unit_test(test_pwrite_leaves_the_offset),
+		cmocka_unit_test(test_an_offset_at_the_end_of_the_range_is_no_overflow),
 		cmocka_unit_test(test_a_move_through_another_fd_forgets_the_offset_unless_known_apart),
 		cmocka_unit_test(test_seeks_are_the_callers),
 		cmocka_unit_test(test_the_same_stream_gives_the_same_findings),

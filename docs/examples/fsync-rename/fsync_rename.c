@@ -229,14 +229,9 @@ static void forget_synced(struct state *s, uint32_t dev, int all)
 /* string argument i (0 or 1) of a record, or NULL if it is missing, cut or unreadable */
 static const char *str_arg(const struct dio_ev_syscall *e, int i)
 {
-	const char *p = (const char *)(e + 1) + (i ? e->str_len[0] : 0);
-	uint8_t bad = i ? DIO_SF_STR1_TRUNC | DIO_SF_STR1_FAULT
-			: DIO_SF_STR0_TRUNC | DIO_SF_STR0_FAULT;
-	size_t end = sizeof(*e) + e->str_len[0] + (i ? e->str_len[1] : 0);
-
-	if ((e->flags & bad) || !e->str_len[i] || end > e->hdr.size || p[e->str_len[i] - 1])
-		return NULL;
-	return p;
+	/* the host checked that each string lies in the record and ends with its NUL */
+	return (e->flags & (i ? DIO_SF_STR1_TRUNC : DIO_SF_STR0_TRUNC)) ? NULL :
+	       dio_ev_syscall_str(e, (unsigned int)i);
 }
 
 static const char *skip_dot(const char *p)

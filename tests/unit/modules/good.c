@@ -2,7 +2,9 @@
 /*
  * A well-formed analyzer for the loader and dispatch tests: counts the records
  * it is given by type and writes the counts to the file named by its "name"
- * option when destroyed. It declares two rules, and reports neither.
+ * option when destroyed, with what the host's format_event said of a record
+ * whose string runs past its end (a module's own record is checked too). It
+ * declares two rules, and reports neither.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@ struct state {
 	long n[DIO_EV_MAX];
 	char *out;
 	long limit;
+	int badfmt;
 };
 
 static const struct dio_option opts[] = {
@@ -34,9 +37,13 @@ static int init(const struct dio_host *host, struct dio_ctx *ctx, const struct d
 		void **state)
 {
 	struct state *s = calloc(1, sizeof(*s));
+	struct dio_ev_syscall bad = { .hdr = { .type = DIO_EV_SYSCALL, .size = sizeof(bad) },
+				      .str_len = { 4, 0 } };
+	char line[64];
 
 	if (!s)
 		return -12;
+	s->badfmt = host->format_event(ctx, &bad.hdr, 0, line, sizeof(line));
 	s->limit = o[0].i;
 	if (o[1].s) {
 		s->out = strdup(o[1].s);	/* the option's string is the host's */
@@ -66,9 +73,9 @@ static void destroy(void *state)
 	if (!s)
 		return;
 	if (s->out && (f = fopen(s->out, "w"))) {
-		fprintf(f, "limit=%ld syscall=%ld path=%ld iouring=%ld proc=%ld\n", s->limit,
-			s->n[DIO_EV_SYSCALL], s->n[DIO_EV_PATH], s->n[DIO_EV_IOURING],
-			s->n[DIO_EV_PROC]);
+		fprintf(f, "limit=%ld syscall=%ld path=%ld iouring=%ld proc=%ld badfmt=%d\n",
+			s->limit, s->n[DIO_EV_SYSCALL], s->n[DIO_EV_PATH], s->n[DIO_EV_IOURING],
+			s->n[DIO_EV_PROC], s->badfmt);
 		fclose(f);
 	}
 	free(s->out);
