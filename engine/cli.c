@@ -193,16 +193,28 @@ void cli_usage(FILE *f, const char *cmd)
 static void prescan(int argc, char **argv, const char *shortopts, const struct option *lopts,
 		    const char **file, int *help)
 {
+	/*
+	 * getopt puts the options it read before the other arguments: on argv
+	 * itself, a value missing at the end ("run.dio --since") would take an
+	 * argument's place in the real pass
+	 */
+	char **copy = malloc((argc + 1) * sizeof(*copy));
+	char **args = copy ? copy : argv;
 	int c;
 
+	if (copy) {
+		memcpy(copy, argv, argc * sizeof(*copy));
+		copy[argc] = NULL;
+	}
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, args, shortopts, lopts, NULL)) != -1) {
 		if (c == 'C')
 			*file = optarg;
 		else if (c == 'h')
 			*help = 1;
 	}
+	free(copy);
 }
 
 /*
@@ -291,6 +303,25 @@ static int bad_option(int c, char **argv, int before, const struct option *opts,
 	else
 		snprintf(err, errlen, "unknown option '%.*s'; " SEE_HELP, len, arg, cmd);
 	return -EINVAL;
+}
+
+/*
+ * The next option of a command whose options may come after its files
+ * (getopt moves them before the files as it reads): its code, -1 after the
+ * last, or -EINVAL with the message in err.
+ */
+static int next_option(int argc, char **argv, const char *shortopts, const struct option *lopts,
+		       char *err, size_t errlen)
+{
+	int before = optind ? optind : 1;
+	int c = getopt_long(argc, argv, shortopts, lopts, NULL);
+
+	if (c != '?' && c != ':')
+		return c;
+	/* moved before the files: a bad long option is the one just read */
+	if (optind > 1 && !strncmp(argv[optind - 1], "--", 2))
+		before = optind - 1;
+	return bad_option(c, argv, before, lopts, argv[0], err, errlen);
 }
 
 /* One option from the real pass; 0 or -errno with the message in err. */
@@ -574,18 +605,10 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	o->since = o->until = -1;
 	opterr = 0;
 	optind = 0;
-	for (;;) {
-		int before = optind ? optind : 1;
-
-		/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
-		c = getopt_long(argc, argv, REPLAY_SHORTOPTS, replay_longopts, NULL);
-		if (c == -1)
-			break;
-		/* getopt moved the options before the file: a bad long option is the one just read */
-		if ((c == '?' || c == ':') && optind > 1 && !strncmp(argv[optind - 1], "--", 2))
-			before = optind - 1;
-		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, replay_longopts, argv[0], err, errlen);
+	/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
+	while ((c = next_option(argc, argv, REPLAY_SHORTOPTS, replay_longopts, err, errlen)) != -1) {
+		if (c < 0)
+			e = c;
 		else if (c == OPT_SINCE)
 			e = set_seconds("--since", optarg, &o->since, err, errlen);
 		else if (c == OPT_UNTIL)
@@ -629,3 +652,4 @@ cleanup:
 	free(st.tids);
 	return e;
 }
+
