@@ -210,3 +210,10 @@ TESTS += tests/unit/test_findings
 tests_unit_test_findings_SOURCES = tests/unit/test_findings.c
 tests_unit_test_findings_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_findings_LDADD = $(TEST_ENGINE_LIBS)
+
+# dio diff: the latency histogram, ratios, what counts as worse, the command line
+check_PROGRAMS += tests/unit/test_diff
+TESTS += tests/unit/test_diff
+tests_unit_test_diff_SOURCES = tests/unit/test_diff.c
+tests_unit_test_diff_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_diff_LDADD = $(TEST_ENGINE_LIBS)
