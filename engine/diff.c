@@ -422,7 +422,6 @@ struct fpair {
 #define FS_FIXED	1
 #define FS_UNCHANGED	2
 static const char *const state_names[] = { "new", "fixed", "unchanged" };
-static const char *const sev_names[] = { "info", "warning", "error" };
 
 struct cmp {
 	const struct side *sd[2];
@@ -789,7 +788,7 @@ static void print_findings(const struct cmp *c, FILE *out)
 		const struct found *f = c->fp[i].f;
 
 		fprintf(out, "  %-9s %-7s %s %s [%s]: %s\n", state_names[c->fp[i].state],
-			f->severity <= DIO_SEV_ERROR ? sev_names[f->severity] : "?",
+			findings_severity(f->severity),
 			escaped(f->code, code, sizeof(code)),
 			f->subject && *f->subject ? escaped(f->subject, subj, sizeof(subj)) : "-",
 			f->comm ? escaped(f->comm, comm, sizeof(comm)) : "-",
@@ -949,7 +948,7 @@ static void print_json(const struct cmp *c, FILE *out)
 
 		fprintf(out, "%s{\"state\":\"%s\",\"severity\":\"%s\",\"code\":", i ? ",\n" : "\n",
 			state_names[c->fp[i].state],
-			f->severity <= DIO_SEV_ERROR ? sev_names[f->severity] : "info");
+			findings_severity(f->severity));
 		json_str(out, f->code);
 		fputs(",\"analyzer\":", out);
 		json_str(out, f->analyzer);
@@ -1002,8 +1001,8 @@ static void say_failures(const struct cmp *c)
 		    f->severity < (uint32_t)c->fail_on)
 			continue;
 		fprintf(stderr, "dio: diff: new finding %s (%s, --fail-on %s): %s\n", f->code,
-			sev_names[f->severity <= DIO_SEV_ERROR ? f->severity : 0],
-			sev_names[c->fail_on], f->title ? escaped(f->title, esc, sizeof(esc)) : "");
+			findings_severity(f->severity), findings_severity((uint32_t)c->fail_on),
+			f->title ? escaped(f->title, esc, sizeof(esc)) : "");
 	}
 }
 
