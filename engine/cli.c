@@ -33,6 +33,7 @@ enum {
 	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
+	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS,
 };
 
 static const struct option longopts[] = {
@@ -193,16 +194,28 @@ void cli_usage(FILE *f, const char *cmd)
 static void prescan(int argc, char **argv, const char *shortopts, const struct option *lopts,
 		    const char **file, int *help)
 {
+	/*
+	 * getopt puts the options it read before the other arguments: on argv
+	 * itself, a value missing at the end ("run.dio --since") would take an
+	 * argument's place in the real pass
+	 */
+	char **copy = malloc((argc + 1) * sizeof(*copy));
+	char **args = copy ? copy : argv;
 	int c;
 
+	if (copy) {
+		memcpy(copy, argv, argc * sizeof(*copy));
+		copy[argc] = NULL;
+	}
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, shortopts, lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, args, shortopts, lopts, NULL)) != -1) {
 		if (c == 'C')
 			*file = optarg;
 		else if (c == 'h')
 			*help = 1;
 	}
+	free(copy);
 }
 
 /*
@@ -291,6 +304,25 @@ static int bad_option(int c, char **argv, int before, const struct option *opts,
 	else
 		snprintf(err, errlen, "unknown option '%.*s'; " SEE_HELP, len, arg, cmd);
 	return -EINVAL;
+}
+
+/*
+ * The next option of a command whose options may come after its files
+ * (getopt moves them before the files as it reads): its code, -1 after the
+ * last, or -EINVAL with the message in err.
+ */
+static int next_option(int argc, char **argv, const char *shortopts, const struct option *lopts,
+		       char *err, size_t errlen)
+{
+	int before = optind ? optind : 1;
+	int c = getopt_long(argc, argv, shortopts, lopts, NULL);
+
+	if (c != '?' && c != ':')
+		return c;
+	/* moved before the files: a bad long option is the one just read */
+	if (optind > 1 && !strncmp(argv[optind - 1], "--", 2))
+		before = optind - 1;
+	return bad_option(c, argv, before, lopts, argv[0], err, errlen);
 }
 
 /* One option from the real pass; 0 or -errno with the message in err. */
@@ -574,18 +606,10 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	o->since = o->until = -1;
 	opterr = 0;
 	optind = 0;
-	for (;;) {
-		int before = optind ? optind : 1;
-
-		/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
-		c = getopt_long(argc, argv, REPLAY_SHORTOPTS, replay_longopts, NULL);
-		if (c == -1)
-			break;
-		/* getopt moved the options before the file: a bad long option is the one just read */
-		if ((c == '?' || c == ':') && optind > 1 && !strncmp(argv[optind - 1], "--", 2))
-			before = optind - 1;
-		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, replay_longopts, argv[0], err, errlen);
+	/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
+	while ((c = next_option(argc, argv, REPLAY_SHORTOPTS, replay_longopts, err, errlen)) != -1) {
+		if (c < 0)
+			e = c;
 		else if (c == OPT_SINCE)
 			e = set_seconds("--since", optarg, &o->since, err, errlen);
 		else if (c == OPT_UNTIL)
@@ -628,4 +652,91 @@ cleanup:
 	free(st.pids);
 	free(st.tids);
 	return e;
+}
+
+/* dio diff A B */
+#define DIFF_SHORTOPTS ":o:C:h"
+
+static const struct option diff_longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
+	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "fail-on-regress", required_argument, NULL, OPT_FAIL_ON_REGRESS },
+	{ "min-calls", required_argument, NULL, OPT_MIN_CALLS },
+	{ "config", required_argument, NULL, 'C' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 }
+};
+
+/* A whole number for one of diff's own options, with the range in the message. */
+static int diff_number(const char *name, const char *v, long max, const char *example, long *out,
+		       char *err, size_t errlen)
+{
+	if (!parse_long(v, 0, max, out))
+		return 0;
+	snprintf(err, errlen, "--%s %s: give a whole number from 0 to %ld, e.g. --%s %s", name, v,
+		 max, name, example);
+	return -EINVAL;
+}
+
+int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
+		   size_t errlen)
+{
+	const char *file = NULL;
+	struct seen st = { .cmd = argv[0] };
+	int c, e, help = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->regress_pct = -1;
+	d->min_calls = DIFF_MIN_CALLS;
+	prescan(argc, argv, DIFF_SHORTOPTS, diff_longopts, &file, &help);
+	e = load_config(file, o, err, errlen);
+	if (e)
+		return e;
+	/*
+	 * From the config, the analyzers' settings, --srcroot and --suppress
+	 * hold; its sinks, output and baseline are for a trace, not a diff.
+	 */
+	options_clear_list(o, "sink");
+	free(o->output);
+	o->output = NULL;
+	free(o->baseline);
+	o->baseline = NULL;
+	opterr = 0;
+	optind = 0;
+	while ((c = next_option(argc, argv, DIFF_SHORTOPTS, diff_longopts, err, errlen)) != -1) {
+		if (c < 0)
+			e = c;
+		else if (c == 'o')
+			d->output = optarg;
+		else if (c == OPT_FORMAT)
+			e = set_format(optarg, &d->json, err, errlen);
+		else if (c == OPT_FAIL_ON_REGRESS)
+			e = diff_number("fail-on-regress", optarg, 1000000, "50", &d->regress_pct, err,
+					errlen);
+		else if (c == OPT_MIN_CALLS)
+			e = diff_number("min-calls", optarg, 1000000000, "100", &d->min_calls, err,
+					errlen);
+		else
+			e = apply(c, optarg, o, &st, err, errlen);
+		if (e)
+			return e;
+	}
+	/* every analyzer unless the command line names some */
+	if (!st.analyzer) {
+		options_clear_list(o, "analyzer");
+		e = options_add_plugin(o, 0, "all", err, errlen);
+		if (e)
+			return e;
+	}
+	if (optind != argc - 2) {
+		snprintf(err, errlen, "diff: give two trace files (dio diff before.dio after.dio)");
+		return -EINVAL;
+	}
+	d->file[0] = argv[optind];
+	d->file[1] = argv[optind + 1];
+	return 0;
 }

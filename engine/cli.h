@@ -29,4 +29,25 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 		     size_t errlen);
 void cli_usage(FILE *f, const char *cmd);
 
+#define DIFF_MIN_CALLS	100	/* --min-calls by default */
+
+/* dio diff's own settings; --analyzer, --srcroot, --fail-on, --suppress and -C go to options */
+struct diff_args {
+	const char *file[2];	/* A and B, pointing into argv */
+	const char *output;	/* -o FILE, into argv; NULL: standard output */
+	int json;		/* --format json */
+	long regress_pct;	/* --fail-on-regress PCT; -1: not given */
+	long min_calls;		/* --min-calls N */
+};
+
+/*
+ * dio diff A B [-o FILE] [--format text|json] [--fail-on-regress PCT]
+ * [--min-calls N] [--analyzer NAME ...] [--srcroot DIR] [--fail-on LEVEL]
+ * [--suppress FILE] [-C FILE]; argv[0] is "diff". Without --analyzer, every
+ * analyzer. The config's sinks, output and baseline are dropped. 0, or
+ * -errno with a one-line message in err.
+ */
+int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
+		   size_t errlen);
+
 #endif

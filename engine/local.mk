@@ -21,6 +21,8 @@ engine_libdioengine_a_SOURCES = \
 	engine/tracefile.c engine/tracefile.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
+	engine/diff.c engine/diff.h \
+	engine/lathist.c engine/lathist.h \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h
 # probe.c includes the generated skeleton

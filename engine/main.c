@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "diff.h"
 #include "features.h"
 #include "findings.h"
 #include "options.h"
@@ -31,6 +32,7 @@ static void usage(FILE *f)
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
 		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
+		"       dio diff A.dio B.dio [--format json]         what changed from one recording to another\n"
 		"       dio list analyzers|rules|sinks|syscalls|features\n"
 		"                                                    "
 		"what this dio (and kernel) offers\n"
@@ -179,9 +181,11 @@ static int run_command(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "diff"))
+		return cmd_diff(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cmd_trace(argc, argv);
-	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio analyze', 'dio info', 'dio list' or see 'dio --help'", argv[1]);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio analyze', 'dio info', 'dio diff', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
 }
 

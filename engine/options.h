@@ -107,6 +107,8 @@ struct options {
 	char *baseline;			/* --baseline SARIF */
 	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
+	int findings_only;		/* dio diff: no sink (not even the console), analyzers'
+					 * tables to /dev/null: findings reach session__on_finding */
 };
 
 void options_init(struct options *o);

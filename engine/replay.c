@@ -318,8 +318,7 @@ static void replay_usage(const char *cmd)
 		       "example: dio analyze run.dio --analyzer all\n");
 }
 
-/* Open a trace for reading; on failure the one-line reason is printed. */
-static struct tf_reader *open_trace(const char *path)
+struct tf_reader *replay_open(const char *path)
 {
 	char err[512];
 	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
@@ -329,8 +328,7 @@ static struct tf_reader *open_trace(const char *path)
 	return r;
 }
 
-/* The reader's damage report; returns 1 when anything was skipped. */
-static int report_damage(const char *path, const struct tf_reader *r)
+int replay_damage(const char *path, const struct tf_reader *r)
 {
 	struct tf_stats st;
 
@@ -461,6 +459,35 @@ static int keep(void *ud, const struct dio_ev_hdr *h)
 	return 1;
 }
 
+struct session *replay_session(struct options *o, struct tf_reader *r, const char *path)
+{
+	struct session *s;
+	char err[1024], v[4096];
+
+	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
+	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user")) {
+		/* and it keeps the bytes --capture-data asked for, as the live session did */
+		o->hash = HASH_USER;
+		if (!tf_reader__meta_get(r, "capture_bytes", v, sizeof(v)))
+			o->capture_bytes = (uint32_t)strtoul(v, NULL, 10);
+	}
+	s = session__new(o, err, sizeof(err));
+	if (!s) {
+		if (*err)	/* empty: a module said why */
+			die_msg("%s", err);
+		return NULL;
+	}
+	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
+		session__set_realtime_off(s, strtoll(v, NULL, 10));
+	/* for reports: the run the recording holds, not this one */
+	session__set_info(s, "trace", path);
+	if (!tf_reader__meta_get(r, "host", v, sizeof(v)))
+		session__set_info(s, "hostname", v);
+	if (!tf_reader__meta_get(r, "options", v, sizeof(v)))
+		session__set_info(s, "command", v);
+	return s;
+}
+
 /* dio dump and dio analyze: the same replay, with different defaults */
 static int replay_cmd(int argc, char **argv, int analyze)
 {
@@ -469,7 +496,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	struct tf_reader *r = NULL;
 	struct filter f = { 0 };
 	const char *path = NULL;
-	char err[1024], v[4096];
+	char err[1024];
 	int code = 1;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
@@ -490,32 +517,14 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	/* the output is the command's own, not a side channel as in dio trace */
 	if (!o.output)
 		o.output = strdup("-");
-	r = open_trace(path);
+	r = replay_open(path);
 	if (!r)
 		goto out;
 	/* writing the output over the input would cut the trace under the reader */
 	create_output_guard(path);
-	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
-	if (!tf_reader__meta_get(r, "hash", v, sizeof(v)) && !strcmp(v, "user")) {
-		/* and it keeps the bytes --capture-data asked for, as the live session did */
-		o.hash = HASH_USER;
-		if (!tf_reader__meta_get(r, "capture_bytes", v, sizeof(v)))
-			o.capture_bytes = (uint32_t)strtoul(v, NULL, 10);
-	}
-	s = session__new(&o, err, sizeof(err));
-	if (!s) {
-		if (*err)	/* empty: a module said why */
-			die_msg("%s", err);
+	s = replay_session(&o, r, path);
+	if (!s)
 		goto out;
-	}
-	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
-		session__set_realtime_off(s, strtoll(v, NULL, 10));
-	/* for reports: the run the recording holds, not this one */
-	session__set_info(s, "trace", path);
-	if (!tf_reader__meta_get(r, "host", v, sizeof(v)))
-		session__set_info(s, "hostname", v);
-	if (!tf_reader__meta_get(r, "options", v, sizeof(v)))
-		session__set_info(s, "command", v);
 	f.o = &o;
 	f.s = s;
 	f.hi = UINT64_MAX;
@@ -529,7 +538,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	session__filter(s, keep, &f);
 	code = session__replay(s, r);
 	/* records the session refused (said in its report) are damage too */
-	if (report_damage(path, r) || session__malformed(s))
+	if (replay_damage(path, r) || session__malformed(s))
 		code = 1;
 out:
 	session__free(s);
@@ -647,7 +656,7 @@ int cmd_info(int argc, char **argv)
 		die_msg("dio info: give exactly one trace file (dio info run.dio)");
 		return 2;
 	}
-	r = open_trace(argv[1]);
+	r = replay_open(argv[1]);
 	if (!r)
 		return 1;
 	procs = calloc(PROC_SLOTS, sizeof(*procs));
@@ -719,7 +728,7 @@ int cmd_info(int argc, char **argv)
 	if (malformed)
 		warn_msg("%s: %llu malformed records, which dio dump and dio analyze leave out",
 			 argv[1], (unsigned long long)malformed);
-	if (report_damage(argv[1], r) || malformed)
+	if (replay_damage(argv[1], r) || malformed)
 		code = 1;
 	tf_reader__close(r);
 	return code;

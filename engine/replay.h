@@ -8,4 +8,20 @@ int cmd_dump(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 
+struct options;
+struct session;
+struct tf_reader;
+
+/* Open a trace for reading; NULL after printing the one-line reason. */
+struct tf_reader *replay_open(const char *path);
+/*
+ * A session over the trace r (read from path), set up as the recording was:
+ * --hash user with its captured bytes (o is changed to say so), the wall
+ * clock, and the facts reports name (the trace, its host and command). NULL
+ * after saying why.
+ */
+struct session *replay_session(struct options *o, struct tf_reader *r, const char *path);
+/* The reader's damage report, as a warning; returns 1 when anything was skipped. */
+int replay_damage(const char *path, const struct tf_reader *r);
+
 #endif

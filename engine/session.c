@@ -73,6 +73,9 @@ struct session {
 	struct baseline *base;
 	uint64_t failing;	/* findings that make --fail-on fail */
 	uint64_t n_new, n_unchanged, n_suppressed, n_absent;
+	/* dio diff: every finding also goes here */
+	int (*on_finding)(void *ud, const struct dio_finding *f);
+	void *on_finding_ud;
 	struct info {
 		const char *key;
 		char *val;
@@ -239,7 +242,16 @@ static int to_finding_sinks(struct session *s, const struct dio_finding *f)
 			ret = e;
 		}
 	}
+	if (s->on_finding && (e = s->on_finding(s->on_finding_ud, f)) < 0)
+		ret = e;
 	return ret;
+}
+
+void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
+			 void *ud)
+{
+	s->on_finding = cb;
+	s->on_finding_ud = ud;
 }
 
 /* the rule of code among the analyzers' and the host's, or NULL */
@@ -565,13 +577,13 @@ static int console_shortcuts(struct plugin *p, const struct options *o, char *er
 	return e;
 }
 
-/* -o FILE: the summary's tables follow the events into FILE, unless summary:output= says otherwise */
-static int summary_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
+/* A module's output= option, unless the user set it; 0 when it has none. */
+static int default_output(struct plugin *p, const char *path, char *err, size_t errlen)
 {
-	for (int i = 0; o->output && i < p->nopts; i++)
+	for (int i = 0; i < p->nopts; i++)
 		if (!strcmp(p->options[i].name, "output") && p->options[i].type == DIO_OPT_STRING &&
 		    !p->opts[i].set)
-			return plugin__set(p, "output", o->output, "command line", err, errlen);
+			return plugin__set(p, "output", path, "command line", err, errlen);
 	return 0;
 }
 
@@ -607,8 +619,12 @@ static int add_plugin(struct session *s, int kind, const char *name, const struc
 	e = plugin__configure(p, s->o, sel, err, errlen);
 	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
 		e = console_shortcuts(p, s->o, err, errlen);
-	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary"))
-		e = summary_shortcuts(p, s->o, err, errlen);
+	/* -o FILE: the summary's tables follow the events into FILE */
+	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary") && s->o->output)
+		e = default_output(p, s->o->output, err, errlen);
+	/* findings alone: tables an analyzer prints at the end are not wanted */
+	if (!e && kind == PLUGIN_ANALYZER && s->o->findings_only)
+		e = default_output(p, "/dev/null", err, errlen);
 	return e;
 }
 
@@ -725,7 +741,7 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	}
 	set_default_info(s);
 	/* sinks first: findings of analyzers need somewhere to go */
-	if (o->nsinks == 0)
+	if (o->nsinks == 0 && !o->findings_only)
 		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
 	for (int i = 0; !e && i < o->nsinks; i++)
 		e = add_plugin(s, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);

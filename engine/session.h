@@ -88,6 +88,13 @@ int session__finish(struct session *s);
 uint64_t session__malformed(const struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
 int session__loss_text(struct session *s, char *buf, size_t len);
+/*
+ * Hand every finding, as sinks get it (subject, fingerprint and the rest set
+ * by the host), to cb too (NULL: stop). The finding and its strings are valid
+ * during the call only. cb returns 0, or -errno, which fails the session.
+ */
+void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
+			 void *ud);
 /* The path of a file tag as the records so far named it; NULL when unknown. */
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag);
 

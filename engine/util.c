@@ -17,13 +17,14 @@
  * user (or read from a config string) with a blank in it is more likely a
  * quoting mistake than a number, so the parsers below refuse it.
  */
-/* the trace file dio dump or analyze reads: never an output */
-static struct stat guarded;
-static int have_guarded;
+/* the trace files dio dump, analyze or diff reads: never an output */
+static struct stat guarded[2];
+static int nguarded;
 
 void create_output_guard(const char *input)
 {
-	have_guarded = !stat(input, &guarded);
+	if (nguarded < (int)(sizeof(guarded) / sizeof(guarded[0])) && !stat(input, &guarded[nguarded]))
+		nguarded++;
 }
 
 static int untrusted(const struct stat *st, int dir)
@@ -81,10 +82,11 @@ int create_output(const char *path)
 		goto fail;
 	}
 	/* checked before anything is cut: the input stays whole */
-	if (have_guarded && st.st_dev == guarded.st_dev && st.st_ino == guarded.st_ino) {
-		e = -EBUSY;
-		goto fail;
-	}
+	for (int i = 0; i < nguarded; i++)
+		if (st.st_dev == guarded[i].st_dev && st.st_ino == guarded[i].st_ino) {
+			e = -EBUSY;
+			goto fail;
+		}
 	/* an existing file keeps its mode when cut: make it private too */
 	if (S_ISREG(st.st_mode) &&
 	    (ftruncate(fd, 0) || ((st.st_mode & 077) && fchmod(fd, st.st_mode & 0700)))) {

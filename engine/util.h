@@ -24,7 +24,10 @@ int parse_bool(const char *s, int *out);
  * -errno (-ELOOP for a link).
  */
 int create_output(const char *path);
-/* From now on, create_output refuses the file input is (dio dump, analyze): -EBUSY. */
+/*
+ * From now on, create_output refuses the file input is (dio dump, analyze):
+ * -EBUSY. Each call adds one, up to two (dio diff).
+ */
 void create_output_guard(const char *input);
 /* The one-line reason create_output(path) failed with err (negative errno). */
 const char *create_output_error(int err, char *buf, size_t len);

@@ -47,6 +47,8 @@ INTEGRATION_TESTS += tests/integration/record-kill.sh
 INTEGRATION_TESTS += tests/integration/plugin-trust.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
+# dio diff: a workload before and after a change, a trace against itself, bad input
+INTEGRATION_TESTS += tests/integration/diff.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)

@@ -217,3 +217,10 @@ TESTS += tests/unit/test_record
 tests_unit_test_record_SOURCES = tests/unit/test_record.c
 tests_unit_test_record_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_record_LDADD = $(TEST_ENGINE_LIBS)
+
+# dio diff: the latency histogram, ratios, what counts as worse, the command line
+check_PROGRAMS += tests/unit/test_diff
+TESTS += tests/unit/test_diff
+tests_unit_test_diff_SOURCES = tests/unit/test_diff.c
+tests_unit_test_diff_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_diff_LDADD = $(TEST_ENGINE_LIBS)

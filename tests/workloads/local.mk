@@ -47,3 +47,6 @@ tests_workloads_errstorm_SOURCES = tests/workloads/errstorm.c
 check_PROGRAMS += tests/workloads/kvstore
 tests_workloads_kvstore_SOURCES = tests/workloads/kvstore.c $(WORKLOAD_TRUTH)
 tests_workloads_kvstore_LDADD = -lpthread
+# dio diff: a log written once and fsynced once, or opened, fsynced and closed per line
+check_PROGRAMS += tests/workloads/appender
+tests_workloads_appender_SOURCES = tests/workloads/appender.c
