@@ -103,6 +103,13 @@ tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)
 
+# what the report sinks share: JSON and XML text from any bytes, kept findings, a full disk
+check_PROGRAMS += tests/unit/test_report
+TESTS += tests/unit/test_report
+tests_unit_test_report_SOURCES = tests/unit/test_report.c
+tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
+
 # what the built-in analyzers share
 check_PROGRAMS += tests/unit/test_table
 TESTS += tests/unit/test_table
