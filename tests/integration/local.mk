@@ -60,3 +60,6 @@ EXTRA_DIST += tests/integration/tracefile_writer.py
 
 # the SDK: make install, the example analyzer built with pkg-config and loaded by path and name
 INTEGRATION_TESTS += tests/integration/sdk-example.sh
+# the report sinks: SARIF valid under the official schema, stable fingerprints, JUnit,
+# baselines and suppressions in both (the schema is read from ../shared/schemas)
+INTEGRATION_TESTS += tests/integration/ci-reports.sh

@@ -4,7 +4,7 @@
 # loader and dispatch (tests/unit/modules: modules with good and bad descriptors)
 check_LTLIBRARIES = tests/unit/modules/good.la tests/unit/modules/badabi.la \
 	tests/unit/modules/small.la tests/unit/modules/nosym.la tests/unit/modules/noinit.la \
-	tests/unit/modules/ofdlog.la
+	tests/unit/modules/ofdlog.la tests/unit/modules/ruled.la
 TEST_MODULE_LDFLAGS = $(MODULE_LDFLAGS) -rpath /nowhere
 tests_unit_modules_good_la_SOURCES = tests/unit/modules/good.c
 tests_unit_modules_good_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
@@ -18,6 +18,9 @@ tests_unit_modules_noinit_la_SOURCES = tests/unit/modules/noinit.c
 tests_unit_modules_noinit_la_LDFLAGS = $(TEST_MODULE_LDFLAGS)
 tests_unit_modules_ofdlog_la_SOURCES = tests/unit/modules/ofdlog.c
 tests_unit_modules_ofdlog_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
+# findings with declared rules, for the report sinks (tests/integration/ci-reports.sh)
+tests_unit_modules_ruled_la_SOURCES = tests/unit/modules/ruled.c
+tests_unit_modules_ruled_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
 
 check_PROGRAMS += tests/unit/test_plugin
 TESTS += tests/unit/test_plugin
