@@ -219,7 +219,9 @@ static int sarif_finding(void *state, const struct dio_finding *f)
 	if (err)
 		return err;
 	e = &s->r.found.v[s->r.found.n - 1];
-	if (!e->f.uri)
+	if (!e->f.uri && e->f.path && e->f.path[0] == '/')
+		e->where = path_uri(s, e->f.path, &e->where_base);	/* a host that gave no URI */
+	else if (!e->f.uri)
 		place(s, e);
 	return 0;
 }
