@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the unit tests of sink modules share: a fake host that records what the
- * sink logs, refuses findings from a sink, and hands options to init as the
- * real host parses them. The test defines fake_syscall_name, fake_tag_path and
+ * sink logs, refuses findings from a sink, hands options to init as the real
+ * host parses them, and lists the rules and facts of the run that a test sets
+ * (fake_rules, fake_infos). The test defines fake_syscall_name, fake_tag_path and
  * fake_format, and links the sink, whose descriptor is dio_sink. Include it
  * after <cmocka.h>.
  */
@@ -66,6 +67,36 @@ static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
 	nlogged++;
 }
 
+/*
+ * What host->rule and host->info give: a test sets these tables (rules end
+ * with a NULL code; infos are key, value pairs ending with a NULL key).
+ */
+struct fake_rule {
+	struct dio_rule rule;
+	const char *analyzer;
+};
+static const struct fake_rule *fake_rules;
+static const char *const *fake_infos;
+
+static const struct dio_rule *fake_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
+{
+	for (unsigned int k = 0; fake_rules && fake_rules[k].rule.code; k++)
+		if (k == i) {
+			if (analyzer)
+				*analyzer = fake_rules[k].analyzer;
+			return &fake_rules[k].rule;
+		}
+	return NULL;
+}
+
+static const char *fake_info(struct dio_ctx *ctx, const char *key)
+{
+	for (int k = 0; fake_infos && fake_infos[k]; k += 2)
+		if (!strcmp(fake_infos[k], key))
+			return fake_infos[k + 1];
+	return NULL;
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -77,6 +108,8 @@ static const struct dio_host host = {
 	.stats = fake_stats,
 	.log = fake_log,
 	.create_output = fake_create_output,
+	.rule = fake_rule,
+	.info = fake_info,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

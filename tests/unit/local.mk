@@ -113,6 +113,19 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 
+# the report sinks with the fake host: rules, locations of findings about no file,
+# which findings fail a JUnit case, baselines, suppressions, a full disk
+check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
+TESTS += tests/unit/test_sarif tests/unit/test_junit
+tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c tests/unit/fake_report_host.h \
+	tests/unit/fake_sink_host.h sinks/sarif/sarif.c
+tests_unit_test_sarif_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
+tests_unit_test_junit_SOURCES = tests/unit/test_junit.c tests/unit/fake_report_host.h \
+	tests/unit/fake_sink_host.h sinks/junit/junit.c
+tests_unit_test_junit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_junit_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
+
 # what the built-in analyzers share
 check_PROGRAMS += tests/unit/test_table
 TESTS += tests/unit/test_table
