@@ -35,6 +35,8 @@ INTEGRATION_TESTS += tests/integration/trace-ids.sh
 INTEGRATION_TESTS += tests/integration/trace-longpath.sh
 # dio with file capabilities (CAP_BPF, CAP_PERFMON) run by an ordinary user
 INTEGRATION_TESTS += tests/integration/trace-caps.sh
+# CI: a whole job: baseline, the new finding fails, dio diff, a suppression
+INTEGRATION_TESTS += tests/integration/ci-job.sh
 # CI: --fail-on exit status, suppressions, baselines, stable fingerprints
 INTEGRATION_TESTS += tests/integration/ci-gate.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
