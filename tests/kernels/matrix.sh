@@ -19,9 +19,12 @@ set -eu
 # --path and --cgroup, block requests and run-queue waits (block), recordings
 # (record-dump, including --hash), paths under chroot and in mount namespaces
 # (root), what the kernel lacks said and recorded (features), open file descriptions
-# followed through a real shell (ofd), and the README's demo
+# followed through a real shell (ofd), lost records counted with their reason
+# (loss), paths cut by the walk marked (longpath), -p of a thread and --tid
+# (ids), and the README's demo
 TESTS="trace-basic trace-threads trace-exit trace-reuse trace-uring trace-filters trace-cgroup
-	trace-block trace-hash record-dump trace-root trace-features trace-ofd readme-demo"
+	trace-block trace-hash record-dump trace-root trace-features trace-ofd trace-loss
+	trace-longpath trace-ids readme-demo"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
