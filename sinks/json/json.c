@@ -260,10 +260,10 @@ static void put_ret(struct json *j, int64_t ret)
 /* file_tag, file_type and the path the host knows for the tag */
 static void put_file(struct json *j, const struct dio_file_tag *tag, unsigned int ftype)
 {
-	char t[64];	/* "4095:1048575|18446744073709551615|4294967295" fits */
+	char t[DIO_FILE_TAG_LEN];
 	const char *path = j->host->tag_path(j->ctx, tag);
 
-	format_tag(tag, t, sizeof(t));
+	dio_file_tag_format(tag, t, sizeof(t));
 	put_kstr(j, "file_tag", t);
 	put_kstr(j, "file_type", format_ftype(ftype));
 	if (path)
@@ -378,10 +378,10 @@ static void json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 
 static void json_path(struct json *j, const struct dio_ev_path *p)
 {
-	char t[64];
+	char t[DIO_FILE_TAG_LEN];
 	const char *path = dio_ev_path_str(p);
 
-	format_tag(&p->tag, t, sizeof(t));
+	dio_file_tag_format(&p->tag, t, sizeof(t));
 	put_rec_head(j, "path", &p->hdr, p->pid, p->pid);
 	put_kstr(j, "file_tag", t);
 	put_kstr(j, "file_type", format_ftype(p->ftype));
@@ -741,9 +741,9 @@ static int json_finding(void *state, const struct dio_finding *f)
 	put_kstr_opt(j, "message", f->message);
 	put_kstr_opt(j, "comm", f->comm);
 	if (f->has_tag) {
-		char t[64];
+		char t[DIO_FILE_TAG_LEN];
 
-		format_tag(&f->tag, t, sizeof(t));
+		dio_file_tag_format(&f->tag, t, sizeof(t));
 		put_kstr(j, "file_tag", t);
 	}
 	put_kstr_opt(j, "path", f->path);
