@@ -50,6 +50,13 @@ tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_format_LDADD = $(TEST_ENGINE_LIBS)
 
+# the decoding the host offers modules (syscall_info, decode_arg, name_of)
+check_PROGRAMS += tests/unit/test_decode
+TESTS += tests/unit/test_decode
+tests_unit_test_decode_SOURCES = tests/unit/test_decode.c
+tests_unit_test_decode_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_decode_LDADD = $(TEST_ENGINE_LIBS)
+
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
