@@ -2,9 +2,11 @@
 /*
  * What the unit tests of sink modules share: a fake host that records what the
  * sink logs, refuses findings from a sink, and hands options to init as the
- * real host parses them. The test defines fake_syscall_name, fake_tag_path and
- * fake_format, and links the sink, whose descriptor is dio_sink. Include it
- * after <cmocka.h>.
+ * real host parses them, and decodes as the real host does, with the engine's
+ * own functions (engine/decode.c). The test defines fake_syscall_name,
+ * fake_tag_path and fake_format, and links the sink, whose descriptor is
+ * dio_sink, and the engine (the sink itself must not compile engine files).
+ * Include it after <cmocka.h>.
  */
 #ifndef DIO_TEST_FAKE_SINK_HOST_H
 #define DIO_TEST_FAKE_SINK_HOST_H
@@ -17,6 +19,7 @@
 #include <unistd.h>
 #include "fake_create_output.h"
 #include <dio/sink.h>
+#include "engine/decode.h"
 
 extern const struct dio_sink dio_sink;
 
@@ -77,6 +80,9 @@ static const struct dio_host host = {
 	.stats = fake_stats,
 	.log = fake_log,
 	.create_output = fake_create_output,
+	.syscall_info = decode_syscall_info,
+	.decode_arg = decode_arg,
+	.name_of = decode_name_of,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */
