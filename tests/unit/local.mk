@@ -124,7 +124,7 @@ tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_anal
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_latency_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_latency_LDADD = $(TEST_ENGINE_LIBS)
 
 # the SDK example analyzer (docs/examples/fsync-rename), built here with the fake host
 check_PROGRAMS += tests/unit/test_fsync_rename
@@ -132,7 +132,7 @@ TESTS += tests/unit/test_fsync_rename
 tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
 	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h
 tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_fsync_rename_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 
 # the installed headers, each alone, as a module's author includes them
 SDK_HEADER_TESTS = tests/unit/sdk-headers.sh tests/unit/sdk-headers-c99.sh
@@ -153,7 +153,7 @@ tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
 	tests/unit/fake_analyzer_host.h analyzers/reuse-offset/reuse-offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_reuse_offset_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
@@ -161,7 +161,7 @@ tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
 	tests/unit/fake_analyzer_host.h analyzers/access-pattern/access-pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_access_pattern_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
 
 # analyzers/common: the pool of excerpts
 check_PROGRAMS += tests/unit/test_expool
@@ -170,23 +170,24 @@ tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
 tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
-# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h) and the common code
+# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h), the common code
+# and the engine, whose decoding the fake host offers
 ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
-	analyzers/common/pool.c analyzers/common/expool.c analyzers/common/errnames.c
+	analyzers/common/pool.c analyzers/common/expool.c
 check_PROGRAMS += tests/unit/test_redundant_open
 TESTS += tests/unit/test_redundant_open
 tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
 	tests/unit/fake_analyzer_host.h analyzers/redundant-open/redundant-open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_redundant_open_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
 tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h \
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_errors_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_errors_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_hist
 TESTS += tests/unit/test_hist
@@ -200,7 +201,7 @@ tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
 	tests/unit/fake_analyzer_host.h analyzers/contention/contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_contention_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_contention_LDADD = $(TEST_ENGINE_LIBS)
 
 # what the kernel lets dio use, read from synthetic BTFs of 6.1, 6.12, 6.18 and older
 check_PROGRAMS += tests/unit/test_features
