@@ -138,6 +138,10 @@ tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 SDK_HEADER_TESTS = tests/unit/sdk-headers.sh tests/unit/sdk-headers-c99.sh
 TESTS += $(SDK_HEADER_TESTS)
 EXTRA_DIST += $(SDK_HEADER_TESTS)
+
+# modules use dio through the ABI alone: no engine source, header or symbol in one
+TESTS += tests/unit/module-sources.sh
+EXTRA_DIST += tests/unit/module-sources.sh
 AM_TESTS_ENVIRONMENT += CC='$(CC)'; CLANG='$(CLANG)'; PKG_CONFIG='$(PKG_CONFIG)'; \
 	export CC CLANG PKG_CONFIG;
 
