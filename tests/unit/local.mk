@@ -167,6 +167,13 @@ tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
 
+# analyzers/common: file labels
+check_PROGRAMS += tests/unit/test_calls
+TESTS += tests/unit/test_calls
+tests_unit_test_calls_SOURCES = tests/unit/test_calls.c
+tests_unit_test_calls_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+
 # analyzers/common: the pool of excerpts
 check_PROGRAMS += tests/unit/test_expool
 TESTS += tests/unit/test_expool
