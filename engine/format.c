@@ -130,13 +130,7 @@ static void put_ptr(struct out *o, uint64_t v)
 		put_str(o, "NULL");
 }
 
-int format_tag(const struct dio_file_tag *tag, char *buf, size_t len)
-{
-	return snprintf(buf, len, "%u:%u|%llu|%u", tag->dev >> 20, tag->dev & 0xfffff,
-			(unsigned long long)tag->ino, tag->gen);
-}
-
-const char *format_ftype(unsigned int ftype)
+const char *format_ftype_name(unsigned int ftype)
 {
 	switch (ftype) {
 	case DIO_FT_REG: return "reg";
@@ -147,15 +141,22 @@ const char *format_ftype(unsigned int ftype)
 	case DIO_FT_BLK: return "blk";
 	case DIO_FT_LNK: return "lnk";
 	case DIO_FT_ANON: return "anon";
-	default: return "-";
+	default: return NULL;
 	}
+}
+
+const char *format_ftype(unsigned int ftype)
+{
+	const char *name = format_ftype_name(ftype);
+
+	return name ? name : "-";
 }
 
 static void put_tag(struct out *o, const struct dio_file_tag *tag)
 {
-	char t[64];	/* "4095:1048575|18446744073709551615|4294967295" fits */
+	char t[DIO_FILE_TAG_LEN];
 
-	format_tag(tag, t, sizeof(t));
+	dio_file_tag_format(tag, t, sizeof(t));
 	put_str(o, t);
 }
 

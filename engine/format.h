@@ -23,8 +23,6 @@ struct fmt_ctx {
  */
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len);
 
-/* "8:1|1234|5": dev major:minor|ino|gen. snprintf semantics. */
-int format_tag(const struct dio_file_tag *tag, char *buf, size_t len);
 /*
  * At most n bytes of s (up to a NUL) with control and other bytes a terminal
  * would act on written as C escapes, as dump writes names and strings
@@ -32,7 +30,9 @@ int format_tag(const struct dio_file_tag *tag, char *buf, size_t len);
  */
 int format_escaped(const char *s, size_t n, char *buf, size_t len);
 
-/* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon", "-" */
+/* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon"; NULL for DIO_FT_NONE and others */
+const char *format_ftype_name(unsigned int ftype);
+/* The same with "-" for DIO_FT_NONE and others. Static strings. */
 const char *format_ftype(unsigned int ftype);
 
 /*

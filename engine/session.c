@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "config.h"
+#include "decode.h"
 #include "format.h"
 #include "loss.h"
 #include "ofdtab.h"
@@ -535,6 +536,10 @@ static const struct dio_host host = {
 	.rule = host_rule,
 	.info = host_info,
 	.stats_sized = host_stats_sized,
+	/* decoding reads only dio's tables: engine/decode.c */
+	.syscall_info = decode_syscall_info,
+	.decode_arg = decode_arg,
+	.name_of = decode_name_of,
 };
 
 /* ---- setting up ---------------------------------------------------------- */

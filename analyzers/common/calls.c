@@ -119,12 +119,14 @@ const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
 		       const struct dio_file_tag *tag, char *buf, size_t len)
 {
 	const char *path = host->tag_path(ctx, tag);
+	char t[DIO_FILE_TAG_LEN];
 
-	if (path)
+	if (path) {
 		snprintf(buf, len, "%s", path);
-	else
-		snprintf(buf, len, "<tag %u:%u|%" PRIu64 "|%u>", tag->dev >> 20, tag->dev & 0xfffff,
-			 (uint64_t)tag->ino, tag->gen);
+	} else {
+		dio_file_tag_format(tag, t, sizeof(t));
+		snprintf(buf, len, "<tag %s>", t);
+	}
 	return buf;
 }
 

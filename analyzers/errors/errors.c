@@ -18,7 +18,6 @@
 #include <string.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
-#include "analyzers/common/errnames.h"
 #include "analyzers/common/expool.h"
 #include "analyzers/common/table.h"
 
@@ -234,9 +233,11 @@ static const char *what_text(struct errs *s, const struct group *g, char *buf, s
 	return buf;
 }
 
-static const char *err_text(int err, char *buf, size_t len)
+/* "ENOENT" from the host's table; "errno N" for a number it has no name for */
+static const char *err_text(const struct errs *s, int err, char *buf, size_t len)
 {
-	const char *name = errno_name(err);
+	const char *name = DIO_HOST_HAS(s->host, name_of) ?
+			   s->host->name_of(s->ctx, DIO_NAME_ERRNO, (uint32_t)err) : NULL;
 
 	if (name)
 		return name;
@@ -263,24 +264,24 @@ static void title_of(struct errs *s, const struct proc *p, char *buf, size_t len
 	const struct item *w = &p->top[0];
 	const char *most = (p->same & SAME_SEV) ? "most" : "worst";
 	char rate[48] = "", span[32], e1[16];
+	const char *call = s->host->syscall_name(w->nr);
+	const char *ename = err_text(s, w->err, e1, sizeof(e1));
 
 	if (p->burst_ns)
 		snprintf(rate, sizeof(rate), " (%.0f/s)",
 			 (double)p->n / ((double)p->burst_ns / 1e9));
 	span_text(p->burst_ns, span, sizeof(span));
 	if (p->groups == 1)
-		snprintf(buf, len, "%" PRIu64 " %s calls failed with %s in %s%s: %s", p->n,
-			 s->host->syscall_name(w->nr), err_text(w->err, e1, sizeof(e1)), span, rate,
-			 w->what);
+		snprintf(buf, len, "%" PRIu64 " %s calls failed with %s in %s%s: %s", p->n, call,
+			 ename, span, rate, w->what);
 	else if ((p->same & SAME_NR) && (p->same & SAME_ERR))
 		snprintf(buf, len, "%" PRIu64 " %s calls failed with %s in %s%s on %" PRIu64
-			 " %s, %s on %s", p->n, s->host->syscall_name(w->nr),
-			 err_text(w->err, e1, sizeof(e1)), span, rate, p->groups, things(p), most,
+			 " %s, %s on %s", p->n, call, ename, span, rate, p->groups, things(p), most,
 			 w->what);
 	else
 		snprintf(buf, len, "%" PRIu64 " calls failed in %" PRIu64 " ways in %s%s, %s %"
 			 PRIu64 " %s calls with %s on %s", p->n, p->groups, span, rate, most, w->n,
-			 s->host->syscall_name(w->nr), err_text(w->err, e1, sizeof(e1)), w->what);
+			 call, ename, w->what);
 }
 
 static int report(struct errs *s, uint32_t pid, const struct proc *p)
@@ -299,8 +300,9 @@ static int report(struct errs *s, uint32_t pid, const struct proc *p)
 				      " ms (at most %" PRIu64 " in one); %" PRIu64
 				      " failed the same way in all.\n",
 				      pid, p->comm, p->n, s->host->syscall_name(w->nr), w->what,
-				      err_text(w->err, e1, sizeof(e1)), p->bursts, plural(p->bursts),
-				      s->min_failures, s->window_ns / 1000000, w->peak, p->total);
+				      err_text(s, w->err, e1, sizeof(e1)), p->bursts,
+				      plural(p->bursts), s->min_failures, s->window_ns / 1000000,
+				      w->peak, p->total);
 	} else {
 		at = (size_t)snprintf(msg, sizeof(msg),
 				      "Process %u (%s) made %" PRIu64 " calls that failed in bursts of %"
@@ -317,7 +319,7 @@ static int report(struct errs *s, uint32_t pid, const struct proc *p)
 					       " burst%s, at most %" PRIu64 " in one, %" PRIu64
 					       " in all\n",
 					       t->n, s->host->syscall_name(t->nr),
-					       err_text(t->err, e1, sizeof(e1)), t->what,
+					       err_text(s, t->err, e1, sizeof(e1)), t->what,
 					       t->sev == DIO_SEV_ERROR ? " (data likely lost)" : "",
 					       t->bursts, plural(t->bursts), t->peak, t->total);
 		}

@@ -486,12 +486,15 @@ static int put_files(struct summary *s, FILE *f)
 		}
 		put_file_start(f, rows[i], total.ns);
 		path = s->host->tag_path(s->ctx, &rows[i]->tag);
-		if (path)
+		if (path) {
 			put_path(f, path);
-		else	/* path record lost or not sent yet: the tag still tells files apart */
-			fprintf(f, "<tag %u:%u|%" PRIu64 "|%u>", rows[i]->tag.dev >> 20,
-				rows[i]->tag.dev & 0xfffff, (uint64_t)rows[i]->tag.ino,
-				rows[i]->tag.gen);
+		} else {
+			/* path record lost or not sent yet: the tag still tells files apart */
+			char t[DIO_FILE_TAG_LEN];
+
+			dio_file_tag_format(&rows[i]->tag, t, sizeof(t));
+			fprintf(f, "<tag %s>", t);
+		}
 		fputc('\n', f);
 	}
 	if (n > s->top) {

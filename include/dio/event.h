@@ -47,6 +47,10 @@ struct dio_file_tag {
 	__u32 gen;	/* inode generation */
 };
 
+/* The parts of a kernel dev_t, as in file tags and block records */
+#define DIO_DEV_MAJOR(dev)	((__u32)(dev) >> 20)
+#define DIO_DEV_MINOR(dev)	((__u32)(dev) & 0xfffff)
+
 /* File types: (i_mode & S_IFMT) >> 12, plus 0 for "no file". */
 #define DIO_FT_NONE	0
 #define DIO_FT_FIFO	1
@@ -290,6 +294,7 @@ struct dio_ev_runq {
  * and the fixed char arrays (comm, rwbs), which need not end with a NUL.
  */
 #if !defined(__bpf__)
+#include <stdio.h>
 #include <string.h>
 
 /* String argument i (0 or 1) of a syscall record as a C string; NULL when it has none. */
@@ -324,6 +329,19 @@ static inline const char *dio_ev_syscall_content(const struct dio_ev_syscall *ev
 static inline const char *dio_ev_path_str(const struct dio_ev_path *p)
 {
 	return (const char *)(p + 1);
+}
+
+/* Room for the text of any file tag, NUL included: 4095:1048575|18446744073709551615|4294967295 */
+#define DIO_FILE_TAG_LEN	45
+
+/*
+ * A file tag as dio writes it everywhere, "8:1|1234|5" (major:minor|inode|
+ * generation), into buf; snprintf semantics.
+ */
+static inline int dio_file_tag_format(const struct dio_file_tag *tag, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%u:%u|%llu|%u", DIO_DEV_MAJOR(tag->dev), DIO_DEV_MINOR(tag->dev),
+			(unsigned long long)tag->ino, tag->gen);
 }
 #endif
 

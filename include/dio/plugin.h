@@ -145,6 +145,35 @@ struct dio_stats {
 #define DIO_FMT_TIME_TT	0x20	/* prefix HH:MM:SS.micro (strace -tt) */
 #define DIO_FMT_TIME_TTT 0x40	/* prefix epoch seconds.micro (strace -ttt) */
 
+/*
+ * What dio knows of a system call: host->syscall_info. Fields are only ever
+ * appended; the host fills as many bytes as the module asks for.
+ */
+struct dio_syscall_info {
+	const char *name;	/* "openat"; static */
+	uint32_t nargs;		/* the arguments it takes, at most 6 */
+	uint32_t classes;	/* DIO_SC_*: the groups of --syscalls it is in */
+	uint32_t str_args;	/* bit i: argument i is a string (a path, a name); the
+				 * record holds the first two, dio_ev_syscall_str(ev, 0)
+				 * and (ev, 1), in argument order */
+	uint32_t pad;
+};
+
+/* dio_syscall_info.classes: as strace's -e trace=%data, ... */
+#define DIO_SC_DATA	0x01	/* reads and writes data: read, pwrite64, fallocate, ... */
+#define DIO_SC_SYNC	0x02	/* fsync, fdatasync, sync_file_range, ... */
+#define DIO_SC_META	0x04	/* open, close, dup, stat, rename, link, lseek, chmod, ... */
+#define DIO_SC_DIR	0x08	/* mkdir, rmdir, mknod, getdents64, chdir, ... */
+#define DIO_SC_XATTR	0x10	/* extended attributes */
+#define DIO_SC_ASYNC	0x20	/* libaio, io_uring, mmap, msync, munmap */
+
+/* host->name_of: the tables a value can be named from */
+#define DIO_NAME_ERRNO		1	/* 2: "ENOENT" (the positive number) */
+#define DIO_NAME_ERRNO_TEXT	2	/* 2: "No such file or directory" */
+#define DIO_NAME_FTYPE		3	/* DIO_FT_REG: "reg"; also "dir", "sock", "fifo",
+					 * "chr", "blk", "lnk", "anon"; NULL for DIO_FT_NONE */
+#define DIO_NAME_URING_OP	4	/* IORING_OP_READ (22): "READ", without the prefix */
+
 struct dio_host {
 	uint32_t abi;		/* DIO_PLUGIN_ABI of the host */
 	uint32_t size;		/* sizeof(struct dio_host) */
@@ -195,6 +224,34 @@ struct dio_host {
 	 * host knows are set to 0.
 	 */
 	void (*stats_sized)(struct dio_ctx *ctx, struct dio_stats *out, size_t size);
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): what dio knows of system
+	 * call nr, into the first size bytes of out; pass sizeof(*out). 0, or
+	 * -ENOENT, with those bytes zeroed, for a number dio does not know
+	 * (host->syscall_name calls it "syscall_NNN").
+	 */
+	int (*syscall_info)(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
+			    size_t size);
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): the name dio gives
+	 * argument i of a syscall record (only its nr and args are read) when
+	 * the argument is a flag word, a mode or a constant: "O_WRONLY|O_CREAT|
+	 * O_TRUNC", "0644", "SEEK_END", "AT_FDCWD" for the current directory as a
+	 * directory fd; bits without a name are written as |0x... . Into buf,
+	 * snprintf semantics (buf always ends with a NUL when len > 0, and buf
+	 * may be NULL when len is 0). -ENOENT, with buf empty, when the argument
+	 * is a plain number, an fd, a pointer or a string (dio_ev_syscall_str),
+	 * when the call takes fewer arguments and when dio does not know the
+	 * call; -EINVAL for i > 5.
+	 */
+	int (*decode_arg)(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i,
+			  char *buf, size_t len);
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): the name of value in the
+	 * table what (DIO_NAME_*); NULL for a value the table does not hold and
+	 * for a table this dio does not have. The string is static.
+	 */
+	const char *(*name_of)(struct dio_ctx *ctx, uint32_t what, uint64_t value);
 };
 
 /* Whether the host offers a function appended after ABI 1 began. */

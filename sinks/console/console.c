@@ -297,9 +297,12 @@ static int console_finding(void *state, const struct dio_finding *f)
 		fprintf(o, "    process: %u/%u %s\n", f->pid, f->tid, f->comm ? f->comm : "?");
 	if (f->path || f->has_tag) {
 		fprintf(o, "    file: %s", f->path ? f->path : "?");
-		if (f->has_tag)
-			fprintf(o, " (tag %u:%u|%llu|%u)", f->tag.dev >> 20, f->tag.dev & 0xfffff,
-				(unsigned long long)f->tag.ino, f->tag.gen);
+		if (f->has_tag) {
+			char t[DIO_FILE_TAG_LEN];
+
+			dio_file_tag_format(&f->tag, t, sizeof(t));
+			fprintf(o, " (tag %s)", t);
+		}
 		fputc('\n', o);
 	}
 	if (first) {

@@ -4,8 +4,9 @@
  * programs that analyze a trace later. gzip-compressed when the file name
  * ends in ".gz". Field names are stable: docs/json-schema.md.
  *
- * Flags and modes are named by the engine's own decoding (engine/format.c,
- * engine/xlat.c, compiled into this module), so they read as on the console.
+ * Names of calls, flags, modes, errnos and opcodes come from the host
+ * (syscall_info, decode_arg, name_of), so they read as on the console; the
+ * module uses nothing of dio but its installed headers and struct dio_host.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +19,6 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <dio/sink.h>
-#include "engine/format.h"
-#include "engine/syscalls.h"
-#include "engine/xlat.h"
 
 #define IOBUF_SIZE	(1 << 20)	/* as the console: a drain period of lines */
 #define LINE_SIZE	4096		/* first line buffer; grows to the longest line */
@@ -243,7 +241,7 @@ static void put_errno(struct json *j, int64_t v)
 
 	if (!is_err(v))
 		return;
-	name = xlat_errno((int)-v);
+	name = j->host->name_of(j->ctx, DIO_NAME_ERRNO, (uint64_t)-v);
 	if (name)
 		put_kstr(j, "errno", name);
 	else
@@ -257,38 +255,35 @@ static void put_ret(struct json *j, int64_t ret)
 	put_errno(j, ret);
 }
 
+/* file_tag and file_type: "-" for no type */
+static void put_tag_type(struct json *j, const struct dio_file_tag *tag, unsigned int ftype)
+{
+	char t[DIO_FILE_TAG_LEN];
+	const char *type = j->host->name_of(j->ctx, DIO_NAME_FTYPE, ftype);
+
+	dio_file_tag_format(tag, t, sizeof(t));
+	put_kstr(j, "file_tag", t);
+	put_kstr(j, "file_type", type ? type : "-");
+}
+
 /* file_tag, file_type and the path the host knows for the tag */
 static void put_file(struct json *j, const struct dio_file_tag *tag, unsigned int ftype)
 {
-	char t[64];	/* "4095:1048575|18446744073709551615|4294967295" fits */
 	const char *path = j->host->tag_path(j->ctx, tag);
 
-	format_tag(tag, t, sizeof(t));
-	put_kstr(j, "file_tag", t);
-	put_kstr(j, "file_type", format_ftype(ftype));
+	put_tag_type(j, tag, ftype);
 	if (path)
 		put_kstr(j, "path", path);
 }
 
 /* ---- records ------------------------------------------------------------------ */
 
-/* the decoded text of argument i, or null */
-static void put_decoded(struct json *j, const struct dio_syscall *sc, uint64_t v, int i)
+/* the host's name for argument i (flags, a mode, AT_FDCWD), or null */
+static void put_decoded(struct json *j, const struct dio_ev_syscall *ev, unsigned int i)
 {
-	int (*fn)(uint64_t, char *, size_t) = format_arg_xlat(sc->args[i]);
 	char buf[512];
-	int n;
+	int n = j->host->decode_arg(j->ctx, ev, i, buf, sizeof(buf));
 
-	if (sc->args[i] == A_DIRFD && (int)v == AT_FDCWD) {
-		put_str(j, "\"AT_FDCWD\"");
-		return;
-	}
-	if (!fn) {
-		put_str(j, "null");
-		return;
-	}
-	/* flag words and modes are int or unsigned int in the kernel, as on the console */
-	n = fn((uint32_t)v, buf, sizeof(buf));
 	if (n < 0) {
 		put_str(j, "null");
 		return;
@@ -300,7 +295,7 @@ static void put_decoded(struct json *j, const struct dio_syscall *sc, uint64_t v
 			j->oom = 1;
 			return;
 		}
-		fn((uint32_t)v, big, (size_t)n + 1);
+		j->host->decode_arg(j->ctx, ev, i, big, (size_t)n + 1);
 		put_json_str(j, big, (size_t)n);
 		free(big);
 		return;
@@ -310,25 +305,27 @@ static void put_decoded(struct json *j, const struct dio_syscall *sc, uint64_t v
 
 static void json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 {
-	const struct dio_syscall *sc = syscall_by_nr(ev->nr);
+	struct dio_syscall_info si;
+	int known = !j->host->syscall_info(j->ctx, ev->nr, &si, sizeof(si));
 	struct dio_ev_content ct;
 	const char *data = dio_ev_syscall_content(ev, &ct);
-	int nargs = sc ? sc->nargs : 6;
+	/* a call dio does not know: every register, nothing decoded */
+	unsigned int nargs = known && si.nargs < 6 ? si.nargs : 6;
 	int nstr;
 
 	put_rec_head(j, "syscall", &ev->hdr, ev->pid, ev->tid);
 	put_kcomm(j, ev->comm);
 	put_kstr(j, "syscall", j->host->syscall_name(ev->nr));
 	put(j, ",\"nr\":%u,\"args\":[", ev->nr);
-	for (int i = 0; i < nargs && i < 6; i++)
+	for (unsigned int i = 0; i < nargs; i++)
 		put(j, "%s%" PRIu64, i ? "," : "", (uint64_t)ev->args[i]);
 	put_str(j, "]");
-	if (sc) {
+	if (known) {
 		put_str(j, ",\"decoded\":[");
-		for (int i = 0; i < nargs && i < 6; i++) {
+		for (unsigned int i = 0; i < nargs; i++) {
 			if (i)
 				put_mem(j, ",", 1);
-			put_decoded(j, sc, ev->args[i], i);
+			put_decoded(j, ev, i);
 		}
 		put_str(j, "]");
 	}
@@ -378,13 +375,10 @@ static void json_syscall(struct json *j, const struct dio_ev_syscall *ev)
 
 static void json_path(struct json *j, const struct dio_ev_path *p)
 {
-	char t[64];
 	const char *path = dio_ev_path_str(p);
 
-	format_tag(&p->tag, t, sizeof(t));
 	put_rec_head(j, "path", &p->hdr, p->pid, p->pid);
-	put_kstr(j, "file_tag", t);
-	put_kstr(j, "file_type", format_ftype(p->ftype));
+	put_tag_type(j, &p->tag, p->ftype);
 	put_str(j, ",\"path\":");
 	put_json_str(j, path, strlen(path));
 	put(j, ",\"truncated\":%s,\"deleted\":%s,\"renamed\":%s",
@@ -403,7 +397,7 @@ static void json_path(struct json *j, const struct dio_ev_path *p)
 
 static void json_uring(struct json *j, const struct dio_ev_iouring *u)
 {
-	const char *op = xlat_uring_op(u->opcode);
+	const char *op = j->host->name_of(j->ctx, DIO_NAME_URING_OP, u->opcode);
 
 	put_rec_head(j, "io_uring", &u->hdr, u->pid, u->tid);
 	put_kcomm(j, u->comm);
@@ -471,7 +465,7 @@ static void json_block(struct json *j, const struct dio_ev_block *b)
 	put_kcomm(j, b->comm);
 	put_kfixed(j, "rwbs", b->rwbs, sizeof(b->rwbs));
 	put(j, ",\"dev\":\"%u:%u\",\"sector\":%" PRIu64 ",\"bytes\":%u,\"error\":%d",
-	    b->dev >> 20, b->dev & 0xfffff, (uint64_t)b->sector, b->bytes, b->error);
+	    DIO_DEV_MAJOR(b->dev), DIO_DEV_MINOR(b->dev), (uint64_t)b->sector, b->bytes, b->error);
 	put_errno(j, b->error);
 	put(j, ",\"duration_ns\":%" PRIu64, (uint64_t)b->duration);
 	put_kbool(j, "queued", b->flags & DIO_BF_QUEUED);
@@ -655,10 +649,18 @@ static void json_destroy(void *state)
 static int json_init(const struct dio_host *host, struct dio_ctx *ctx,
 		     const struct dio_optval *o, void **state)
 {
-	struct json *j = calloc(1, sizeof(*j));
+	struct json *j;
 	struct timespec now;
 	int err;
 
+	/* names come from the host: without them lines would say less than the schema promises */
+	if (!DIO_HOST_HAS(host, syscall_info) || !DIO_HOST_HAS(host, decode_arg) ||
+	    !DIO_HOST_HAS(host, name_of)) {
+		host->log(ctx, "this dio does not name calls and flags for modules "
+			  "(struct dio_host has no decode_arg): use the json sink it came with");
+		return -ENOSYS;
+	}
+	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
 	j->host = host;
@@ -741,9 +743,9 @@ static int json_finding(void *state, const struct dio_finding *f)
 	put_kstr_opt(j, "message", f->message);
 	put_kstr_opt(j, "comm", f->comm);
 	if (f->has_tag) {
-		char t[64];
+		char t[DIO_FILE_TAG_LEN];
 
-		format_tag(&f->tag, t, sizeof(t));
+		dio_file_tag_format(&f->tag, t, sizeof(t));
 		put_kstr(j, "file_tag", t);
 	}
 	put_kstr_opt(j, "path", f->path);

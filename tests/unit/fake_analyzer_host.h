@@ -5,9 +5,10 @@
  * code is not among the analyzer's rules (declared_rules.h), names system calls
  * by their x86_64 numbers, knows the paths a test gives it, formats calls in a
  * short strace-like form, and parses options as the real host would; builders for
- * synthetic records; the heap in use, to show state stays bounded. The test
- * links the analyzer, whose descriptor is dio_analyzer. Include it after
- * <cmocka.h>.
+ * synthetic records; the heap in use, to show state stays bounded. It names
+ * errnos and flags as the real host does, with the engine's own functions
+ * (engine/decode.c). The test links the analyzer, whose descriptor is
+ * dio_analyzer, and the engine. Include it after <cmocka.h>.
  */
 #ifndef DIO_TEST_FAKE_ANALYZER_HOST_H
 #define DIO_TEST_FAKE_ANALYZER_HOST_H
@@ -21,6 +22,7 @@
 #include "fake_create_output.h"
 #include <dio/analyzer.h>
 #include "declared_rules.h"
+#include "engine/decode.h"
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -209,6 +211,9 @@ static const struct dio_host host = {
 	.stats = fake_stats,
 	.log = fake_log,
 	.create_output = fake_create_output,
+	.syscall_info = decode_syscall_info,
+	.decode_arg = decode_arg,
+	.name_of = decode_name_of,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

@@ -2,10 +2,12 @@
 /*
  * What the unit tests of sink modules share: a fake host that records what the
  * sink logs, refuses findings from a sink, hands options to init as the real
- * host parses them, and lists the rules and facts of the run that a test sets
- * (fake_rules, fake_infos). The test defines fake_syscall_name, fake_tag_path and
- * fake_format, and links the sink, whose descriptor is dio_sink. Include it
- * after <cmocka.h>.
+ * host parses them, lists the rules and facts of the run that a test sets
+ * (fake_rules, fake_infos), and decodes as the real host does, with the
+ * engine's own functions (engine/decode.c). The test defines
+ * fake_syscall_name, fake_tag_path and fake_format, and links the sink, whose
+ * descriptor is dio_sink, and the engine (the sink itself must not compile
+ * engine files). Include it after <cmocka.h>.
  */
 #ifndef DIO_TEST_FAKE_SINK_HOST_H
 #define DIO_TEST_FAKE_SINK_HOST_H
@@ -18,6 +20,7 @@
 #include <unistd.h>
 #include "fake_create_output.h"
 #include <dio/sink.h>
+#include "engine/decode.h"
 
 extern const struct dio_sink dio_sink;
 
@@ -110,6 +113,9 @@ static const struct dio_host host = {
 	.create_output = fake_create_output,
 	.rule = fake_rule,
 	.info = fake_info,
+	.syscall_info = decode_syscall_info,
+	.decode_arg = decode_arg,
+	.name_of = decode_name_of,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

@@ -53,6 +53,13 @@ tests_unit_test_format_SOURCES = tests/unit/test_format.c
 tests_unit_test_format_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_format_LDADD = $(TEST_ENGINE_LIBS)
 
+# the decoding the host offers modules (syscall_info, decode_arg, name_of)
+check_PROGRAMS += tests/unit/test_decode
+TESTS += tests/unit/test_decode
+tests_unit_test_decode_SOURCES = tests/unit/test_decode.c
+tests_unit_test_decode_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_decode_LDADD = $(TEST_ENGINE_LIBS)
+
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
@@ -71,13 +78,14 @@ tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/options_dum
 tests_unit_test_config_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 
-# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash)
+# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash);
+# a sink test links the engine too: its fake host decodes with engine/decode.c
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
 tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h \
 	sinks/console/console.c
 tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_console_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_console_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_summary
 TESTS += tests/unit/test_summary
@@ -113,18 +121,19 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 
-# the report sinks with the fake host: rules, locations of findings about no file,
+# the report sinks with the fake host (which decodes with the engine's functions):
+# rules, locations of findings about no file,
 # which findings fail a JUnit case, baselines, suppressions, a full disk
 check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
 TESTS += tests/unit/test_sarif tests/unit/test_junit
 tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c tests/unit/fake_report_host.h \
 	tests/unit/fake_sink_host.h sinks/sarif/sarif.c
-tests_unit_test_sarif_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
+tests_unit_test_sarif_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 tests_unit_test_junit_SOURCES = tests/unit/test_junit.c tests/unit/fake_report_host.h \
 	tests/unit/fake_sink_host.h sinks/junit/junit.c
-tests_unit_test_junit_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_junit_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
+tests_unit_test_junit_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_junit_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 
 # what the built-in analyzers share
 check_PROGRAMS += tests/unit/test_table
@@ -139,7 +148,7 @@ tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_anal
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_latency_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_latency_LDADD = $(TEST_ENGINE_LIBS)
 
 # the SDK example analyzer (docs/examples/fsync-rename), built here with the fake host
 check_PROGRAMS += tests/unit/test_fsync_rename
@@ -147,12 +156,16 @@ TESTS += tests/unit/test_fsync_rename
 tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
 	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h
 tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_fsync_rename_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 
 # the installed headers, each alone, as a module's author includes them
 SDK_HEADER_TESTS = tests/unit/sdk-headers.sh tests/unit/sdk-headers-c99.sh
 TESTS += $(SDK_HEADER_TESTS)
 EXTRA_DIST += $(SDK_HEADER_TESTS)
+
+# modules use dio through the ABI alone: no engine source, header or symbol in one
+TESTS += tests/unit/module-sources.sh
+EXTRA_DIST += tests/unit/module-sources.sh
 AM_TESTS_ENVIRONMENT += CC='$(CC)'; CLANG='$(CLANG)'; PKG_CONFIG='$(PKG_CONFIG)'; \
 	export CC CLANG PKG_CONFIG;
 
@@ -168,7 +181,7 @@ tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
 	tests/unit/fake_analyzer_host.h analyzers/reuse-offset/reuse-offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_reuse_offset_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
@@ -176,7 +189,14 @@ tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
 	tests/unit/fake_analyzer_host.h analyzers/access-pattern/access-pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_access_pattern_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
+
+# analyzers/common: file labels
+check_PROGRAMS += tests/unit/test_calls
+TESTS += tests/unit/test_calls
+tests_unit_test_calls_SOURCES = tests/unit/test_calls.c
+tests_unit_test_calls_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
 # analyzers/common: the pool of excerpts
 check_PROGRAMS += tests/unit/test_expool
@@ -185,23 +205,24 @@ tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
 tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
-# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h) and the common code
+# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h), the common code
+# and the engine, whose decoding the fake host offers
 ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
-	analyzers/common/pool.c analyzers/common/expool.c analyzers/common/errnames.c
+	analyzers/common/pool.c analyzers/common/expool.c
 check_PROGRAMS += tests/unit/test_redundant_open
 TESTS += tests/unit/test_redundant_open
 tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
 	tests/unit/fake_analyzer_host.h analyzers/redundant-open/redundant-open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_redundant_open_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
 tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h \
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_errors_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_errors_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_hist
 TESTS += tests/unit/test_hist
@@ -215,7 +236,7 @@ tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
 	tests/unit/fake_analyzer_host.h analyzers/contention/contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_contention_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_contention_LDADD = $(TEST_ENGINE_LIBS)
 
 # what the kernel lets dio use, read from synthetic BTFs of 6.1, 6.12, 6.18 and older
 check_PROGRAMS += tests/unit/test_features

@@ -227,7 +227,14 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, writer_cause, 104),
 		OFF(dio_stats, pad, 108),
 
-		SZ(dio_host, 96),
+		SZ(dio_syscall_info, 24),
+		OFF(dio_syscall_info, name, 0),
+		OFF(dio_syscall_info, nargs, 8),
+		OFF(dio_syscall_info, classes, 12),
+		OFF(dio_syscall_info, str_args, 16),
+		OFF(dio_syscall_info, pad, 20),
+
+		SZ(dio_host, 120),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -241,6 +248,9 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, rule, 72),
 		OFF(dio_host, info, 80),
 		OFF(dio_host, stats_sized, 88),
+		OFF(dio_host, syscall_info, 96),
+		OFF(dio_host, decode_arg, 104),
+		OFF(dio_host, name_of, 112),
 	};
 
 	CHECK(pins);
@@ -308,6 +318,9 @@ static void constants_are_pinned(void **unused)
 		VAL(DIO_EV_MASK(DIO_EV_PROC), 16),
 		VAL(DIO_COMM_LEN, 16),
 		VAL(DIO_PATH_MAX, 4096),
+		VAL(DIO_FILE_TAG_LEN, 45),
+		VAL(DIO_DEV_MAJOR(0x00800001u), 8),
+		VAL(DIO_DEV_MINOR(0x00800001u), 1),
 		VAL(DIO_FT_NONE, 0),
 		VAL(DIO_FT_FIFO, 1),
 		VAL(DIO_FT_CHR, 2),
@@ -362,6 +375,16 @@ static void constants_are_pinned(void **unused)
 		VAL(DIO_FMT_TIME_T, 0x10),
 		VAL(DIO_FMT_TIME_TT, 0x20),
 		VAL(DIO_FMT_TIME_TTT, 0x40),
+		VAL(DIO_SC_DATA, 0x01),
+		VAL(DIO_SC_SYNC, 0x02),
+		VAL(DIO_SC_META, 0x04),
+		VAL(DIO_SC_DIR, 0x08),
+		VAL(DIO_SC_XATTR, 0x10),
+		VAL(DIO_SC_ASYNC, 0x20),
+		VAL(DIO_NAME_ERRNO, 1),
+		VAL(DIO_NAME_ERRNO_TEXT, 2),
+		VAL(DIO_NAME_FTYPE, 3),
+		VAL(DIO_NAME_URING_OP, 4),
 	};
 
 	CHECK(pins);

@@ -470,6 +470,32 @@ static void test_the_defaults_take_what_the_readme_says(void **state)
 		fail_msg("%zu bytes after init", used);
 }
 
+/* names are the host's: "errno N" from a host without name_of, and for errnos without one */
+static void test_errno_names_are_the_hosts(void **state)
+{
+	struct dio_host old = host;
+	void *s = NULL;
+
+	(void)state;
+	opts_reset(NULL);
+	old.size = offsetof(struct dio_host, syscall_info);
+	nfound = 0;
+	assert_int_equal(dio_analyzer.init(&old, &fake_ctx, opts, &s), 0);
+	st = s;
+	storm(T0, PID, "/missing", 100, MS);
+	stop_analyzer(s);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].title, "100 stat calls failed with errno 2 in 99.0 ms "
+			    "(1010/s): \"/missing\"");
+	st = start_analyzer();
+	for (int i = 0; i < 100; i++)
+		fail_path(T0 + (uint64_t)i * MS, PID, "/odd", 530);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].title, "100 stat calls failed with errno 530 in 99.0 ms "
+			    "(1010/s): \"/odd\"");
+}
+
 static void test_bad_options_are_refused(void **state)
 {
 	void *s = NULL;
@@ -500,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_findings_come_in_the_order_of_their_bursts),
 		cmocka_unit_test(test_state_stays_bounded_on_a_million_events),
 		cmocka_unit_test(test_the_defaults_take_what_the_readme_says),
+		cmocka_unit_test(test_errno_names_are_the_hosts),
 		cmocka_unit_test(test_bad_options_are_refused),
 	};
 

@@ -737,12 +737,13 @@ static void tags_and_types(void **state)
 				  .gen = 4294967295u };
 	char buf[64];
 
-	assert_int_equal(format_tag(&tag, buf, sizeof(buf)), 10);
+	assert_int_equal(dio_file_tag_format(&tag, buf, sizeof(buf)), 10);
 	assert_string_equal(buf, "8:1|1234|5");
-	assert_int_equal(format_tag(&t, buf, sizeof(buf)),
+	assert_int_equal(dio_file_tag_format(&t, buf, sizeof(buf)),
 			 (int)strlen("4095:1048575|18446744073709551615|4294967295"));
 	assert_string_equal(buf, "4095:1048575|18446744073709551615|4294967295");
-	assert_int_equal(format_tag(&tag, buf, 4), 10);
+	assert_int_equal(strlen(buf) + 1, DIO_FILE_TAG_LEN);
+	assert_int_equal(dio_file_tag_format(&tag, buf, 4), 10);
 	assert_string_equal(buf, "8:1");
 	assert_string_equal(format_ftype(DIO_FT_REG), "reg");
 	assert_string_equal(format_ftype(DIO_FT_DIR), "dir");
@@ -755,6 +756,9 @@ static void tags_and_types(void **state)
 	assert_string_equal(format_ftype(DIO_FT_NONE), "-");
 	assert_string_equal(format_ftype(3), "-");
 	assert_string_equal(format_ftype(1000), "-");
+	assert_string_equal(format_ftype_name(DIO_FT_ANON), "anon");
+	assert_null(format_ftype_name(DIO_FT_NONE));
+	assert_null(format_ftype_name(3));
 }
 
 int main(void)

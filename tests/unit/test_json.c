@@ -228,6 +228,53 @@ static void failure_has_errno_name_and_offset_and_cut_strings(void **st)
 		    "\"offset\":4096,\"strings\":[\"x\"],\"strings_truncated\":true}\n");
 }
 
+/* a call dio does not know: every register, and no decoded, since nothing names them */
+static void unknown_call_has_six_args_and_nothing_decoded(void **st)
+{
+	struct fixture *fx = *st;
+	struct sc_rec r;
+
+	sc_init(&r, 39, 42);	/* getpid: dio does not trace it */
+	for (int i = 0; i < 6; i++)
+		r.ev.args[i] = (uint64_t)i + 1;
+	one_line(fx, &r, "unknown call",
+		 "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"other\","
+		 "\"nr\":39,\"args\":[1,2,3,4,5,6],\"ret\":42,\"duration_ns\":1500,\"fd\":-1}\n");
+}
+
+/* a host's name longer than the line's first try (no table of dio's has one) is whole */
+static int long_decode_arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i,
+			   char *buf, size_t len)
+{
+	char text[601];
+
+	if (i != 2)
+		return -ENOENT;
+	memset(text, 'F', 600);
+	text[600] = '\0';
+	return snprintf(buf, len, "%s", text);
+}
+
+static void long_decoded_text_is_whole(void **st)
+{
+	struct fixture *fx = *st;
+	struct dio_host h = host;
+	struct sc_rec r;
+	char *got;
+
+	h.decode_arg = long_decode_arg;
+	sc_init(&r, 257, 3);
+	opts_reset("file", fx->path, NULL);
+	assert_int_equal(dio_sink.init(&h, &fake_ctx, opts, &fx->state), 0);
+	feed(fx, &r);
+	finish(fx);
+	got = slurp(fx->path);
+	assert_non_null(strstr(got, "\"decoded\":[null,null,\"FFFFFFFF"));
+	assert_non_null(strstr(got, "FFFFFFFF\",null],\"ret\":3,"));
+	assert_int_equal(strspn(strstr(got, "FFFF"), "F"), 600);
+	free(got);
+}
+
 /* an unreadable string is null in its own place: the other one is kept */
 static void unreadable_string_keeps_its_place(void **st)
 {
@@ -532,6 +579,26 @@ static void unopenable_file_fails_with_errno_and_says_why(void **st)
 	(void)st;
 }
 
+/* a dio whose host does not decode for modules: said at once, rather than lines with less */
+static void host_without_decoding_is_refused(void **st)
+{
+	struct dio_host old = host;
+	void *state = NULL;
+
+	old.size = offsetof(struct dio_host, syscall_info);
+	opts_reset("file", "/nonexistent-dio/out.json", NULL);
+	assert_int_equal(dio_sink.init(&old, &fake_ctx, opts, &state), -ENOSYS);
+	assert_null(state);
+	assert_string_equal(logged, "this dio does not name calls and flags for modules "
+			    "(struct dio_host has no decode_arg): use the json sink it came with");
+	old = host;
+	old.name_of = NULL;
+	nlogged = 0;
+	assert_int_equal(dio_sink.init(&old, &fake_ctx, opts, &state), -ENOSYS);
+	assert_int_equal(nlogged, 1);
+	(void)st;
+}
+
 static void no_file_is_an_error(void **st)
 {
 	void *state = NULL;
@@ -584,6 +651,8 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, sink_setup, sink_teardown)
 		T(openat_has_every_field),
 		T(failure_has_errno_name_and_offset_and_cut_strings),
+		T(unknown_call_has_six_args_and_nothing_decoded),
+		T(long_decoded_text_is_whole),
 		T(unreadable_string_keeps_its_place),
 		T(data_bytes_are_escaped),
 		T(other_records_and_a_finding),
@@ -591,6 +660,7 @@ int main(void)
 		T(runq_wait_has_every_field),
 		T(gz_file_is_gzip_and_reads_back),
 		T(unopenable_file_fails_with_errno_and_says_why),
+		T(host_without_decoding_is_refused),
 		T(no_file_is_an_error),
 		T(write_error_is_returned_and_logged_once),
 #undef T

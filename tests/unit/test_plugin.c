@@ -6,6 +6,7 @@
  * the versions; the session delivers only subscribed record types.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -417,6 +418,26 @@ static struct session *json_session(struct options *o, char *out, enum hash_mode
 	return s;
 }
 
+/* End a json_session: what the sink wrote, whole, into buf; out is removed. Returns its lines. */
+static int json_end(struct session *s, struct options *o, const char *out, char *buf, size_t len)
+{
+	FILE *f;
+	size_t n;
+	int lines = 0;
+
+	session__free(s);
+	options_free(o);
+	f = fopen(out, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(out);
+	for (const char *c = buf; (c = strchr(c, '\n')); c++)
+		lines++;
+	return lines;
+}
+
 /*
  * A process record of a recording made before mnt_ns was appended (56 bytes)
  * reaches modules at today's size with mnt_ns 0; a shorter one is refused.
@@ -425,28 +446,21 @@ static void old_process_record_reaches_modules_at_full_size(void **unused)
 {
 	struct options o;
 	struct session *s;
-	char out[] = "/tmp/dio-test-plugin-XXXXXX", line[512] = "";
+	char out[] = "/tmp/dio-test-plugin-XXXXXX", text[512];
 	struct dio_ev_proc pr = {
 		.hdr = { .type = DIO_EV_PROC, .size = DIO_EV_PROC_SIZE_V1, .ts = 5 },
 		.pid = 7, .tid = 7, .kind = DIO_PROC_EXEC, .comm = "old",
 		.mnt_ns = 99,	/* beyond the old record's end: must not be seen */
 	};
-	FILE *f;
 
 	s = json_session(&o, out, HASH_OFF, 0);
 	assert_int_equal(session__dispatch(s, &pr, DIO_EV_PROC_SIZE_V1), 0);
 	pr.hdr.size = DIO_EV_PROC_SIZE_V1 - 4;
 	assert_int_equal(session__dispatch(s, &pr, sizeof(pr)), 0);
-	session__free(s);
-	options_free(&o);
-	f = fopen(out, "r");
-	assert_non_null(f);
-	assert_non_null(fgets(line, sizeof(line), f));
-	assert_null(strstr(line, "\"mnt_ns\":99"));
-	assert_non_null(strstr(line, "\"comm\":\"old\",\"kind\":\"exec\",\"mnt_ns\":0,"));
-	assert_null(fgets(line, sizeof(line), f));	/* the short one was dropped */
-	fclose(f);
-	unlink(out);
+	/* the short one was dropped */
+	assert_int_equal(json_end(s, &o, out, text, sizeof(text)), 1);
+	assert_null(strstr(text, "\"mnt_ns\":99"));
+	assert_non_null(strstr(text, "\"comm\":\"old\",\"kind\":\"exec\",\"mnt_ns\":0,"));
 }
 
 /*
@@ -459,29 +473,56 @@ static void user_hash_after_a_string_of_odd_length(void **unused)
 {
 	struct options o;
 	struct session *s;
-	char out[] = "/tmp/dio-test-plugin-XXXXXX", line[1024] = "";
+	char out[] = "/tmp/dio-test-plugin-XXXXXX", text[1024];
 	struct dio_ev_content ct = { .hashed_len = 5, .data_len = 5 };
 	struct {
 		struct dio_ev_syscall ev;
 		char tail[32];
 	} r = { .ev = { .hdr = { .type = DIO_EV_SYSCALL, .size = sizeof(r.ev) + 2 + sizeof(ct) + 5 },
 			.flags = DIO_SF_HASH, .str_len = { 2, 0 } }, .tail = "x" };
-	FILE *f;
 
 	memcpy(r.tail + 2, &ct, sizeof(ct));
 	memcpy(r.tail + 2 + sizeof(ct), "hello", 5);
 	s = json_session(&o, out, HASH_USER, 2);
 	assert_int_equal(session__dispatch(s, &r, r.ev.hdr.size), 0);
-	session__free(s);
-	options_free(&o);
-	f = fopen(out, "r");
-	assert_non_null(f);
-	assert_non_null(fgets(line, sizeof(line), f));
-	fclose(f);
-	unlink(out);
+	assert_int_equal(json_end(s, &o, out, text, sizeof(text)), 1);
 	/* FNV-1a 64 of "hello", and the first two bytes of it */
-	assert_non_null(strstr(line, "\"strings\":[\"x\"],\"hash\":\"a430d84680aabd0b\","
+	assert_non_null(strstr(text, "\"strings\":[\"x\"],\"hash\":\"a430d84680aabd0b\","
 				     "\"hashed_len\":5,\"data\":\"he\"}"));
+}
+
+/*
+ * The json sink, loaded as a module and built from nothing but its own file,
+ * names flags, errnos, opcodes and file types through the host's decode_arg
+ * and name_of: the session's host table offers them.
+ */
+static void json_module_decodes_through_the_host(void **unused)
+{
+	struct options o;
+	struct session *s;
+	char out[] = "/tmp/dio-test-plugin-XXXXXX", text[2048];
+	struct {
+		struct dio_ev_syscall ev;
+		char tail[8];
+	} r = { .ev = { .hdr = { .type = DIO_EV_SYSCALL, .size = sizeof(r.ev) + 2 }, .nr = 257,
+			.ret = -ENOENT, .fd = -1, .str_len = { 2, 0 },
+			.args = { (uint32_t)AT_FDCWD, 0, O_RDONLY | O_CLOEXEC, 0644 } },
+		.tail = "x" };
+	struct dio_ev_iouring u = {
+		.hdr = { .type = DIO_EV_IOURING, .size = sizeof(u) }, .opcode = 22,
+		.flags = DIO_IF_FILE, .ftype = DIO_FT_REG, .tag = { .ino = 5, .dev = 1 << 20 },
+	};
+
+	s = json_session(&o, out, HASH_OFF, 0);
+	assert_int_equal(session__dispatch(s, &r, r.ev.hdr.size), 0);
+	assert_int_equal(session__dispatch(s, &u, sizeof(u)), 0);
+	assert_int_equal(json_end(s, &o, out, text, sizeof(text)), 2);
+	assert_non_null(strstr(text, "\"syscall\":\"openat\",\"nr\":257,"
+				     "\"args\":[4294967196,0,524288,420],\"decoded\":"
+				     "[\"AT_FDCWD\",null,\"O_RDONLY|O_CLOEXEC\",\"0644\"],"
+				     "\"ret\":-2,\"errno\":\"ENOENT\","));
+	assert_non_null(strstr(text, "\"op\":\"READ\",\"opcode\":22,"));
+	assert_non_null(strstr(text, "\"file_tag\":\"1:0|5|0\",\"file_type\":\"reg\""));
 }
 
 int main(void)
@@ -503,6 +544,7 @@ int main(void)
 		cmocka_unit_test(unterminated_path_record_is_malformed),
 		cmocka_unit_test(malformed_records_reach_no_module),
 		cmocka_unit_test(user_hash_after_a_string_of_odd_length),
+		cmocka_unit_test(json_module_decodes_through_the_host),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
