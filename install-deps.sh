@@ -15,7 +15,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
-	libbpf-dev libelf-dev zlib1g-dev libconfig-dev libcmocka-dev \
+	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libconfig-dev libcmocka-dev \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq \

@@ -6,6 +6,9 @@
  * disturbed by the rest of the machine.
  *
  * usage: callcost FILE [REPS [N]]
+ *
+ * On stderr it says how many calls it made on FILE, so that a test can count
+ * them in a recording (tests/integration/record-flood.sh).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -66,5 +69,7 @@ int main(int argc, char **argv)
 	close(fd);
 	unlink(argv[1]);
 	printf("%.1f\n", best);
+	fprintf(stderr, "callcost: %d pwrite64, %lld lseek, %lld read calls on %s\n", BLOCKS,
+		(long long)reps * n, (long long)reps * n, argv[1]);
 	return 0;
 }

@@ -128,7 +128,7 @@ void cli_usage(FILE *f, const char *cmd)
 "      --tag-table N         file tags with a path in the kernel (default 64k)\n"
 "      --inflight-table N    entries of each table of requests and file mappings\n"
 "                            in flight (block, io_uring, mmap; default 32k)\n"
-"      --level N             dio record: zlib level, 0 to 9 (default 1)\n"
+"      --level N             dio record: zstd level 1-9, 0 stores (default 1)\n"
 "      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
 "      --rotate N            dio record: with --max-size, keep N files only\n"
 "      --flush-ms MS         dio record: write what is recorded at least this\n"

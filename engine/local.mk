@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The engine is a static library (so unit tests link the same code) plus main.c.
 noinst_LIBRARIES += engine/libdioengine.a
-engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
+engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS)
 engine_libdioengine_a_SOURCES = \
 	engine/syscalls.c engine/syscalls.h \
 	engine/xlat.c engine/xlat.h \
@@ -20,6 +20,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
 	engine/tracefile.c engine/tracefile.h \
+	engine/pack.c engine/pack.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
 	engine/diff.c engine/diff.h \
@@ -29,7 +30,7 @@ engine_libdioengine_a_SOURCES = \
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 
-DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBCONFIG_LIBS)
+DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS)
 
 bin_PROGRAMS += dio
 dio_SOURCES = engine/main.c

@@ -16,14 +16,21 @@
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include <dio/event.h>
 #include <dio/plugin.h>
+#include "engine/pack.h"
 #include "engine/tracefile.h"
 #include "engine/util.h"
 
 #define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
-#define NBUF		4		/* blocks being filled or waiting for the writer thread */
+#define NBUF		16		/* blocks being filled or waiting for the writer thread */
+#define BUF_CAP		(BLOCK_TARGET + 65536)	/* a block and the record that filled it */
+
+/* the most payload any block may have: its raw bytes compressed by either codec */
+#define COMP_BOUND	(ZSTD_COMPRESSBOUND(TF_BLOCK_RAW_MAX) > compressBound(TF_BLOCK_RAW_MAX) ? \
+			 ZSTD_COMPRESSBOUND(TF_BLOCK_RAW_MAX) : compressBound(TF_BLOCK_RAW_MAX))
 
 struct tf_buf {
 	uint8_t *raw;
@@ -42,8 +49,11 @@ struct tf_writer {
 	FILE *f;
 	int level;
 	int flags;
-	uLong comp_cap;
+	size_t comp_cap;
 	uint8_t *comp;			/* writer thread's */
+	uint8_t *packed;		/* writer thread's: a records block packed */
+	struct pack_ctx *pack;
+	ZSTD_CCtx *zc;
 	struct tf_buf bufs[NBUF];
 	unsigned int fill;		/* caller's */
 	int stalled;			/* caller: no buffer free (TF_W_DROP) */
@@ -101,16 +111,49 @@ static uint64_t runq_ns(int fd)
 }
 
 /*
- * Compress and write one block; only one thread at a time. e: records-block
- * details (NULL for others). t: where the writer thread's time goes (NULL: not
- * measured). 0 or -errno.
+ * The payload of a block of len raw bytes: packed first when it is a records
+ * block and packing makes it smaller, then compressed. Sets h's flags and
+ * lengths; NULL when compression fails.
+ */
+static const uint8_t *encode_block(struct tf_writer *w, struct tf_block_hdr *h, const void *raw,
+				   size_t len)
+{
+	const uint8_t *src = raw;
+	size_t n;
+
+	if (h->kind == TF_BLK_RECORDS) {
+		n = pack_records(w->pack, raw, len, w->packed);
+		if (n < len) {
+			src = w->packed;
+			len = n;
+			h->flags |= TF_BF_PACKED;
+		}
+	}
+	h->raw_len = len;
+	if (!w->level) {
+		h->flags |= TF_CODEC_NONE;
+		h->comp_len = len;
+		return src;
+	}
+	n = ZSTD_compressCCtx(w->zc, w->comp, w->comp_cap, src, len, w->level);
+	if (ZSTD_isError(n))
+		return NULL;
+	h->flags |= TF_CODEC_ZSTD;
+	h->comp_len = n;
+	return w->comp;
+}
+
+/*
+ * Pack, compress and write one block; only one thread at a time. e:
+ * records-block details (NULL for others), given the block's flags. t: where the writer thread's time
+ * goes (NULL: not measured). 0 or -errno.
  */
 static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
-		       const struct tf_index_ent *e, uint64_t *written, struct tf_writer_time *t)
+		       struct tf_index_ent *e, uint64_t *written, struct tf_writer_time *t)
 {
-	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind, .raw_len = len };
-	uLongf clen = w->comp_cap;
+	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind };
 	uint64_t wall0 = 0, cpu0 = 0, cpu1 = 0, q0 = 0;
+	const uint8_t *pay;
 	int err = 0;
 
 	if (e) {
@@ -124,15 +167,17 @@ static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size
 		cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		q0 = runq_ns(w->schedstat);
 	}
-	if (compress2(w->comp, &clen, raw, len, w->level) != Z_OK)
+	pay = encode_block(w, &h, raw, len);
+	if (!pay)
 		return -ENOMEM;
+	if (e)
+		e->flags = h.flags;	/* the index repeats them */
 	if (t)
 		cpu1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	h.comp_len = clen;
-	h.crc = crc32(0, w->comp, clen);
+	h.crc = crc32(0, pay, h.comp_len);
 	h.hdr_crc = hdr_crc(&h);
 	errno = 0;
-	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(w->comp, clen, 1, w->f) != 1 ||
+	if (fwrite(&h, sizeof(h), 1, w->f) != 1 || fwrite(pay, h.comp_len, 1, w->f) != 1 ||
 	    fflush(w->f))
 		err = errno ? -errno : -EIO;
 	if (t) {
@@ -147,7 +192,7 @@ static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size
 	}
 	if (err)
 		return err;
-	*written = sizeof(h) + clen;
+	*written = sizeof(h) + h.comp_len;
 	return 0;
 }
 
@@ -217,6 +262,9 @@ static void free_writer(struct tf_writer *w)
 	for (int i = 0; i < NBUF; i++)
 		free(w->bufs[i].raw);
 	free(w->comp);
+	free(w->packed);
+	pack_ctx__free(w->pack);
+	ZSTD_freeCCtx(w->zc);
 	free(w->index);
 	if (w->started) {
 		pthread_mutex_destroy(&w->lock);
@@ -243,11 +291,14 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 		return NULL;
 	w->level = level;
 	w->flags = flags;
-	w->comp_cap = compressBound(TF_BLOCK_RAW_MAX);
+	w->comp_cap = COMP_BOUND;
 	w->comp = malloc(w->comp_cap);
-	err = w->comp ? 0 : ENOMEM;
+	w->packed = malloc(pack_bound(BUF_CAP));
+	w->pack = pack_ctx__new();
+	w->zc = ZSTD_createCCtx();
+	err = w->comp && w->packed && w->pack && w->zc ? 0 : ENOMEM;
 	for (int i = 0; !err && i < NBUF; i++)
-		if (!(w->bufs[i].raw = malloc(BLOCK_TARGET + 65536)))
+		if (!(w->bufs[i].raw = malloc(BUF_CAP)))
 			err = ENOMEM;
 	if (err)
 		goto fail;
@@ -459,10 +510,14 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 /* ---- reader ------------------------------------------------------------- */
 
 /* The reader's window: a block header with the largest payload a header may announce */
-#define WIN_CAP (sizeof(struct tf_block_hdr) + compressBound(TF_BLOCK_RAW_MAX))
+#define WIN_CAP (sizeof(struct tf_block_hdr) + COMP_BOUND)
 
 struct tf_reader {
 	int fd;
+	uint32_t version;
+	ZSTD_DCtx *zd;
+	struct pack_ctx *pack;
+	uint8_t *packed;	/* a packed block, decompressed */
 	size_t size;		/* the file's size when opened, or where it was found to end */
 	uint8_t *win;		/* file bytes [win_off, win_off + win_len) */
 	size_t win_off, win_len;
@@ -544,7 +599,52 @@ static int header_at(struct tf_reader *r, size_t off, struct tf_block_hdr *out)
 		*out = h;
 	return h.magic == TF_BLOCK_MAGIC && h.hdr_crc == hdr_crc(&h) &&
 	       h.kind >= TF_BLK_META && h.kind <= TF_BLK_INDEX &&
-	       h.raw_len <= TF_BLOCK_RAW_MAX && h.comp_len <= compressBound(TF_BLOCK_RAW_MAX);
+	       h.raw_len <= TF_BLOCK_RAW_MAX && h.comp_len <= COMP_BOUND;
+}
+
+/*
+ * Decompress the payload pay of the block h into out (cap bytes) and, for a
+ * packed records block, unpack it into r->raw. The length in *len; 0 when the
+ * payload is what its header says, -1 when it is not.
+ */
+static int decode_block(struct tf_reader *r, const struct tf_block_hdr *h, const uint8_t *pay,
+			uint8_t *out, size_t *len)
+{
+	uint32_t codec = r->version >= 2 ? h->flags & TF_BF_CODEC : TF_CODEC_ZLIB;
+	int packed = r->version >= 2 && h->kind == TF_BLK_RECORDS && (h->flags & TF_BF_PACKED);
+	uint8_t *dst = packed ? r->packed : out;
+	size_t n;
+
+	if (crc32(0, pay, h->comp_len) != h->crc)
+		return -1;
+	switch (codec) {
+	case TF_CODEC_ZLIB: {
+		uLongf zn = h->raw_len;
+
+		if (uncompress(dst, &zn, pay, h->comp_len) != Z_OK)
+			return -1;
+		n = zn;
+		break;
+	}
+	case TF_CODEC_ZSTD:
+		n = ZSTD_decompressDCtx(r->zd, dst, h->raw_len, pay, h->comp_len);
+		if (ZSTD_isError(n))
+			return -1;
+		break;
+	case TF_CODEC_NONE:
+		n = h->comp_len;
+		if (n <= h->raw_len)
+			memcpy(dst, pay, n);
+		break;
+	default:
+		return -1;
+	}
+	if (n != h->raw_len)
+		return -1;
+	if (packed && unpack_records(r->pack, r->packed, n, out, TF_BLOCK_RAW_MAX, &n))
+		return -1;
+	*len = n;
+	return 0;
 }
 
 /*
@@ -555,7 +655,7 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 {
 	struct tf_block_hdr h;
 	const uint8_t *pay;
-	uLongf len;
+	size_t len;
 
 	while (r->pos < r->size) {
 		if (!header_at(r, r->pos, NULL)) {
@@ -593,11 +693,8 @@ static int load_block(struct tf_reader *r, uint32_t *kind)
 			continue;
 		}
 		r->state_only = h.kind == TF_BLK_RECORDS && outside(r, h.first_ts, h.last_ts);
-		len = h.raw_len;
 		pay += sizeof(h);
-		if (crc32(0, pay, h.comp_len) != h.crc ||
-		    uncompress(r->raw, &len, pay, h.comp_len) != Z_OK ||
-		    len != h.raw_len) {
+		if (decode_block(r, &h, pay, r->raw, &len)) {
 			if (h.kind == TF_BLK_RECORDS)
 				r->st.bad_blocks++;
 			r->st.skipped_bytes += sizeof(h) + h.comp_len;
@@ -621,7 +718,7 @@ static void load_index(struct tf_reader *r)
 	struct tf_trailer t;
 	struct tf_block_hdr h;
 	const uint8_t *pay;
-	uLongf len;
+	size_t len;
 
 	if (r->size < r->pos + sizeof(h) + sizeof(t) ||
 	    !(pay = view(r, r->size - sizeof(t), sizeof(t))))
@@ -633,14 +730,10 @@ static void load_index(struct tf_reader *r)
 	memcpy(&h, view(r, t.index_offset, sizeof(h)), sizeof(h));
 	if (h.kind != TF_BLK_INDEX || h.raw_len % sizeof(*r->idx) ||
 	    t.index_offset + sizeof(h) + h.comp_len != r->size - sizeof(t) ||
-	    !(pay = view(r, t.index_offset, sizeof(h) + h.comp_len)) ||
-	    crc32(0, pay + sizeof(h), h.comp_len) != h.crc)
+	    !(pay = view(r, t.index_offset, sizeof(h) + h.comp_len)))
 		return;
-	pay += sizeof(h);
-	len = h.raw_len;
-	r->idx = malloc(len ? len : 1);
-	if (!r->idx || uncompress((Bytef *)r->idx, &len, pay, h.comp_len) != Z_OK ||
-	    len != h.raw_len)
+	r->idx = malloc(h.raw_len ? h.raw_len : 1);
+	if (!r->idx || decode_block(r, &h, pay + sizeof(h), (uint8_t *)r->idx, &len))
 		goto bad;
 	r->nidx = len / sizeof(*r->idx);
 	for (size_t i = 0; i < r->nidx; i++)
@@ -758,7 +851,8 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r || !(r->raw = malloc(TF_BLOCK_RAW_MAX + 1)) || !(r->rec = malloc(65536)) ||
-	    !(r->win = malloc(WIN_CAP))) {
+	    !(r->win = malloc(WIN_CAP)) || !(r->packed = malloc(TF_BLOCK_RAW_MAX)) ||
+	    !(r->pack = pack_ctx__new()) || !(r->zd = ZSTD_createDCtx())) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto fail;
 	}
@@ -775,12 +869,13 @@ struct tf_reader *tf_reader__open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a dio trace file (wrong magic)", path);
 		goto fail;
 	}
-	if (fh.version != TF_VERSION) {
-		snprintf(err, errlen, "%s: trace format version %u, this dio reads version %u%s",
-			 path, fh.version, TF_VERSION,
+	if (fh.version < TF_VERSION_MIN || fh.version > TF_VERSION) {
+		snprintf(err, errlen, "%s: trace format version %u, this dio reads versions %u to %u%s",
+			 path, fh.version, TF_VERSION_MIN, TF_VERSION,
 			 fh.version > TF_VERSION ? ": upgrade dio" : "");
 		goto fail;
 	}
+	r->version = fh.version;
 	if (fh.hdr_size < sizeof(fh) || fh.hdr_size > r->size) {
 		snprintf(err, errlen, "%s: bad header size %u", path, fh.hdr_size);
 		goto fail;
@@ -924,6 +1019,9 @@ void tf_reader__close(struct tf_reader *r)
 	if (r->win)
 		close(r->fd);
 	free(r->win);
+	free(r->packed);
+	pack_ctx__free(r->pack);
+	ZSTD_freeDCtx(r->zd);
 	free(r->raw);
 	free(r->rec);
 	free(r->meta);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Trace files (docs/trace-format.md): the records a session produced, exactly
- * as the ring delivered them, in zlib-compressed blocks that each carry a CRC,
- * behind a header and a metadata block, with an index of the blocks at the end.
- * A file cut short still yields every complete block.
+ * as the ring delivered them, packed (engine/pack.h) and zstd-compressed in
+ * blocks that each carry a CRC, behind a header and a metadata block, with an
+ * index of the blocks at the end. A file cut short still yields every complete
+ * block. Version 1 files (zlib, records as they are) are read too.
  */
 #ifndef DIO_TRACEFILE_H
 #define DIO_TRACEFILE_H
@@ -12,7 +13,8 @@
 #include <stdint.h>
 
 #define TF_MAGIC	"DIOTRACE"	/* 8 bytes at offset 0 */
-#define TF_VERSION	1
+#define TF_VERSION	2	/* written */
+#define TF_VERSION_MIN	1	/* the oldest read */
 #define TF_BLOCK_MAGIC	0x4b4c4244u	/* "DBLK" little-endian */
 #define TF_TRAILER_MAGIC "DIOINDEX"
 
@@ -25,8 +27,15 @@
  * is not: path and process records name files and threads for later blocks. */
 #define TF_BF_STATE	0x1u		/* holds path or process records */
 #define TF_BF_VALID	0x80000000u	/* the writer set the flags (0 in older files) */
+/* Version 2, any block: how its payload is stored (version 1: always zlib, not packed) */
+#define TF_BF_CODEC	0x0f00u		/* mask: */
+#define TF_CODEC_ZLIB	0x0000u
+#define TF_CODEC_ZSTD	0x0100u
+#define TF_CODEC_NONE	0x0200u		/* stored as it is (--level 0) */
+#define TF_BF_PACKED	0x1000u		/* records block: in the packed encoding */
 
-#define TF_BLOCK_RAW_MAX (4u << 20)	/* largest uncompressed block either side accepts */
+#define TF_BLOCK_RAW_MAX (4u << 20)	/* largest uncompressed block either side accepts,
+					 * before and after unpacking */
 #define TF_META_MAX	(64u << 10)	/* metadata a reader keeps, all blocks together */
 
 struct tf_file_hdr {
@@ -74,7 +83,7 @@ struct tf_reader;
 /*
  * Create path (truncated), write the header and the metadata block (meta:
  * "key=value\n" lines, copied) and start the writer thread, which compresses
- * and writes full blocks. level: zlib level 0-9; flags: TF_W_*. NULL and errno
+ * and writes full blocks. level: zstd level 1-9, 0 to store; flags: TF_W_*. NULL and errno
  * on failure.
  */
 struct tf_writer *tf_writer__open(const char *path, int level, const char *meta, int flags);

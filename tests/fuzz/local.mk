@@ -6,13 +6,16 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
 check_SCRIPTS += tests/fuzz/fuzz_tracefile
 TESTS += tests/fuzz/fuzz-tracefile.sh
 EXTRA_DIST += tests/fuzz/fuzz-tracefile.sh tests/fuzz/fuzz_tracefile.c \
-	tests/fuzz/corpus/cat.dio tests/fuzz/corpus/demo.dio tests/fuzz/corpus/demo-cut.dio
+	tests/fuzz/corpus/cat.dio tests/fuzz/corpus/demo.dio tests/fuzz/corpus/demo-cut.dio \
+	tests/fuzz/corpus/cat-v2.dio
 CLEANFILES += tests/fuzz/fuzz_tracefile
 tests/fuzz/fuzz_tracefile: $(srcdir)/tests/fuzz/fuzz_tracefile.c $(srcdir)/engine/tracefile.c \
-		$(srcdir)/engine/tracefile.h $(srcdir)/engine/util.c $(srcdir)/engine/util.h
+		$(srcdir)/engine/tracefile.h $(srcdir)/engine/util.c $(srcdir)/engine/util.h \
+		$(srcdir)/engine/pack.c $(srcdir)/engine/pack.h
 	@mkdir -p tests/fuzz
-	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
-		$(srcdir)/engine/tracefile.c $(srcdir)/engine/util.c -o $@ $(ZLIB_LIBS)
+	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBZSTD_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
+		$(srcdir)/engine/tracefile.c $(srcdir)/engine/pack.c $(srcdir)/engine/util.c -o $@ \
+		$(ZLIB_LIBS) $(LIBZSTD_LIBS)
 
 # Fuzzing what comes after the reader: records without the file's framing, through
 # the host's checks, dispatch, the sinks and every analyzer, loaded as modules. Built

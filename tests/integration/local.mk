@@ -41,6 +41,11 @@ INTEGRATION_TESTS += tests/integration/ci-job.sh
 INTEGRATION_TESTS += tests/integration/ci-gate.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
+# a flood of 4 million calls recorded without a loss, counted from the file
+INTEGRATION_TESTS += tests/integration/record-flood.sh
+# version 1 trace files, written before the packed zstd blocks, still read
+INTEGRATION_TESTS += tests/integration/read-v1.sh
+EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump
 # records that lie inside an intact trace file: checked once, left out, counted
 INTEGRATION_TESTS += tests/integration/crafted-records.sh
 # a killed dio record keeps what it recorded up to about a second before

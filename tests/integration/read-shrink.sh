@@ -6,8 +6,8 @@
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 
-# ~200 000 records stored uncompressed: a file of tens of MiB, read in pieces
-run_dio record --level 0 -o "$TMP/t.dio" -- "$top_builddir/bench/callcost" "$TMP/file" 2 50000 \
+# ~1 600 000 records packed but not compressed: a file of tens of MiB, read in pieces
+run_dio record --level 0 -o "$TMP/t.dio" -- "$top_builddir/bench/callcost" "$TMP/file" 16 50000 \
 	> "$TMP/rec.out" 2>&1
 [ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC:"; cat "$TMP/rec.out"; exit 1; }
 size=$(stat -c %s "$TMP/t.dio")

@@ -137,7 +137,8 @@ grep -q "^dio: warning: $TMP/cut.dio: cut short: recovered [0-9]* records in 1 b
 
 # --max-size: parts that each read on their own and together hold every call
 mkdir "$TMP/parts"
-run_dio record -o "$TMP/parts/r.dio" --max-size 64k -- \
+# --level 0: packed but not compressed, so that 30000 writes fill several parts
+run_dio record -o "$TMP/parts/r.dio" --level 0 --max-size 64k -- \
 	dd if=/dev/zero of="$MNT/big" bs=512 count=30000 status=none > /dev/null 2>&1
 [ "$RC" -eq 0 ] || { echo "FAIL: dio record --max-size exited with $RC"; fail=1; }
 nparts=$(ls "$TMP/parts" | wc -l)
@@ -157,7 +158,7 @@ done
 	{ echo "FAIL: the last part does not say parts=$nparts"; fail=1; }
 # --rotate 2: the names come round again, only two files stay
 rm -rf "$TMP/parts" && mkdir "$TMP/parts"
-run_dio record -o "$TMP/parts/r.dio" --max-size 64k --rotate 2 -- \
+run_dio record -o "$TMP/parts/r.dio" --level 0 --max-size 64k --rotate 2 -- \
 	dd if=/dev/zero of="$MNT/big" bs=512 count=30000 status=none > /dev/null 2>&1
 [ "$(ls "$TMP/parts")" = "$(printf 'r.dio\nr.dio.1')" ] ||
 	{ echo "FAIL: --rotate 2 left these files:"; ls "$TMP/parts"; fail=1; }

@@ -26,6 +26,7 @@ import argparse
 import errno
 import json
 import struct
+import subprocess
 import sys
 import zlib
 
@@ -39,6 +40,7 @@ TRAILER = struct.Struct("<Q8s")			# index_offset, magic
 BLOCK_MAGIC = 0x4B4C4244
 RAW_MAX = 4 << 20
 KIND_META, KIND_RECORDS, KIND_INDEX = 1, 2, 3
+BF_CODEC, CODEC_ZLIB, CODEC_ZSTD, CODEC_NONE, BF_PACKED = 0xF00, 0, 0x100, 0x200, 0x1000
 
 
 class TraceError(Exception):
@@ -64,7 +66,7 @@ def read_trace(path):
     if len(data) < FILE_HDR.size:
         raise TraceError("shorter than the file header")
     magic, version, hdr_size = FILE_HDR.unpack_from(data)
-    if magic != b"DIOTRACE" or version != 1 or hdr_size < FILE_HDR.size:
+    if magic != b"DIOTRACE" or version not in (1, 2) or hdr_size < FILE_HDR.size:
         raise TraceError(f"header: magic {magic!r}, version {version}, hdr_size {hdr_size}")
     pos, meta, records, blocks, index = hdr_size, None, [], [], None
     while index is None:
@@ -80,9 +82,13 @@ def read_trace(path):
         payload = data[pos + BLOCK_HDR.size:pos + BLOCK_HDR.size + comp_len]
         if len(payload) != comp_len or zlib.crc32(payload) != crc:
             raise TraceError(f"{where}: payload cut short or its CRC differs")
-        raw = zlib.decompress(payload)
+        raw = decompress(payload, flags if version >= 2 else 0, where)
         if len(raw) != raw_len:
-            raise TraceError(f"{where}: inflates to {len(raw)} bytes, not {raw_len}")
+            raise TraceError(f"{where}: decompresses to {len(raw)} bytes, not {raw_len}")
+        if version >= 2 and flags & BF_PACKED:
+            if kind != KIND_RECORDS:
+                raise TraceError(f"{where}: a packed block of kind {kind}")
+            raw = unpack(raw, where)
         if meta is None and kind != KIND_META:
             raise TraceError(f"{where}: the first block is not the metadata")
         if kind == KIND_META:
@@ -115,6 +121,104 @@ def read_trace(path):
         raise TraceError(f"trailer: magic {tmagic!r}, index_offset {index_offset} "
                          f"(the index is at {index[0]})")
     return meta, records
+
+
+def decompress(payload, flags, where):
+    codec = flags & BF_CODEC
+    if codec == CODEC_ZLIB:
+        return zlib.decompress(payload)
+    if codec == CODEC_NONE:
+        return payload
+    if codec == CODEC_ZSTD:
+        # the zstd tool of the zstd package: Python 3.11 has no zstd of its own
+        out = subprocess.run(["zstd", "-d", "-q", "-c"], input=payload, capture_output=True)
+        if out.returncode:
+            raise TraceError(f"{where}: zstd: {out.stderr.decode().strip()}")
+        return out.stdout
+    raise TraceError(f"{where}: codec {codec >> 8}")
+
+
+# ---- packed records blocks (docs/trace-format.md, "Packed records") ---------------
+
+STRUCT_WORDS = {1: 16, 2: 3, 3: 11, 4: 6, 5: 10, 6: 9, 7: 6}	# words after the header
+M64 = (1 << 64) - 1
+
+
+def unpack(raw, where):
+    """The records of a packed block, back to back, as the writer was given them."""
+    pos, out, ts, cpu, tid = 0, bytearray(), 0, 0, 0
+    refs = {}
+
+    def varint():
+        nonlocal pos
+        v = 0
+        for shift in range(0, 70, 7):
+            if shift >= 70 or pos >= len(raw):
+                break
+            b = raw[pos]
+            pos += 1
+            v |= (b & 0x7F) << shift
+            if not b & 0x80:
+                if v > M64:
+                    break
+                return v
+        raise TraceError(f"{where}: a varint runs past the block or 10 bytes")
+
+    def signed():
+        v = varint()
+        return (v >> 1) ^ -(v & 1)
+
+    while pos < len(raw):
+        op = raw[pos]
+        pos += 1
+        if op == 0:
+            size = varint()
+            if size < HDR.size or pos + size > len(raw):
+                raise TraceError(f"{where}: a literal record of {size} bytes")
+            out += raw[pos:pos + size]
+            ts = struct.unpack_from("<Q", raw, pos + 8)[0]
+            pos += size
+            continue
+        typ = op >> 4 & 7
+        if not op & 0x80 or typ not in STRUCT_WORDS:
+            raise TraceError(f"{where}: opcode {op:#x}")
+        n = STRUCT_WORDS[typ]
+        if op & 1:
+            cpu = varint()
+        ts = (ts + signed()) & M64
+        key = ("type", typ)
+        if typ == EV_SYSCALL:
+            tid = (tid + signed()) & 0xFFFFFFFF
+            nr = varint()
+            key = ("call", ((tid * 2654435761) & 0xFFFFFFFF ^ (nr * 40503) & 0xFFFFFFFF) >> 7 & 1023)
+        tail = varint() if op & 8 else 0
+        offsel = op >> 1 & 3
+        if offsel > 2 or (offsel and typ != EV_SYSCALL) or pos + 2 > len(raw):
+            raise TraceError(f"{where}: opcode {op:#x} at the block's end")
+        mask = raw[pos] | raw[pos + 1] << 8
+        pos += 2
+        if mask >> n:
+            raise TraceError(f"{where}: mask {mask:#x} past the {n} words of type {typ}")
+        ref = refs.get(key, [0] * 16)
+        words = []
+        for i in range(n):
+            base = ref[i]
+            if typ == EV_SYSCALL and i == 13:
+                if offsel:
+                    words.append(None)
+                    continue
+                ret = ref[2] - (1 << 64) if ref[2] >> 63 else ref[2]
+                base = (ref[13] + max(ret, 0)) & M64
+            words.append((base + signed()) & M64 if mask >> i & 1 else base)
+        if offsel:
+            words[13] = words[6] if offsel == 1 else words[2]
+        refs[key] = words + [0] * (16 - n)
+        size = HDR.size + 8 * n + tail
+        if size > 65535 or pos + tail > len(raw) or len(out) + size > RAW_MAX:
+            raise TraceError(f"{where}: a packed record of {size} bytes")
+        out += HDR.pack(typ, size, cpu, ts) + struct.pack(f"<{n}Q", *words) + raw[pos:pos + tail]
+        pos += tail
+    return bytes(out)
 
 
 def split_records(raw, where):

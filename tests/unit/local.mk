@@ -100,6 +100,13 @@ tests_unit_test_tracefile_SOURCES = tests/unit/test_tracefile.c
 tests_unit_test_tracefile_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_tracefile_LDADD = $(TEST_ENGINE_LIBS)
 
+# the packed encoding of records blocks: exact round trips, size, damaged input
+check_PROGRAMS += tests/unit/test_pack
+TESTS += tests/unit/test_pack
+tests_unit_test_pack_SOURCES = tests/unit/test_pack.c
+tests_unit_test_pack_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_pack_LDADD = $(TEST_ENGINE_LIBS)
+
 # loss reasons: trace file keys, old files, what modules see, the writer's cause
 check_PROGRAMS += tests/unit/test_loss
 TESTS += tests/unit/test_loss

@@ -204,20 +204,22 @@ static void test_drop_mode_counts_every_record_it_did_not_write(void **state)
 	struct tf_writer *w = tf_writer__open(path, 9, NULL, TF_W_DROP);
 	struct tf_stats st;
 	uint64_t dropped;
+	uint32_t i;
 
 	(void)state;
 	assert_non_null(w);
-	for (uint32_t i = 0; i < 4 * NREC; i++)
+	/* until the writer thread falls behind the caller's copies */
+	for (i = 0; i < 4 * NREC || (!tf_writer__dropped(w) && i < 400 * NREC); i++)
 		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
 	dropped = tf_writer__dropped(w);
 	assert_int_equal(tf_writer__close(w, NULL), 0);
 	read_all(&st, NULL);
-	assert_int_equal(st.records + dropped, 4 * NREC);
+	assert_int_equal(st.records + dropped, i);
 	assert_int_equal(st.bad_blocks, 0);
 	assert_int_equal(st.truncated, 0);
 	/* records were dropped, but no path record: later records need those */
 	assert_true(dropped > 0);
-	assert_int_equal(count_paths(), (4 * NREC + 3) / 7);
+	assert_int_equal(count_paths(), (i + 3) / 7);
 }
 
 static long file_size(void)
@@ -345,7 +347,7 @@ static void test_bad_files_give_one_line_errors(void **state)
 	write_bytes("GARBAGE!GARBAGE!GARBAGE!", 24);
 	expect_open_error(path, "not a dio trace file (wrong magic)");
 	write_bytes(&fh, sizeof(fh));
-	expect_open_error(path, "trace format version 2, this dio reads version 1: upgrade dio");
+	expect_open_error(path, "trace format version 3, this dio reads versions 1 to 2: upgrade dio");
 	expect_open_error(dir, "is a directory");
 	expect_open_error("/nonexistent-dir/x.dio", "No such file or directory");
 	if (geteuid() != 0) {
