@@ -61,6 +61,47 @@ static void put_str(struct out *o, const char *s)
 	put_mem(o, s, strlen(s));
 }
 
+/*
+ * Numbers without printf: a traced call prints several, and vfprintf was
+ * most of a console session's CPU time. Digits are made right to left.
+ */
+static void put_u(struct out *o, uint64_t v)
+{
+	char b[20], *p = b + sizeof(b);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	put_mem(o, p, (size_t)(b + sizeof(b) - p));
+}
+
+static void put_d(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		put_mem(o, "-", 1);
+		put_u(o, 0 - (uint64_t)v);
+	} else {
+		put_u(o, (uint64_t)v);
+	}
+}
+
+/* printf's %#llx: 0x and lowercase hex digits, "0" for 0 */
+static void put_hex(struct out *o, uint64_t v)
+{
+	char b[18], *p = b + sizeof(b);
+
+	if (!v) {
+		put_mem(o, "0", 1);
+		return;
+	}
+	do
+		*--p = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	*--p = 'x';
+	*--p = '0';
+	put_mem(o, p, (size_t)(b + sizeof(b) - p));
+}
+
 /* the text of an xlat_* function at the cursor */
 static void put_x(struct out *o, int (*fn)(uint64_t, char *, size_t), uint64_t v)
 {
@@ -76,11 +117,25 @@ static void put_x(struct out *o, int (*fn)(uint64_t, char *, size_t), uint64_t v
  * "...", so '"' is escaped too. Octal escapes take all three digits when a
  * digit follows, so that "\0" "1" is not read back as "\01".
  */
+static int plain(unsigned char c, int quote)
+{
+	return c >= 0x20 && c < 0x7f && c != '\\' && !(quote && c == '"');
+}
+
 static void put_esc(struct out *o, const char *s, size_t n, int quote, int bin)
 {
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
 		const char *e = NULL;
+		size_t j = i;
+
+		while (j < n && plain((unsigned char)s[j], quote))
+			j++;
+		if (j > i) {
+			put_mem(o, s + i, j - i);
+			i = j - 1;
+			continue;
+		}
 
 		if (!c && !bin)
 			break;
@@ -125,7 +180,7 @@ static void put_quoted(struct out *o, const char *s, size_t n, int cut)
 static void put_ptr(struct out *o, uint64_t v)
 {
 	if (v)
-		put(o, "%#llx", (unsigned long long)v);
+		put_hex(o, v);
 	else
 		put_str(o, "NULL");
 }
@@ -152,12 +207,16 @@ const char *format_ftype(unsigned int ftype)
 	return name ? name : "-";
 }
 
+/* as dio_file_tag_format writes it */
 static void put_tag(struct out *o, const struct dio_file_tag *tag)
 {
-	char t[DIO_FILE_TAG_LEN];
-
-	dio_file_tag_format(tag, t, sizeof(t));
-	put_str(o, t);
+	put_u(o, DIO_DEV_MAJOR(tag->dev));
+	put_mem(o, ":", 1);
+	put_u(o, DIO_DEV_MINOR(tag->dev));
+	put_mem(o, "|", 1);
+	put_u(o, tag->ino);
+	put_mem(o, "|", 1);
+	put_u(o, tag->gen);
 }
 
 /* <path> of a file, strace -y style; <tag MAJ:MIN|INO|GEN> when its path never arrived */
@@ -179,7 +238,7 @@ static void put_file(const struct fmt_ctx *fc, struct out *o, const struct dio_f
 static void put_fd(const struct fmt_ctx *fc, struct out *o, int fd,
 		   const struct dio_file_tag *file)
 {
-	put(o, "%d", fd);
+	put_d(o, fd);
 	if (file && fd >= 0)
 		put_file(fc, o, file);
 }
@@ -202,8 +261,16 @@ static void put_errno(struct out *o, int64_t ret)
 
 static void put_duration(struct out *o, uint64_t ns)
 {
-	put(o, " <%llu.%06llu>", (unsigned long long)(ns / 1000000000),
-	    (unsigned long long)(ns % 1000000000 / 1000));
+	char us[6];
+	uint64_t v = ns % 1000000000 / 1000;
+
+	for (int i = 5; i >= 0; i--, v /= 10)
+		us[i] = (char)('0' + v % 10);
+	put_mem(o, " <", 2);
+	put_u(o, ns / 1000000000);
+	put_mem(o, ".", 1);
+	put_mem(o, us, sizeof(us));
+	put_mem(o, ">", 1);
 }
 
 /* time of day (-t, -tt) or epoch seconds (-ttt), then [pid/tid comm] (comm NULL: [pid]) */
@@ -240,7 +307,10 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 		put(o, "[%u] ", pid);
 		return;
 	}
-	put(o, "[%u/%u", pid, tid);
+	put_mem(o, "[", 1);
+	put_u(o, pid);
+	put_mem(o, "/", 1);
+	put_u(o, tid);
 	if (comm[0]) {
 		put_mem(o, " ", 1);
 		put_esc(o, comm, DIO_COMM_LEN, 0, 0);
@@ -406,13 +476,13 @@ static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_s
 			continue;
 		}
 		switch (kind) {
-		case A_INT: put(o, "%lld", (long long)v); break;
-		case A_UINT: put(o, "%llu", (unsigned long long)v); break;
+		case A_INT: put_d(o, (int64_t)v); break;
+		case A_UINT: put_u(o, v); break;
 		case A_ID:
 			if ((uint32_t)v == UINT32_MAX)
 				put_str(o, "-1");
 			else
-				put(o, "%u", (uint32_t)v);
+				put_u(o, (uint32_t)v);
 			break;
 		case A_PTR: case A_OPENHOW: case A_OFFPTR: put_ptr(o, v); break;
 		case A_DIRFD:
@@ -447,7 +517,7 @@ static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_s
 			}
 			/* fall through */
 		default:
-			put(o, "%#llx", (unsigned long long)v);
+			put_hex(o, v);
 			break;
 		}
 	}
@@ -468,10 +538,10 @@ static void put_ret(const struct fmt_ctx *fc, struct out *o, const struct dio_sy
 		put_fd(fc, o, (int)ev->ret, file);
 		break;
 	case R_ADDR:
-		put(o, "%#llx", (unsigned long long)ev->ret);
+		put_hex(o, (uint64_t)ev->ret);
 		break;
 	default:
-		put(o, "%lld", (long long)ev->ret);
+		put_d(o, ev->ret);
 		break;
 	}
 }
@@ -513,11 +583,15 @@ static void format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall
 
 		put_str(o, " {");
 		if (ev->flags & DIO_SF_OFFSET) {
-			put(o, "off=%lld", (long long)ev->offset);
+			put_str(o, "off=");
+			put_d(o, ev->offset);
 			sep = " ";
 		}
 		if (file) {
-			put(o, "%stype=%s tag=", sep, format_ftype(ev->ftype));
+			put_str(o, sep);
+			put_str(o, "type=");
+			put_str(o, format_ftype(ev->ftype));
+			put_str(o, " tag=");
 			put_tag(o, file);
 			sep = " ";
 		}

@@ -195,6 +195,26 @@ static void pread_at_an_offset_and_a_negative_one(void **state)
 	expect(&r, &plain, "pread64(3</tmp/x>, 0x1000, 10, -5) = -1 EINVAL (Invalid argument)");
 }
 
+/* the formatter's own number writers at their edges, as printf would print them */
+static void numbers_at_their_edges(void **state)
+{
+	struct rec r = mk(NR_pread64, INT64_MIN, NULL, NULL);
+	char want[256];
+
+	args(&r, 0, 0, UINT64_MAX, (uint64_t)INT64_MIN, 0, 0);
+	snprintf(want, sizeof(want), "pread64(0, NULL, %llu, %lld) = %lld",
+		 (unsigned long long)UINT64_MAX, (long long)INT64_MIN, (long long)INT64_MIN);
+	expect(&r, &plain, want);
+	args(&r, 2147483647, 0xffffffffffffffffULL, 0, INT64_MAX, 0, 0);
+	r.ev.ret = 0;
+	snprintf(want, sizeof(want), "pread64(2147483647, %#llx, 0, %lld) = 0",
+		 (unsigned long long)UINT64_MAX, (long long)INT64_MAX);
+	expect(&r, &plain, want);
+	args(&r, 9, 0x10, 1, 10, 0, 0);
+	r.ev.ret = 1;
+	expect(&r, &plain, "pread64(9, 0x10, 1, 10) = 1");
+}
+
 static void failing_stat(void **state)
 {
 	struct rec r = mk(NR_stat, -ENOENT, "/missing", NULL);
@@ -769,6 +789,7 @@ int main(void)
 		cmocka_unit_test(openat_failing_has_no_file),
 		cmocka_unit_test(read_with_details_and_duration),
 		cmocka_unit_test(pread_at_an_offset_and_a_negative_one),
+		cmocka_unit_test(numbers_at_their_edges),
 		cmocka_unit_test(failing_stat),
 		cmocka_unit_test(fstat_through_an_empty_path),
 		cmocka_unit_test(strings_cut_unreadable_or_absent),
