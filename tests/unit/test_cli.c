@@ -437,6 +437,25 @@ static void help_returns_1_and_wins_over_errors(void **state)
 	options_free(&o);
 }
 
+/* --help lines wider than a terminal, each said */
+static int wide_lines(const char *text)
+{
+	int failed = 0;
+
+	for (const char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		/* the configured config path is as long as the install prefix makes it */
+		if (nl - line >= 80 && !memmem(line, nl - line, SYSCONFDIR, strlen(SYSCONFDIR))) {
+			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
+				    (int)(nl - line), line);
+			failed++;
+		}
+		if (!*nl)
+			break;
+	}
+	return failed;
+}
+
 /* the options of dio trace, the examples of cmd; problems counted */
 static int check_help(const char *cmd, const char *const *extra, size_t nextra)
 {
@@ -465,18 +484,7 @@ static int check_help(const char *cmd, const char *const *extra, size_t nextra)
 			failed++;
 		}
 	}
-	/* nothing wider than a terminal */
-	for (char *line = text, *nl; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		/* the configured config path is as long as the install prefix makes it */
-		if (nl - line >= 80 && !memmem(line, nl - line, SYSCONFDIR, strlen(SYSCONFDIR))) {
-			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
-				    (int)(nl - line), line);
-			failed++;
-		}
-		if (!*nl)
-			break;
-	}
+	failed += wide_lines(text);
 	free(text);
 	return failed;
 }
@@ -619,16 +627,7 @@ static void top_help_names_every_option(void **state)
 			print_error("dio top --help does not mention '%s'\n", words[i]);
 			failed++;
 		}
-	for (char *line = text, *nl; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		if (nl - line >= 80) {
-			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
-				    (int)(nl - line), line);
-			failed++;
-		}
-		if (!*nl)
-			break;
-	}
+	failed += wide_lines(text);
 	free(text);
 	assert_int_equal(failed, 0);
 }
