@@ -646,6 +646,24 @@ static int rows_per_section(void)
 	return (ws.ws_row - 9) / 3;
 }
 
+/* Write text, each line cut to the terminal's width (a wrapped line would scroll the screen). */
+static void write_cut(const char *text, size_t len)
+{
+	struct winsize ws;
+	size_t cols = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) || !ws.ws_col ? 80 : ws.ws_col;
+
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = (nl ? nl : end) - p;
+
+		/* the screen control before the first line is not printed width */
+		fwrite(p, 1, n > cols + (p == text ? 7 : 0) ? cols + (p == text ? 7 : 0) : n, stdout);
+		if (nl)
+			fputc('\n', stdout);
+		p += n + 1;
+	}
+}
+
 static int frame(struct top *t)
 {
 	uint64_t now = now_ns();
@@ -673,7 +691,10 @@ static int frame(struct top *t)
 		fputc('\n', f);
 	t->last_ns = now;
 	fclose(f);
-	fwrite(buf, 1, len, stdout);
+	if (t->interactive)
+		write_cut(buf, len);
+	else
+		fwrite(buf, 1, len, stdout);
 	free(buf);
 	fflush(stdout);
 	return t->failed;
