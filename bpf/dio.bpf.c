@@ -27,6 +27,7 @@
 #include "file.bpf.h"
 #include "emit.bpf.h"
 #include "path.bpf.h"
+#include "top.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -219,6 +220,11 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 	}
 	if (!match)
 		return 0;
+	/* dio top: counted, no record; the path arguments matter only to --path */
+	if (count_mode && !n_prefix && !n_exclude) {
+		top_call(task, m, st, ret, &tag, flags & DIO_SF_FILE, ftype);
+		return 0;
+	}
 
 	if (m->str0) {
 		n0 = read_str((char *)sc->ev + EV_STR_OFF, arg(st, (m->str0 - 1)), &flags,
@@ -241,6 +247,10 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 
 		if (!arg_match(sc, task, (char *)sc->ev + EV_STR_OFF, n0, dirfd))
 			return 0;
+	}
+	if (count_mode) {
+		top_call(task, m, st, ret, &tag, flags & DIO_SF_FILE, ftype);
+		return 0;
 	}
 
 	size = EV_STR_OFF + n0 + n1;
@@ -667,6 +677,11 @@ int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned 
 
 	if (!p || !p->issue_ts)
 		return 0;
+	if (count_mode) {
+		top_wait(p->pid, 1, p->bytes, now - p->issue_ts);
+		bpf_map_delete_elem(&blk, &key);
+		return 0;
+	}
 	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
 	if (!e) {
 		count(DIO_LOST_RINGBUF);
@@ -740,6 +755,12 @@ int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_str
 		return 0;
 	now = bpf_ktime_get_ns();
 	delay = now - st->runq_ts;
+	/* dio top: every wait counts towards the total */
+	if (count_mode) {
+		top_wait(next->tgid, 0, 0, delay);
+		st->runq_ts = 0;
+		return 0;
+	}
 	if (delay < runq_min_ns) {
 		st->runq_ts = 0;
 		return 0;

@@ -37,7 +37,8 @@ struct dio_sysmeta {
 	__u8 dirfd0;	/* 1 + index of the dirfd belonging to str0, 0: AT_FDCWD */
 	__u8 dirfd1;
 	__u8 flags;	/* DIO_MF_* */
-	__u8 pad[5];
+	__u8 io;	/* DIO_IO_* (top.h): dio top counts the bytes of data calls */
+	__u8 pad[4];
 };
 
 /* sysmeta.flags */
@@ -61,6 +62,7 @@ _Static_assert(sizeof(struct dio_sysmeta) == 16, "dio_sysmeta layout");
 #define DIO_LOST_MAPPINGS	8	/* file-mapping table full: its munmap is not traced */
 #define DIO_LOST_IOURING_UNSEEN	9	/* an io_uring request's completion never reached dio */
 #define DIO_LOST_PROCS		10	/* traced-process table full: a child is not traced */
+#define DIO_LOST_TOP		11	/* dio top: a thread, file or process table full */
 #define DIO_CNT_MAX		16
 
 /*

@@ -33,7 +33,7 @@ enum {
 	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
-	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS,
+	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT,
 };
 
 static const struct option longopts[] = {
@@ -82,6 +82,21 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* the filters dio trace, record and top share (a printf format: DIO_MAX_PREFIX) */
+#define FILTER_HELP \
+"  -p, --pid PID[,PID]       attach to running processes and their new children\n" \
+"  -a, --all                 trace every process (dio never traces itself)\n" \
+"      --tid TID[,TID]       only these threads (alone: these threads, wherever)\n" \
+"      --comm NAME           only processes or threads named NAME\n" \
+"      --cgroup PATH         only tasks in this cgroup v2 directory or below\n" \
+"      --path PREFIX         only calls on files under PREFIX (up to %d times)\n" \
+"      --exclude-path PREFIX drop calls on files under PREFIX (repeatable)\n" \
+"      --only-files          drop calls on sockets, pipes and anon inodes\n" \
+"  -e trace=SPEC, --syscalls SPEC\n" \
+"                            names and classes: %%data %%sync %%meta %%dir %%xattr\n" \
+"                            %%async %%file %%desc %%all; !name removes one\n" \
+"                            (see 'dio list syscalls')\n"
+
 void cli_usage(FILE *f, const char *cmd)
 {
 	int record = !strcmp(cmd, "record");
@@ -103,20 +118,9 @@ void cli_usage(FILE *f, const char *cmd)
 "Trace the storage system calls of COMMAND (or of running processes, or of the\n"
 "whole system), with paths, offsets, file tags and thread names.\n"
 "\n", f);
+	fputs("What to trace:\n", f);
+	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
 	fprintf(f,
-"What to trace:\n"
-"  -p, --pid PID[,PID]       attach to running processes and their new children\n"
-"  -a, --all                 trace every process (dio never traces itself)\n"
-"      --tid TID[,TID]       only these threads (alone: these threads, wherever)\n"
-"      --comm NAME           only processes or threads named NAME\n"
-"      --cgroup PATH         only tasks in this cgroup v2 directory or below\n"
-"      --path PREFIX         only calls on files under PREFIX (up to %d times)\n"
-"      --exclude-path PREFIX drop calls on files under PREFIX (repeatable)\n"
-"      --only-files          drop calls on sockets, pipes and anon inodes\n"
-"  -e trace=SPEC, --syscalls SPEC\n"
-"                            names and classes: %%data %%sync %%meta %%dir %%xattr\n"
-"                            %%async %%file %%desc %%all; !name removes one\n"
-"                            (see 'dio list syscalls')\n"
 "How:\n"
 "      --mode detailed|raw   raw: no file lookups (cheapest; no --path filters)\n"
 "      --hash user|kernel    hash the first --hash-bytes N (4096) bytes of each\n"
@@ -167,7 +171,7 @@ void cli_usage(FILE *f, const char *cmd)
 "and --sink given here replace the file's lists.\n"
 "\n"
 "Examples:\n",
-		DIO_MAX_PREFIX, ATTACH_AUTO_MAX,
+		ATTACH_AUTO_MAX,
 		record ? "  -o, --output FILE         the trace file to write (required)\n"
 		       : "  -o, --output FILE         events, findings, summary to FILE (default: stderr)\n");
 	if (record)
@@ -464,15 +468,23 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	return -EINVAL;
 }
 
-int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
+/*
+ * A tracing command's command line: -C and --help first, the config file,
+ * then every option; own (NULL: none) takes the command's own options first
+ * and returns -ENOENT for the others. 0 to run, 1 after --help, or -errno.
+ */
+static int parse_tracing(int argc, char **argv, const char *shortopts, const struct option *lopts,
+			 void (*usage)(FILE *f, const char *cmd), struct options *o,
+			 int (*own)(void *ud, int c, const char *v, char *err, size_t errlen),
+			 void *ud, char *err, size_t errlen)
 {
 	const char *file = NULL;
 	struct seen st = { .cmd = argv[0] };
 	int c, e, help = 0;
 
-	prescan(argc, argv, SHORTOPTS, longopts, &file, &help);
+	prescan(argc, argv, shortopts, lopts, &file, &help);
 	if (help) {
-		cli_usage(stdout, argv[0]);
+		usage(stdout, argv[0]);
 		return 1;
 	}
 	e = load_config(file, o, err, errlen);
@@ -485,12 +497,12 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 		/* the argv element getopt is in; optind is 0 before the first call */
 		int before = optind ? optind : 1;
 
-		c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL);
+		c = getopt_long(argc, argv, shortopts, lopts, NULL);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, longopts, argv[0], err, errlen);
-		else
+			e = bad_option(c, argv, before, lopts, argv[0], err, errlen);
+		else if (!own || (e = own(ud, c, optarg, err, errlen)) == -ENOENT)
 			e = apply(c, optarg, o, &st, err, errlen);
 		if (e)
 			goto cleanup;
@@ -508,6 +520,11 @@ cleanup:
 	free(st.pids);
 	free(st.tids);
 	return e;
+}
+
+int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	return parse_tracing(argc, argv, SHORTOPTS, longopts, cli_usage, o, NULL, NULL, err, errlen);
 }
 
 int cli_trace_args(int argc, char **argv, struct options *o, int *code)
@@ -739,4 +756,164 @@ int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d
 	d->file[0] = argv[optind];
 	d->file[1] = argv[optind + 1];
 	return 0;
+}
+
+/* ---- dio top ------------------------------------------------------------- */
+
+#define TOP_SHORTOPTS "+:p:ae:d:n:bSC:h"
+
+/* top's own long options; it takes dio trace's filters too (top_longopts()) */
+static const struct option top_own_longopts[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "iterations", required_argument, NULL, 'n' },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "cumulative", no_argument, NULL, 'S' },
+};
+
+#define NTOP_OWN (sizeof(top_own_longopts) / sizeof(top_own_longopts[0]))
+#define NLONGOPTS (sizeof(longopts) / sizeof(longopts[0]))
+
+/*
+ * top's table: its own options, then dio trace's but --duration (-d is the
+ * delay here), so that trace's options reach top_option, which refuses those
+ * that do not filter.
+ */
+static void top_longopts(struct option *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NTOP_OWN; i++)
+		out[n++] = top_own_longopts[i];
+	for (size_t i = 0; i < NLONGOPTS; i++)
+		if (!longopts[i].name || strcmp(longopts[i].name, "duration"))
+			out[n++] = longopts[i];
+}
+
+/* dio trace's options that say what to count, and -C */
+static int top_filter(int c)
+{
+	static const int filters[] = {
+		'p', 'a', OPT_TID, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, 'e',
+		OPT_SYSCALLS, OPT_MODE, OPT_ATTACH, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_TAGS, OPT_INFLIGHT,
+		'C', 'h',
+	};
+
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
+		if (filters[i] == c)
+			return 1;
+	return 0;
+}
+
+void cli_top_usage(FILE *f)
+{
+	fputs(
+"usage: dio top [OPTIONS] [--] COMMAND [ARGS...]\n"
+"       dio top [OPTIONS] -p PID[,PID...] | -a\n"
+"\n"
+"Show the busiest processes, threads and files by storage calls, bytes and\n"
+"time in the calls, with block request latency and run-queue wait per process,\n"
+"every second. The kernel counts the calls in maps: no record per call.\n"
+"\n"
+"What to count (as dio trace):\n", f);
+	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
+	fputs(
+"      --mode detailed|raw   raw: no file lookups (no files shown)\n"
+"      --attach auto|syscall|raw, --tag-table N, --inflight-table N\n"
+"                            as dio trace\n"
+"      --no-block, --no-runq no block latency, no run-queue wait\n"
+"How to show it:\n"
+"  -b, --batch               plain lines, frame after frame (files, pipes)\n"
+"  -d, --delay SECONDS       between frames (default 1)\n"
+"  -n, --iterations COUNT    stop after COUNT frames\n"
+"      --sort calls|bytes|time  order of the rows (default calls)\n"
+"  -S, --cumulative          totals since the start instead of the last interval\n"
+"  -C, --config FILE         config file (its filters apply)\n"
+"  -h, --help                this text\n"
+"\n"
+"Keys on a terminal: c, b, t sort by calls, bytes, time; S cumulative on or off;\n"
+"q quits. With a COMMAND, dio top shows a last frame when it exits and exits\n"
+"with its status.\n"
+"\n"
+"Examples:\n"
+"  sudo dio top -a\n"
+"  sudo dio top -p 1234 --sort bytes\n"
+"  sudo dio top -b -n 5 --path /var/lib/postgresql -a\n"
+"  sudo dio top -b -S -- ./server\n", f);
+}
+
+static int top_sort_of(const char *v, enum top_sort *out, char *err, size_t errlen)
+{
+	static const char *const names[] = { "calls", "bytes", "time" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	snprintf(err, errlen, "--sort %s: use calls, bytes or time", v);
+	return -EINVAL;
+}
+
+static int top_delay(const char *v, double *out, char *err, size_t errlen)
+{
+	if (parse_seconds(v, out) || *out < 0.05 || *out > 86400) {
+		snprintf(err, errlen, "-d %s: give the seconds between frames, 0.05 to 86400, e.g. -d 2",
+			 v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* top's own options; -ENOENT for the filters it shares with dio trace */
+static int top_option(void *ud, int c, const char *v, char *err, size_t errlen)
+{
+	struct top_args *t = ud;
+
+	switch (c) {
+	case 'b':
+		t->batch = 1;
+		return 0;
+	case 'S':
+		t->cumulative = 1;
+		return 0;
+	case 'd':
+		return top_delay(v, &t->delay, err, errlen);
+	case 'n':
+		if (!parse_long(v, 1, 1000000000, &t->iterations))
+			return 0;
+		snprintf(err, errlen, "-n %s: give the number of frames, 1 or more, e.g. -n 5", v);
+		return -EINVAL;
+	case OPT_SORT:
+		return top_sort_of(v, &t->sort, err, errlen);
+	}
+	if (top_filter(c))
+		return -ENOENT;
+	for (size_t i = 0; i < NLONGOPTS; i++)
+		if (longopts[i].val == c && longopts[i].name) {
+			snprintf(err, errlen,
+				 "--%s is an option of dio trace, not of dio top; see 'dio top --help'",
+				 longopts[i].name);
+			return -EINVAL;
+		}
+	snprintf(err, errlen, "internal error: option %d has no handler", c);
+	return -EINVAL;
+}
+
+static void top_usage(FILE *f, const char *cmd)
+{
+	(void)cmd;
+	cli_top_usage(f);
+}
+
+int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
+		  size_t errlen)
+{
+	struct option lopts[NTOP_OWN + NLONGOPTS];
+
+	memset(t, 0, sizeof(*t));
+	t->delay = 1;
+	top_longopts(lopts);
+	return parse_tracing(argc, argv, TOP_SHORTOPTS, lopts, top_usage, o, top_option, t, err,
+			     errlen);
 }

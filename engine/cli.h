@@ -50,4 +50,26 @@ struct diff_args {
 int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
 		   size_t errlen);
 
+/* dio top's own settings; its filters go to options */
+enum top_sort { TOP_SORT_CALLS = 0, TOP_SORT_BYTES, TOP_SORT_TIME };
+
+struct top_args {
+	int batch;		/* -b: plain lines, frame after frame, no screen control */
+	double delay;		/* -d SECONDS between frames, default 1 */
+	long iterations;	/* -n COUNT frames, 0: until stopped */
+	enum top_sort sort;	/* --sort calls|bytes|time */
+	int cumulative;		/* -S: totals since the start, not the last interval */
+};
+
+/*
+ * dio top [-b] [-d SECONDS] [-n COUNT] [--sort calls|bytes|time] [-S] and
+ * dio trace's filters (-p, -a, --tid, --comm, --cgroup, --path,
+ * --exclude-path, --only-files, -e/--syscalls, --mode, --attach, --no-block,
+ * --no-runq, -C) [--] [COMMAND ARGS]; argv[0] is "top". Returns 0 to run, 1
+ * when --help was printed, -EINVAL with a one-line message in err.
+ */
+int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
+		  size_t errlen);
+void cli_top_usage(FILE *f);
+
 #endif

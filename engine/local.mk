@@ -26,7 +26,8 @@ engine_libdioengine_a_SOURCES = \
 	engine/diff.c engine/diff.h \
 	engine/lathist.c engine/lathist.h \
 	engine/findings.c engine/findings.h \
-	engine/jsonread.c engine/jsonread.h
+	engine/jsonread.c engine/jsonread.h \
+	engine/top.c engine/top.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 

@@ -33,6 +33,8 @@ static const struct reason {
 	  "their munmap is not traced; raise --inflight-table" },
 	{ DIO_LOST_PROCS, "lost_procs", "processes not traced: the traced-process table was full",
 	  "trace fewer processes (-p, --comm), or all with -a" },
+	{ DIO_LOST_TOP, "lost_top", "calls or requests not counted: a table of dio top was full",
+	  "count fewer threads and files (-p, --comm, --path)" },
 	{ LOSS_WRITER, "dropped_records",
 	  "records not written to the trace file: dio record's writer thread was behind", NULL },
 	{ DIO_LOST_OTHER, "lost_other", "records lost for other reasons (malformed)", "" },

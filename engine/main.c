@@ -19,6 +19,7 @@
 #include "replay.h"
 #include "session.h"
 #include "syscalls.h"
+#include "top.h"
 #include "util.h"
 
 static void usage(FILE *f)
@@ -29,6 +30,8 @@ static void usage(FILE *f)
 		"       dio trace [OPTIONS] -a                       trace the whole system\n"
 		"       dio [OPTIONS] -- COMMAND [ARGS...]           same as dio trace\n"
 		"       dio record -o FILE [OPTIONS] [--] COMMAND   record a trace file (also -p, -a)\n"
+		"       dio top [-b] [-d SECS] [-n COUNT] [--] COMMAND | -p PID | -a\n"
+		"                                                    the busiest processes, threads, files\n"
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
 		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
@@ -38,7 +41,7 @@ static void usage(FILE *f)
 		"what this dio (and kernel) offers\n"
 		"       dio --version\n"
 		"\n"
-		"See 'dio trace --help' for the options and examples.\n");
+		"See 'dio trace --help' for the options and examples, 'dio top --help' for top's.\n");
 }
 
 static const char *class_names(unsigned int cls, char *buf, size_t len)
@@ -175,6 +178,8 @@ static int run_command(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "record"))
 		return cmd_record(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "top"))
+		return top_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))
 		return cmd_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "analyze"))
@@ -185,7 +190,7 @@ static int run_command(int argc, char **argv)
 		return cmd_diff(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cmd_trace(argc, argv);
-	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio dump', 'dio analyze', 'dio info', 'dio diff', 'dio list' or see 'dio --help'", argv[1]);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio top', 'dio dump', 'dio analyze', 'dio info', 'dio diff', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
 }
 

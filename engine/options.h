@@ -107,6 +107,7 @@ struct options {
 	char *baseline;			/* --baseline SARIF */
 	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
+	int count_mode;			/* dio top: calls counted in kernel maps, no call records */
 	int findings_only;		/* dio diff: no sink (not even the console), analyzers'
 					 * tables to /dev/null: findings reach session__on_finding */
 };

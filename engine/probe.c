@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include <dio/event.h>
 #include "dio.skel.h"
+#include "bpf/top.h"
 #include "features.h"
 #include "probe.h"
 #include "syscalls.h"
@@ -160,6 +161,10 @@ static void fill_meta(const struct dio_syscall *sc, struct dio_sysmeta *m)
 		}
 		nstr++;
 	}
+	/* what dio top counts as bytes read or written: a data call's size */
+	if ((sc->cls & SC_DATA) && sc->ret == R_SIZE)
+		m->io = !strncmp(sc->name, "write", 5) || !strncmp(sc->name, "pwrite", 6) ?
+			DIO_IO_WRITE : DIO_IO_READ;
 	if (!strcmp(sc->name, "mmap"))
 		m->flags = DIO_MF_NEED_FILE | DIO_MF_MMAP;
 	else if (!strcmp(sc->name, "munmap"))
@@ -272,6 +277,7 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	ro->hash_bytes = o->hash == HASH_OFF ? 0 : o->hash_bytes;
 	ro->capture_bytes = o->capture_bytes;
 	ro->runq_min_ns = (uint64_t)o->runq_min_us * 1000;
+	ro->count_mode = !!o->count_mode;
 	ro->n_prefix = o->nprefix;
 	for (int i = 0; i < o->nprefix; i++) {
 		snprintf((char *)ro->prefix[i], DIO_PREFIX_LEN, "%s", o->prefix[i]);
@@ -639,6 +645,13 @@ int probe__counters(struct probe *p, uint64_t *out)
 	}
 	free(vals);
 	return 0;
+}
+
+int probe__map_fd(const struct probe *p, const char *name)
+{
+	int fd = bpf_object__find_map_fd_by_name(p->skel->obj, name);
+
+	return fd < 0 ? -ENOENT : fd;
 }
 
 const struct features *probe__features(const struct probe *p)

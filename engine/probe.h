@@ -40,6 +40,8 @@ int probe__counters(struct probe *p, uint64_t *out);
  * and issued: their completion never reached dio). 0 or -errno.
  */
 int probe__sweep(struct probe *p, uint64_t block_age_ns);
+/* The fd of the BPF map called name (owned by p), or -ENOENT. */
+int probe__map_fd(const struct probe *p, const char *name);
 /* What the running kernel let the probe use (features.h); owned by p. */
 const struct features *probe__features(const struct probe *p);
 /* Number of tracepoints attached. */

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "proc.h"
+#include "util.h"
 
 /* execvp's search, done up front so "command not found" is reported before tracing starts */
 static int resolve(const char *cmd, char *out, size_t outlen)
@@ -172,4 +173,50 @@ int exit_code_of(int wstatus)
 	if (WIFSIGNALED(wstatus))
 		return 128 + WTERMSIG(wstatus);
 	return 1;
+}
+
+static int all_gone(const pid_t *ids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!pid_alive(ids[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Nothing can be traced any more: every -p process has ended, or every
+ * --tid thread (a command ends the trace when it exits instead).
+ */
+int procs_nothing_left(const struct options *o)
+{
+	return (o->npids && all_gone(o->pids, o->npids)) ||
+	       (o->ntids && !o->argv && all_gone(o->tids, o->ntids));
+}
+
+/*
+ * -p TID of a thread that is not its process's first: the process is
+ * traced, as strace -f -p TID does (the probes select processes); --tid
+ * picks threads. A thread or process that does not exist: an error.
+ */
+int procs_check_ids(struct options *o)
+{
+	for (int i = 0; i < o->npids; i++) {
+		pid_t tgid = pid_alive(o->pids[i]) ? -ESRCH : thread_group(o->pids[i]);
+
+		if (tgid < 0) {
+			die_msg("-p %d: no such process", o->pids[i]);
+			return -ESRCH;
+		}
+		if (tgid != o->pids[i]) {
+			warn_msg("-p %d is a thread of process %d: tracing the whole process (--tid %d traces that thread alone)",
+				 o->pids[i], tgid, o->pids[i]);
+			o->pids[i] = tgid;
+		}
+	}
+	for (int i = 0; i < o->ntids; i++)
+		if (pid_alive(o->tids[i])) {
+			die_msg("--tid %d: no such thread", o->tids[i]);
+			return -ESRCH;
+		}
+	return 0;
 }

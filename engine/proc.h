@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "options.h"
 
 struct child {
 	pid_t pid;
@@ -27,5 +28,14 @@ int pid_alive(pid_t pid);
 pid_t thread_group(pid_t tid);
 /* Exit status for dio from a wait status: the code, or 128+signal. */
 int exit_code_of(int wstatus);
+
+/*
+ * -p TID of a thread that is not its process's first becomes that process
+ * (with a warning, as strace -f -p TID); a -p process or --tid thread that
+ * does not exist is an error (said on stderr): 0 or -ESRCH.
+ */
+int procs_check_ids(struct options *o);
+/* Every -p process has ended, or every --tid thread (without a command). */
+int procs_nothing_left(const struct options *o);
 
 #endif

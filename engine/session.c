@@ -1043,52 +1043,6 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-static int all_gone(const pid_t *ids, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!pid_alive(ids[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * Nothing can be traced any more: every -p process has ended, or every
- * --tid thread (a command ends the trace when it exits instead).
- */
-static int nothing_left(const struct options *o)
-{
-	return (o->npids && all_gone(o->pids, o->npids)) ||
-	       (o->ntids && !o->argv && all_gone(o->tids, o->ntids));
-}
-
-/*
- * -p TID of a thread that is not its process's first: the process is
- * traced, as strace -f -p TID does (the probes select processes); --tid
- * picks threads. A thread or process that does not exist: an error.
- */
-static int check_ids(struct options *o)
-{
-	for (int i = 0; i < o->npids; i++) {
-		pid_t tgid = pid_alive(o->pids[i]) ? -ESRCH : thread_group(o->pids[i]);
-
-		if (tgid < 0) {
-			die_msg("-p %d: no such process", o->pids[i]);
-			return -ESRCH;
-		}
-		if (tgid != o->pids[i]) {
-			warn_msg("-p %d is a thread of process %d: tracing the whole process (--tid %d traces that thread alone)",
-				 o->pids[i], tgid, o->pids[i]);
-			o->pids[i] = tgid;
-		}
-	}
-	for (int i = 0; i < o->ntids; i++)
-		if (pid_alive(o->tids[i])) {
-			die_msg("--tid %d: no such thread", o->tids[i]);
-			return -ESRCH;
-		}
-	return 0;
-}
-
 static void report_loss(struct session *s)
 {
 	refresh_counters(s);
@@ -1253,7 +1207,7 @@ int session__trace(struct session *s)
 	sigaction(SIGCHLD, &sc, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (check_ids(o))
+	if (procs_check_ids(o))
 		return 1;
 	if (o->argv) {
 		e = child__spawn(&child, o->argv, err, sizeof(err));
@@ -1326,7 +1280,7 @@ int session__trace(struct session *s)
 			break;
 		if (now_ms() - last_check >= 200) {
 			last_check = now_ms();
-			if (nothing_left(o))
+			if (procs_nothing_left(o))
 				break;
 		}
 	}

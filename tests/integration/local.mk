@@ -56,6 +56,8 @@ INTEGRATION_TESTS += tests/integration/plugin-trust.sh
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # dio diff: a workload before and after a change, a trace against itself, bad input
 INTEGRATION_TESTS += tests/integration/diff.sh
+# dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
+INTEGRATION_TESTS += tests/integration/top-basic.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)

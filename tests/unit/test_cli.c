@@ -437,6 +437,25 @@ static void help_returns_1_and_wins_over_errors(void **state)
 	options_free(&o);
 }
 
+/* --help lines wider than a terminal, each said */
+static int wide_lines(const char *text)
+{
+	int failed = 0;
+
+	for (const char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		/* the configured config path is as long as the install prefix makes it */
+		if (nl - line >= 80 && !memmem(line, nl - line, SYSCONFDIR, strlen(SYSCONFDIR))) {
+			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
+				    (int)(nl - line), line);
+			failed++;
+		}
+		if (!*nl)
+			break;
+	}
+	return failed;
+}
+
 /* the options of dio trace, the examples of cmd; problems counted */
 static int check_help(const char *cmd, const char *const *extra, size_t nextra)
 {
@@ -465,18 +484,7 @@ static int check_help(const char *cmd, const char *const *extra, size_t nextra)
 			failed++;
 		}
 	}
-	/* nothing wider than a terminal */
-	for (char *line = text, *nl; *line; line = nl + 1) {
-		nl = strchrnul(line, '\n');
-		/* the configured config path is as long as the install prefix makes it */
-		if (nl - line >= 80 && !memmem(line, nl - line, SYSCONFDIR, strlen(SYSCONFDIR))) {
-			print_error("--help line of %d columns: %.*s\n", (int)(nl - line),
-				    (int)(nl - line), line);
-			failed++;
-		}
-		if (!*nl)
-			break;
-	}
+	failed += wide_lines(text);
 	free(text);
 	return failed;
 }
@@ -494,6 +502,136 @@ static void help_names_every_option_and_has_examples(void **state)
 	assert_int_equal(check_help("record", record, 5), 0);
 }
 
+/* dio top: its own options, the filters it shares with trace, and its mistakes */
+static int parse_top(struct options *o, struct top_args *t, const char *const *args, char *err,
+		     size_t errlen)
+{
+	char *argv[MAX_ARGS + 2] = { "top" };
+	int argc = 1;
+
+	for (; args[argc - 1]; argc++)
+		argv[argc] = (char *)args[argc - 1];
+	options_init(o);
+	return cli_parse_top(argc, argv, o, t, err, errlen);
+}
+
+static void top_options_reach_their_fields(void **state)
+{
+	const char *dflt[] = { "-a", NULL };
+	const char *all[] = { "-b", "-d", "2.5", "-n", "3", "--sort", "bytes", "-S", "--tid", "7",
+			      "--path", "/srv", "-e", "trace=pread64", "--no-runq", "--", "ls",
+			      NULL };
+	const char *longs[] = { "--batch", "--delay=0.5", "--iterations", "9", "--sort=time",
+				"--cumulative", "-p", "42", NULL };
+	struct top_args t;
+	struct options o;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(parse_top(&o, &t, dflt, err, sizeof(err)), 0);
+	assert_int_equal(t.batch, 0);
+	assert_true(t.delay == 1);
+	assert_int_equal(t.iterations, 0);
+	assert_int_equal(t.sort, TOP_SORT_CALLS);
+	assert_int_equal(t.cumulative, 0);
+	assert_int_equal(o.trace_all, 1);
+	options_free(&o);
+
+	assert_int_equal(parse_top(&o, &t, all, err, sizeof(err)), 0);
+	assert_int_equal(t.batch, 1);
+	assert_true(t.delay == 2.5);
+	assert_int_equal(t.iterations, 3);
+	assert_int_equal(t.sort, TOP_SORT_BYTES);
+	assert_int_equal(t.cumulative, 1);
+	assert_int_equal(o.ntids, 1);
+	assert_int_equal(o.tids[0], 7);
+	assert_int_equal(o.nprefix, 1);
+	assert_string_equal(o.prefix[0], "/srv");
+	assert_int_equal(o.sel[17], 1);	/* pread64 */
+	assert_int_equal(o.sel[0], 0);	/* read */
+	assert_int_equal(o.runq, 0);
+	assert_int_equal(o.duration == 0, 1);	/* -d is the delay, not trace's duration */
+	assert_string_equal(o.argv[0], "ls");
+	options_free(&o);
+
+	assert_int_equal(parse_top(&o, &t, longs, err, sizeof(err)), 0);
+	assert_int_equal(t.batch, 1);
+	assert_true(t.delay == 0.5);
+	assert_int_equal(t.iterations, 9);
+	assert_int_equal(t.sort, TOP_SORT_TIME);
+	assert_int_equal(t.cumulative, 1);
+	assert_int_equal(o.npids, 1);
+	options_free(&o);
+}
+
+static void top_mistakes_have_their_message(void **state)
+{
+	static const struct err_case cases[] = {
+		{ "delay_zero", { "-a", "-d", "0" },
+		  "-d 0: give the seconds between frames, 0.05 to 86400, e.g. -d 2" },
+		{ "delay_word", { "-a", "-d", "soon" },
+		  "-d soon: give the seconds between frames, 0.05 to 86400, e.g. -d 2" },
+		{ "iterations_zero", { "-a", "-n", "0" },
+		  "-n 0: give the number of frames, 1 or more, e.g. -n 5" },
+		{ "iterations_word", { "-a", "-n", "x" },
+		  "-n x: give the number of frames, 1 or more, e.g. -n 5" },
+		{ "sort_unknown", { "-a", "--sort", "size" }, "--sort size: use calls, bytes or time" },
+		{ "trace_only_option", { "-a", "--analyzer", "all" },
+		  "--analyzer is an option of dio trace, not of dio top; see 'dio top --help'" },
+		{ "trace_duration", { "-a", "--duration", "3" },
+		  "unknown option '--duration'; see 'dio top --help'" },
+		{ "trace_short_option", { "-a", "-q" }, "unknown option '-q'; see 'dio top --help'" },
+		{ "nothing_to_count", { "-b" },
+		  "nothing to trace: give a command after --, -p PID or -a" },
+		{ "filter_checked_as_trace", { "-a", "--path", "rel" },
+		  "--path: 'rel' is not an absolute path (start it with /)" },
+	};
+	int failed = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct top_args t;
+		struct options o;
+		char err[512] = "";
+		int e = parse_top(&o, &t, cases[i].args, err, sizeof(err));
+
+		if (e != -EINVAL || strcmp(err, cases[i].msg)) {
+			print_error("%s: returned %d '%s'\n  want '%s'\n", cases[i].name, e, err,
+				    cases[i].msg);
+			failed++;
+		}
+		options_free(&o);
+	}
+	assert_int_equal(failed, 0);
+}
+
+static void top_help_names_every_option(void **state)
+{
+	static const char *const words[] = {
+		"usage: dio top", "--pid", "--all", "--tid", "--comm", "--cgroup", "--path",
+		"--exclude-path", "--only-files", "-e trace=", "--syscalls", "--mode", "--attach",
+		"--tag-table", "--inflight-table", "--no-block", "--no-runq", "--batch", "--delay",
+		"--iterations", "--sort calls|bytes|time", "--cumulative", "--config", "--help",
+		"Examples:", "dio top -b",
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int failed = 0;
+
+	(void)state;
+	cli_top_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strstr(text, words[i])) {
+			print_error("dio top --help does not mention '%s'\n", words[i]);
+			failed++;
+		}
+	failed += wide_lines(text);
+	free(text);
+	assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,6 +642,9 @@ int main(void)
 		cmocka_unit_test(selection_fills_sel),
 		cmocka_unit_test(help_returns_1_and_wins_over_errors),
 		cmocka_unit_test(help_names_every_option_and_has_examples),
+		cmocka_unit_test(top_options_reach_their_fields),
+		cmocka_unit_test(top_mistakes_have_their_message),
+		cmocka_unit_test(top_help_names_every_option),
 	};
 
 	/* no system config file may leak into these tests */

@@ -49,7 +49,7 @@ static void every_counter_round_trips_through_the_metadata(void **unused)
 			want = 0;
 		else if (i == DIO_LOST_OTHER)
 			want = l.n[i] + l.n[LOSS_MALFORMED];
-		else if (i > DIO_LOST_PROCS && i < DIO_CNT_MAX)
+		else if (i > DIO_LOST_TOP && i < DIO_CNT_MAX)
 			want = 0;	/* no counter there */
 		if (back.n[i] != want)
 			fail_msg("counter %d: %llu back, %llu written", i,

@@ -50,3 +50,8 @@ tests_workloads_kvstore_LDADD = -lpthread
 # dio diff: a log written once and fsynced once, or opened, fsynced and closed per line
 check_PROGRAMS += tests/workloads/appender
 tests_workloads_appender_SOURCES = tests/workloads/appender.c
+
+# exact counts for dio top: N preads of B bytes from two threads, N pwrites, 3 failures
+check_PROGRAMS += tests/workloads/topload
+tests_workloads_topload_SOURCES = tests/workloads/topload.c
+tests_workloads_topload_LDADD = -lpthread
