@@ -277,7 +277,8 @@ void selfstats__print(const struct selfstats *st, FILE *f)
 		    "writer thread's wall time per record written");
 		row(f, "writer compressing", st->w_records, st->wt.compress_ns, "its CPU time");
 		row(f, "writer writing", st->w_records, st->wt.write_ns, "its CPU time in write(2)");
-		row(f, "writer waiting for a CPU", st->w_records, st->wt.runq_ns, "");
+		row(f, "writer waiting for a CPU", st->w_records, st->wt.runq_ns,
+		    "runnable but not running, while busy");
 		fprintf(f, "  %-28s %12" PRIu64 " %12s %10.2f  %s\n", "compression", st->w_disk, "",
 			st->w_disk ? (double)st->w_raw / (double)st->w_disk : 0.0,
 			"bytes on disk; ratio of record bytes to them");
