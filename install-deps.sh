@@ -6,6 +6,8 @@
 #   tests/real runs (its README): sqlite3's journal modes, git's config reads, logtail2's
 #   offset after inode reuse, logrotate's rotations, rsyslog's imfile, nginx's
 #   open_file_cache, RocksDB's db_bench, and zstd among the compressors that stay clean
+# bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
+#   tracepoints, to set dio's overhead beside
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -18,7 +20,7 @@ apt-get install -y -q --no-install-recommends \
 	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libconfig-dev libcmocka-dev \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
-	valgrind fio strace bc jq \
+	valgrind fio strace bc jq bpftrace \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd

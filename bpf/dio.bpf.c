@@ -269,6 +269,8 @@ static __always_inline int on_exit(struct task_struct *task, __u32 cur_nr, __s64
 SEC("tracepoint")
 int dio_sys_enter(void *ctx)
 {
+	if (bench_floor)
+		return 0;
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
@@ -278,18 +280,24 @@ int dio_sys_enter(void *ctx)
 SEC("tracepoint")
 int dio_sys_exit(struct trace_event_raw_sys_exit *ctx)
 {
+	if (bench_floor)
+		return 0;
 	return on_exit(bpf_get_current_task_btf(), ctx->id, ctx->ret);
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(dio_raw_enter, struct pt_regs *regs, long id)
 {
+	if (bench_floor)
+		return 0;
 	return on_enter(bpf_get_current_task_btf(), regs, id);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(dio_raw_exit, struct pt_regs *regs, long ret)
 {
+	if (bench_floor)
+		return 0;
 	struct task_struct *task = bpf_get_current_task_btf();
 	__u32 nr = regs->orig_ax;
 	struct dio_sysmeta *m = bpf_map_lookup_elem(&sysmeta, &nr);
@@ -305,6 +313,8 @@ int BPF_PROG(dio_raw_exit, struct pt_regs *regs, long ret)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
 {
+	if (bench_floor)
+		return 0;
 	__u32 ctgid = BPF_CORE_READ(child, tgid), ptgid = BPF_CORE_READ(parent, tgid);
 	__u8 one = 1;
 
@@ -323,6 +333,8 @@ int BPF_PROG(dio_fork, struct task_struct *parent, struct task_struct *child)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(dio_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
+	if (bench_floor)
+		return 0;
 	if (is_traced(p))
 		emit_proc(p, DIO_PROC_EXEC, 0, 0, old_pid, 0, NULL);
 	return 0;
@@ -345,18 +357,24 @@ static __always_inline int proc_exit(struct task_struct *p, int group_dead)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(dio_exit, struct task_struct *p, bool group_dead)
 {
+	if (bench_floor)
+		return 0;
 	return proc_exit(p, group_dead);
 }
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(dio_exit_live, struct task_struct *p)
 {
+	if (bench_floor)
+		return 0;
 	return proc_exit(p, exit_group_dead(p));
 }
 
 SEC("tp_btf/task_rename")
 int BPF_PROG(dio_rename, struct task_struct *t, const char *comm)
 {
+	if (bench_floor)
+		return 0;
 	/* exec renames the task too: that one is reported as the exec */
 	if (BPF_CORE_READ_BITFIELD_PROBED(t, in_execve))
 		return 0;
@@ -413,12 +431,16 @@ static __always_inline int uring_submit(struct io_kiocb *req)
 SEC("tp_btf/io_uring_submit_req")
 int BPF_PROG(dio_uring_submit, struct io_kiocb *req)
 {
+	if (bench_floor)
+		return 0;
 	return uring_submit(req);
 }
 
 SEC("tp_btf/io_uring_submit_sqe")
 int BPF_PROG(dio_uring_submit_sqe, struct io_kiocb *req)
 {
+	if (bench_floor)
+		return 0;
 	return uring_submit(req);
 }
 
@@ -486,6 +508,8 @@ static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(dio_uring_complete, void *ctx_, void *req, struct io_uring_cqe *cqe)
 {
+	if (bench_floor)
+		return 0;
 	return uring_complete(req, cqe ? BPF_CORE_READ(cqe, res) :
 				   BPF_CORE_READ((struct io_kiocb *)req, cqe.res));
 }
@@ -493,6 +517,8 @@ int BPF_PROG(dio_uring_complete, void *ctx_, void *req, struct io_uring_cqe *cqe
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(dio_uring_complete_res, void *ctx_, void *req, __u64 user_data, int res)
 {
+	if (bench_floor)
+		return 0;
 	return uring_complete(req, res);
 }
 
@@ -555,6 +581,8 @@ static __always_inline void blk_unseen(const struct dio_blk_pending *p)
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(dio_blk_insert, struct request *rq)
 {
+	if (bench_floor)
+		return 0;
 	__u64 key = (__u64)rq;
 	struct dio_blk_pending p = {}, *old = bpf_map_lookup_elem(&blk, &key);
 
@@ -578,6 +606,8 @@ int BPF_PROG(dio_blk_insert, struct request *rq)
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(dio_blk_issue, struct request *rq)
 {
+	if (bench_floor)
+		return 0;
 	__u64 key = (__u64)rq;
 	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key), n = {};
 
@@ -607,6 +637,8 @@ int BPF_PROG(dio_blk_issue, struct request *rq)
 SEC("tp_btf/block_rq_requeue")
 int BPF_PROG(dio_blk_requeue, struct request *rq)
 {
+	if (bench_floor)
+		return 0;
 	__u64 key = (__u64)rq;
 	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key);
 
@@ -671,6 +703,8 @@ static __always_inline void fill_rwbs(char *r, __u32 opf)
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
+	if (bench_floor)
+		return 0;
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
 	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key);
 	struct dio_ev_block *e;
@@ -728,6 +762,8 @@ static __always_inline void runnable(struct task_struct *p, __u8 preempted)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(dio_wakeup, struct task_struct *p)
 {
+	if (bench_floor)
+		return 0;
 	runnable(p, 0);
 	return 0;
 }
@@ -735,6 +771,8 @@ int BPF_PROG(dio_wakeup, struct task_struct *p)
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(dio_wakeup_new, struct task_struct *p)
 {
+	if (bench_floor)
+		return 0;
 	runnable(p, 0);
 	return 0;
 }
@@ -743,6 +781,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
+	if (bench_floor)
+		return 0;
 	struct inflight *st;
 	struct dio_ev_runq *e;
 	__u64 now, delay;

@@ -21,6 +21,12 @@ const volatile __u8 hash_mode = 0;		/* 0 off, 1 user (bytes sent), 2 kernel (has
 const volatile __u32 hash_bytes = 4096;		/* <= DIO_PATH_MAX */
 const volatile __u32 capture_bytes = 0;		/* <= DIO_PATH_MAX */
 const volatile __u64 runq_min_ns = 10000;	/* run-queue waits shorter than this are not sent */
+/*
+ * --bench-floor: every program returns before doing anything, so a run
+ * measures what the attached probes alone cost. Tested first in each program:
+ * the verifier knows the value and drops the rest.
+ */
+const volatile __u8 bench_floor = 0;
 const volatile char comm_filter[DIO_COMM_LEN] = {};
 const volatile char prefix[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
 const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};

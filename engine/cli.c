@@ -33,7 +33,7 @@ enum {
 	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
-	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT,
+	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT, OPT_STATS, OPT_BENCH_FLOOR,
 };
 
 static const struct option longopts[] = {
@@ -77,6 +77,9 @@ static const struct option longopts[] = {
 	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	/* for bench/overhead.sh, not in --help: what the attached probes alone cost */
+	{ "bench-floor", no_argument, NULL, OPT_BENCH_FLOOR },
 	{ "config", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -155,6 +158,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
 "      --sink NAME[:k=v,...] load a sink (default: console)\n"
 "      --no-summary          no summary table at exit\n"
+"      --stats               at exit, where dio's time went (stderr): probe ns\n"
+"                            per call, ring, consumer, writer, wakeups, drops\n"
 "      --max-findings N      report at most N findings of each code (default 10,\n"
 "                            0: all); one more says how many were left out\n"
 "      --fail-on info|warning|error  exit 3 when a finding this severe or worse\n"
@@ -450,6 +455,12 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 		return options_add_plugin(o, 1, v, err, errlen);
 	case OPT_NO_SUMMARY:
 		o->no_summary = 1;
+		return 0;
+	case OPT_STATS:
+		o->stats = 1;
+		return 0;
+	case OPT_BENCH_FLOOR:
+		o->bench_floor = 1;
 		return 0;
 	case OPT_MAX_FINDINGS:
 		return options_set(o, "max-findings", v, err, errlen);

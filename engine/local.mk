@@ -15,6 +15,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \
 	engine/probe.c engine/probe.h \
+	engine/selfstats.c engine/selfstats.h \
 	engine/session.c engine/session.h \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \

@@ -112,6 +112,13 @@ void loss__add_meta(struct loss *l, int (*get)(const void *ud, const char *key, 
 				l->writer_cause = c;
 }
 
+void loss__each(const struct loss *l,
+		void (*cb)(void *ud, const char *key, const char *what, uint64_t n), void *ud)
+{
+	for (size_t i = 0; i < N(reasons); i++)
+		cb(ud, reasons[i].key, reasons[i].what, count_of(l, reasons[i].idx));
+}
+
 void loss__warn(const struct loss *l)
 {
 	for (size_t i = 0; i < N(reasons); i++) {

@@ -36,6 +36,12 @@ void loss__add_meta(struct loss *l, int (*get)(const void *ud, const char *key, 
 void loss__warn(const struct loss *l);
 /* The counters as modules see them (struct dio_stats), events excepted. */
 void loss__stats(const struct loss *l, struct dio_stats *out);
+/*
+ * Each reason, in the warnings' order, to cb: its metadata key ("lost_ringbuf"),
+ * what it counts ("records lost: the ring buffer was full") and how many.
+ */
+void loss__each(const struct loss *l,
+		void (*cb)(void *ud, const char *key, const char *what, uint64_t n), void *ud);
 /* Name of a DIO_WRITER_* cause as the metadata writes it ("cpu", "cpu-wait", "disk"). */
 const char *loss__cause_name(uint32_t cause);
 

@@ -17,6 +17,7 @@
 #include "plugin.h"
 #include "probe.h"
 #include "replay.h"
+#include "selfstats.h"
 #include "session.h"
 #include "syscalls.h"
 #include "top.h"
@@ -131,6 +132,8 @@ static int cmd_trace(int argc, char **argv)
 		return 1;
 	}
 	code = session__trace(s);
+	if (session__selfstats(s))
+		selfstats__print(session__selfstats(s), stderr);
 	session__free(s);
 	options_free(&o);
 	return code;

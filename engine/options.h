@@ -108,6 +108,8 @@ struct options {
 	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
 	int count_mode;			/* dio top: calls counted in kernel maps, no call records */
+	int stats;			/* --stats: where dio's time went, at exit (selfstats.h) */
+	int bench_floor;		/* --bench-floor: every BPF program returns at once */
 	int findings_only;		/* dio diff: no sink (not even the console), analyzers'
 					 * tables to /dev/null: findings reach session__on_finding */
 };

@@ -278,6 +278,7 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 	ro->capture_bytes = o->capture_bytes;
 	ro->runq_min_ns = (uint64_t)o->runq_min_us * 1000;
 	ro->count_mode = !!o->count_mode;
+	ro->bench_floor = !!o->bench_floor;
 	ro->n_prefix = o->nprefix;
 	for (int i = 0; i < o->nprefix; i++) {
 		snprintf((char *)ro->prefix[i], DIO_PREFIX_LEN, "%s", o->prefix[i]);
@@ -662,6 +663,11 @@ const struct features *probe__features(const struct probe *p)
 int probe__attached(const struct probe *p)
 {
 	return p->nlinks;
+}
+
+struct bpf_object *probe__object(const struct probe *p)
+{
+	return p->skel->obj;
 }
 
 /*

@@ -46,5 +46,7 @@ int probe__map_fd(const struct probe *p, const char *name);
 const struct features *probe__features(const struct probe *p);
 /* Number of tracepoints attached. */
 int probe__attached(const struct probe *p);
+/* The loaded BPF object, owned by p (--stats reads its programs' run times). */
+struct bpf_object *probe__object(const struct probe *p);
 
 #endif

@@ -19,6 +19,7 @@
 #include "features.h"
 #include "record.h"
 #include "replay.h"
+#include "selfstats.h"
 #include "session.h"
 #include "syscalls.h"
 #include "tracefile.h"
@@ -92,7 +93,20 @@ struct recorder {
 	uint8_t *paths;			/* every path record so far, back to back */
 	size_t plen, pcap;
 	char name[4200];		/* the file being written */
+	/* --stats */
+	uint64_t handed;		/* records given to the writers */
+	uint64_t raw_bytes;		/* their bytes, the dropped ones left out */
+	uint64_t disk_bytes;		/* of the files already closed */
 };
+
+/* --stats: the size of the file just closed */
+static void add_disk_bytes(struct recorder *rc)
+{
+	struct stat sb;
+
+	if (!stat(rc->name, &sb))
+		rc->disk_bytes += sb.st_size;
+}
 
 static int rec_open(struct recorder *rc)
 {
@@ -153,6 +167,7 @@ static int rec_add(void *ud, const void *rec, size_t size)
 {
 	struct recorder *rc = ud;
 	const struct dio_ev_hdr *h = rec;
+	uint64_t dropped;
 	int e;
 
 	if (rc->o->max_size && h->type == DIO_EV_PATH) {
@@ -171,7 +186,11 @@ static int rec_add(void *ud, const void *rec, size_t size)
 		memcpy(rc->paths + rc->plen, rec, size);
 		rc->plen += size;
 	}
+	dropped = tf_writer__dropped(rc->w);
 	e = tf_writer__add(rc->w, rec, size);
+	rc->handed++;
+	if (tf_writer__dropped(rc->w) == dropped)
+		rc->raw_bytes += size;
 	if (e || !rc->o->max_size || ++rc->n < 1024)
 		return e;
 	/* the written size is known block by block: look every 1024 records */
@@ -182,6 +201,7 @@ static int rec_add(void *ud, const void *rec, size_t size)
 	add_time(&rc->time, rc->w);
 	e = tf_writer__close(rc->w, NULL);
 	rc->w = NULL;
+	add_disk_bytes(rc);
 	rc->part++;
 	if (!e)
 		e = rec_open(rc);
@@ -277,6 +297,13 @@ int cmd_record(int argc, char **argv)
 	tf_writer__flush(rc.w);
 	kept = tf_writer__written(rc.w);
 	e = tf_writer__close(rc.w, final);
+	add_disk_bytes(&rc);
+	if (o.stats && session__selfstats(s)) {
+		struct selfstats *st = session__selfstats(s);
+
+		selfstats__writer(st, &t, rc.handed - dropped, rc.raw_bytes, rc.disk_bytes);
+		selfstats__print(st, stderr);
+	}
 	if (dropped && !e)	/* the numbers behind the cause the session's warning named */
 		warn_msg("%s: %llu records dropped; the writer thread was busy %.1f s: %.1f s compressing, %.1f s writing, %.1f s waiting for a CPU, %.1f s waiting for the disk",
 			 path, (unsigned long long)dropped, t.busy_ns / 1e9, t.compress_ns / 1e9,

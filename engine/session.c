@@ -13,6 +13,7 @@
 #include "decode.h"
 #include "format.h"
 #include "loss.h"
+#include "selfstats.h"
 #include "ofdtab.h"
 #include "plugin.h"
 #include "probe.h"
@@ -94,6 +95,7 @@ struct session {
 	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
 	void *rec_ud;
 	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
+	struct selfstats *stats;	/* --stats, while tracing live */
 	/* a record as modules see it when it is not as it came: the largest syscall record fits */
 	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
@@ -789,6 +791,7 @@ void session__free(struct session *s)
 	if (!s)
 		return;
 	probe__free(s->probe);
+	selfstats__free(s->stats);
 	/* analyzers first: their destroy may still report through sinks */
 	for (int i = s->nplugins - 1; i >= 0; i--)
 		if (s->plugins[i].an)
@@ -1013,6 +1016,11 @@ int64_t session__realtime_off(const struct session *s)
 	return s->realtime_off;
 }
 
+struct selfstats *session__selfstats(const struct session *s)
+{
+	return s->stats;
+}
+
 const struct features *session__features(const struct session *s)
 {
 	return s->probe ? probe__features(s->probe) : NULL;
@@ -1020,8 +1028,12 @@ const struct features *session__features(const struct session *s)
 
 static int on_record(void *ctx, void *data, size_t size)
 {
+	struct session *s = ctx;
+
+	if (s->stats)
+		selfstats__record(s->stats, size);
 	/* a negative return stops libbpf's polling: only for a real failure */
-	return session__dispatch(ctx, data, size);
+	return session__dispatch(s, data, size);
 }
 
 /* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
@@ -1209,6 +1221,11 @@ int session__trace(struct session *s)
 
 	if (procs_check_ids(o))
 		return 1;
+	/* the kernel's BPF statistics count from before the programs run */
+	if (o->stats && !(s->stats = selfstats__new())) {
+		die_msg("--stats: out of memory");
+		return 1;
+	}
 	if (o->argv) {
 		e = child__spawn(&child, o->argv, err, sizeof(err));
 		if (e) {
@@ -1241,8 +1258,12 @@ int session__trace(struct session *s)
 		}
 	}
 	start = last_sweep = now_ms();
+	if (s->stats)
+		selfstats__consumer_start(s->stats);
 	while (!stop_signal) {
 		e = probe__poll(s->probe, o->drain_ms);
+		if (s->stats)
+			selfstats__poll(s->stats, e);
 		if (e < 0 && e != -EINTR) {
 			if (!s->failed)
 				die_msg("reading the ring buffer failed: %s", strerror(-e));
@@ -1285,14 +1306,23 @@ int session__trace(struct session *s)
 		}
 	}
 	/* everything the kernel produced before the stop */
-	probe__drain(s->probe);
+	e = probe__drain(s->probe);
 	/* a request issued a second ago and not complete lost its completion, or ends too late */
 	probe__sweep(s->probe, BLOCK_END_AGE_NS);
 	refresh_counters(s);
+	if (s->stats) {
+		selfstats__poll(s->stats, e);
+		selfstats__consumer_stop(s->stats);
+		e = selfstats__progs(s->stats, probe__object(s->probe));
+		if (e)
+			warn_msg("--stats: cannot read the BPF programs' run times: %s", strerror(-e));
+	}
 	probe__free(s->probe);
 	s->probe = NULL;
 	if (session__finish(s))
 		code = 1;
+	if (s->stats)
+		selfstats__loss(s->stats, &s->loss);
 	if (!code && child_done)
 		code = exit_code_of(status);
 	else if (!code && stop_signal && !child_done && child.pid > 0)

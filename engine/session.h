@@ -84,6 +84,11 @@ int session__replay(struct session *s, struct tf_reader *r);
  * flush and the losses are reported. 1 when a module failed, else 0.
  */
 int session__finish(struct session *s);
+/*
+ * --stats: the figures session__trace counted (selfstats.h), complete when it
+ * returns; owned by s. NULL without --stats or before session__trace.
+ */
+struct selfstats *session__selfstats(const struct session *s);
 /* Records refused by the check so far (session__dispatch). */
 uint64_t session__malformed(const struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */

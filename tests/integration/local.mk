@@ -72,3 +72,6 @@ INTEGRATION_TESTS += tests/integration/sdk-example.sh
 # the report sinks: SARIF valid under the official schema, stable fingerprints, JUnit,
 # baselines and suppressions in both (the schema is read from ../shared/schemas)
 INTEGRATION_TESTS += tests/integration/ci-reports.sh
+# --stats: figures consistent with a workload's known calls and the trace file; the kernel's
+# BPF statistics back as they were; --bench-floor runs the programs and sends nothing
+INTEGRATION_TESTS += tests/integration/trace-stats.sh

@@ -147,6 +147,10 @@ static void options_dump(const struct options *o, char *buf, size_t len)
 	dump_groups(f, o);
 	if (o->no_summary)
 		fputs(" no_summary", f);
+	if (o->stats)
+		fputs(" stats", f);
+	if (o->bench_floor)
+		fputs(" bench_floor", f);
 	fclose(f);
 	snprintf(buf, len, "%s", out && *out ? out + 1 : "");
 	free(out);
