@@ -13,10 +13,11 @@
 #   detailed  dio trace -q
 #   console   dio trace, every call printed to a file (-c FILE)
 #   record    dio record, with the records dropped (median of the rounds)
+#   top       dio top -b, counting in kernel maps, a frame a second to /dev/null
 #   strace    strace -f, 1 job only and 2 s at most (it is ~100 times slower)
 set -euo pipefail
 
-ALL_ROWS="floor bt-empty bt-count raw detailed console record strace"
+ALL_ROWS="floor bt-empty bt-count raw detailed console record top strace"
 usage="usage: sudo $0 [-r ROUNDS] [-s SECONDS] [-j JOBS,...] [-o ROWS] [-x ROWS] [-c FILE] [DIO]
   -r ROUNDS   alternating rounds (default 3)
   -s SECONDS  length of each fio run (default 5)
@@ -125,6 +126,7 @@ run() {
 		"$dio" record -o "$tmp/r.dio" -- "${wl[@]}" 2>"$tmp/err"
 		rec_dropped "$tmp/r.dio" >>"$tmp/dropped.$j"
 		rm -f "$tmp/r.dio"* ;;
+	top) "$dio" top -b -d 1 -- "${wl[@]}" >/dev/null 2>"$tmp/err" ;;
 	strace)
 		[ "$s" -le 2 ] || s=2
 		strace -f -o /dev/null "$tmp/fio.sh" "$j" "$s" "$out" ;;
@@ -162,6 +164,7 @@ label() {
 	detailed) echo "dio detailed -q" ;;
 	console) echo "dio detailed, console printed to a file" ;;
 	record) echo "dio record (records dropped)" ;;
+	top) echo "dio top -b (counts in kernel maps)" ;;
 	strace) echo "strace -f" ;;
 	esac
 }
