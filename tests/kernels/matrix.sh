@@ -21,10 +21,11 @@ set -eu
 # (root), what the kernel lacks said and recorded (features), open file descriptions
 # followed through a real shell (ofd), lost records counted with their reason
 # (loss), paths cut by the walk marked (longpath), -p of a thread and --tid
-# (ids), the README's demo, and dio top's counts in kernel maps (top-basic)
+# (ids), the README's demo, dio top's counts in kernel maps (top-basic), and the
+# kernel's BPF statistics turned on and off by --stats (stats)
 TESTS="trace-basic trace-threads trace-exit trace-reuse trace-uring trace-filters trace-cgroup
 	trace-block trace-hash record-dump trace-root trace-features trace-ofd trace-loss
-	trace-longpath trace-ids readme-demo top-basic"
+	trace-longpath trace-ids readme-demo top-basic trace-stats"
 
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
