@@ -807,7 +807,7 @@ static int top_filter(int c)
 	static const int filters[] = {
 		'p', 'a', OPT_TID, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, 'e',
 		OPT_SYSCALLS, OPT_MODE, OPT_ATTACH, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_TAGS, OPT_INFLIGHT,
-		'C', 'h',
+		OPT_STATS, 'C', 'h',
 	};
 
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
@@ -839,6 +839,7 @@ void cli_top_usage(FILE *f)
 "  -n, --iterations COUNT    stop after COUNT frames\n"
 "      --sort calls|bytes|time  order of the rows (default calls)\n"
 "  -S, --cumulative          totals since the start instead of the last interval\n"
+"      --stats               at exit, where dio's own time went (as dio trace)\n"
 "  -C, --config FILE         config file (its filters apply)\n"
 "  -h, --help                this text\n"
 "\n"

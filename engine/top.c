@@ -31,6 +31,7 @@
 #include "probe.h"
 #include "proc.h"
 #include "record.h"
+#include "selfstats.h"
 #include "tagtab.h"
 #include "top.h"
 #include "util.h"
@@ -84,6 +85,7 @@ struct top {
 	uint64_t last_ns;	/* and of the last frame */
 	uint64_t malformed;
 	int failed;
+	struct selfstats *stats;	/* --stats */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -189,6 +191,8 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct top *t = ctx;
 	const struct dio_ev_hdr *h = data;
 
+	if (t->stats)
+		selfstats__record(t->stats, size);
 	if (record_check(data, size, 0, NULL)) {
 		t->malformed++;
 		return 0;
@@ -775,6 +779,22 @@ static int top_open(struct top *t, char *err, size_t errlen)
 	return 0;
 }
 
+/* --stats at the end: the probes, the ring, the consumer and the losses */
+static void top_selfstats(struct top *t)
+{
+	struct loss l;
+
+	memset(&l, 0, sizeof(l));
+	selfstats__consumer_stop(t->stats);
+	if (selfstats__progs(t->stats, probe__object(t->probe)))
+		warn_msg("--stats: cannot read the BPF programs' run times");
+	if (!probe__counters(t->probe, l.n)) {
+		l.n[LOSS_MALFORMED] = t->malformed;
+		selfstats__loss(t->stats, &l);
+	}
+	selfstats__print(t->stats, stderr);
+}
+
 /* Start what o names and count until the end; dio's exit status. */
 static int top_run(struct top *t, struct child *child)
 {
@@ -783,6 +803,12 @@ static int top_run(struct top *t, struct child *child)
 	int e, status = 0, child_done = 0, last = 0, code = 0;
 	char err[1024];
 
+	/* the kernel's BPF statistics on before the programs run */
+	if (o->stats && !(t->stats = selfstats__new())) {
+		die_msg("out of memory");
+		child__abort(child);
+		return 1;
+	}
 	t->probe = probe__new(o, on_record, t, err, sizeof(err));
 	if (!t->probe || top_open(t, err, sizeof(err))) {
 		die_msg("%s", err);
@@ -809,6 +835,8 @@ static int top_run(struct top *t, struct child *child)
 	}
 	if (t->interactive)
 		keys_on(t);
+	if (t->stats)
+		selfstats__consumer_start(t->stats);
 	t->start_ns = t->last_ns = now_ns();
 	next = t->start_ns + (uint64_t)(t->a->delay * 1e9);
 	while (!stop_signal) {
@@ -817,6 +845,8 @@ static int top_run(struct top *t, struct child *child)
 
 		/* paths and process records while waiting; keys are looked at 10 times a second */
 		e = probe__poll(t->probe, wait_ms < 100 ? wait_ms : 100);
+		if (t->stats)
+			selfstats__poll(t->stats, e);
 		if (e < 0 && e != -EINTR) {
 			die_msg("reading the ring buffer failed: %s", strerror(-e));
 			code = 1;
@@ -857,6 +887,8 @@ static int top_run(struct top *t, struct child *child)
 		code = 1;
 	}
 	keys_off(t);
+	if (t->stats)
+		top_selfstats(t);
 	if (!code && stop_signal && !child_done && child->pid > 0)
 		code = 128 + stop_signal;
 	if (!code && child_done)
@@ -919,6 +951,7 @@ int top_main(int argc, char **argv)
 		code = 1;
 cleanup:
 	probe__free(t.probe);
+	selfstats__free(t.stats);
 	tagtab__free(t.paths);
 	rows_free(&t.threads);
 	rows_free(&t.procs);

@@ -100,6 +100,17 @@ bad=$(awk '/^dio top - /{ s = 0; prev = -1 } /^     CALLS /{ s = 1; next }
 	/^dio top - /{ n++ }' "$TMP/out")
 [ -z "$bad" ] || { echo "FAIL: --sort bytes: rows out of order: $bad"; fail=1; }
 
+# --stats: the programs ran for every call, yet no call came through the ring
+run_dio top -b -S --stats -d 0.4 -e trace=pread64,pwrite64 -- "$WL/topload" "$MNT" $N $B 3 \
+	9> /dev/null > /dev/null 2> "$TMP/serr"
+check "--stats exit status" "$RC" 3
+exits=$(awk '$1 == "probe" && $2 ~ /^dio_(raw|sys)_exit$/ { n += $3 } END { print n + 0 }' "$TMP/serr")
+ring=$(awk '$1 == "ring" && $2 == "records" { print $3 }' "$TMP/serr")
+[ "$exits" -ge $((3 * N)) ] ||
+	{ echo "FAIL: --stats: $exits runs of the exit program for $((3 * N)) calls:"; cat "$TMP/serr"; fail=1; }
+[ -n "$ring" ] && [ "$ring" -lt "$N" ] ||
+	{ echo "FAIL: --stats: '$ring' records through the ring for $((3 * N)) counted calls:"; cat "$TMP/serr"; fail=1; }
+
 # -n: that many frames, then exit 0 with nothing traced gone
 run_dio top -b -n 2 -d 0.2 -a > "$TMP/out"
 check "-n 2 exit status" "$RC" 0
