@@ -25,6 +25,7 @@ int decode_syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_inf
 		si.name = sc->name;
 		si.nargs = sc->nargs;
 		si.classes = sc->cls;
+		si.io = syscall_io(sc);
 		for (unsigned int i = 0; i < sc->nargs && i < 6; i++)
 			if (sc->args[i] == A_STR)
 				si.str_args |= 1u << i;

@@ -162,9 +162,7 @@ static void fill_meta(const struct dio_syscall *sc, struct dio_sysmeta *m)
 		nstr++;
 	}
 	/* what dio top counts as bytes read or written: a data call's size */
-	if ((sc->cls & SC_DATA) && sc->ret == R_SIZE)
-		m->io = !strncmp(sc->name, "write", 5) || !strncmp(sc->name, "pwrite", 6) ?
-			DIO_IO_WRITE : DIO_IO_READ;
+	m->io = syscall_io(sc);
 	if (!strcmp(sc->name, "mmap"))
 		m->flags = DIO_MF_NEED_FILE | DIO_MF_MMAP;
 	else if (!strcmp(sc->name, "munmap"))

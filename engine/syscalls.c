@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <dio/plugin.h>
 #include "bpf/dio.h"
 #include "syscalls.h"
 
@@ -188,6 +189,14 @@ __attribute__((constructor)) static void build_index(void)
 	for (size_t i = 0; i < NTAB; i++)
 		if (table[i].nr < DIO_NR_MAX)
 			by_nr[table[i].nr] = &table[i];
+}
+
+unsigned int syscall_io(const struct dio_syscall *sc)
+{
+	if (!(sc->cls & SC_DATA) || sc->ret != R_SIZE)
+		return DIO_IO_NONE;
+	return !strncmp(sc->name, "write", 5) || !strncmp(sc->name, "pwrite", 6) ?
+		DIO_IO_WRITE : DIO_IO_READ;
 }
 
 const struct dio_syscall *syscall_by_nr(unsigned int nr)

@@ -78,6 +78,9 @@ struct dio_syscall {
 	uint8_t data;		/* 1 read-like, 2 write-like (args[1] is the buffer, ret the bytes) */
 };
 
+/* DIO_IO_*: which way a positive result of sc moved bytes (dio_syscall_info.io) */
+unsigned int syscall_io(const struct dio_syscall *sc);
+
 /* Table access. Pointers are to static data. */
 const struct dio_syscall *syscall_by_nr(unsigned int nr);
 const struct dio_syscall *syscall_by_name(const char *name);

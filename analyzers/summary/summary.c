@@ -17,8 +17,8 @@
 #define OPS_MAX		256	/* dio_ev_iouring.opcode is a __u8 */
 #define FILES_MIN	64	/* first size of the file table */
 
-#define KIND_READ	1	/* a positive return value is bytes read */
-#define KIND_WRITE	2	/* ... bytes written */
+#define KIND_READ	DIO_IO_READ	/* a positive return value is bytes read */
+#define KIND_WRITE	DIO_IO_WRITE	/* ... bytes written */
 
 enum { O_TOP, O_MAX_FILES, O_OUTPUT };
 
@@ -76,13 +76,6 @@ struct summary {
  * sendfile and splice the host tags the source file (fd_in), so their bytes
  * are bytes read from the file the record names.
  */
-static const char *const readers[] = {
-	"read", "pread64", "readv", "preadv", "preadv2", "copy_file_range", "sendfile", "splice",
-};
-static const char *const writers[] = {
-	"write", "pwrite64", "writev", "pwritev", "pwritev2",
-};
-
 /* IORING_OP_* in the order of enum io_uring_op (linux/io_uring.h, up to Linux 6.16) */
 static const char *const uring_ops[] = {
 	"NOP", "READV", "WRITEV", "FSYNC", "READ_FIXED", "WRITE_FIXED", "POLL_ADD", "POLL_REMOVE",
@@ -115,14 +108,6 @@ static int uring_kind(unsigned int op)
 	default:
 		return 0;
 	}
-}
-
-static int in_list(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return 1;
-	return 0;
 }
 
 /* -errno as system calls and io_uring completions return it */
@@ -168,13 +153,12 @@ static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
-		const char *name = host->syscall_name(nr);
+	/* which way each call's bytes go, as the host says (DIO_IO_* are KIND_*) */
+	for (uint32_t nr = 0; nr < NR_MAX && DIO_HOST_HAS(host, syscall_info); nr++) {
+		struct dio_syscall_info si;
 
-		if (name && in_list(name, readers, N(readers)))
-			s->kind[nr] = KIND_READ;
-		else if (name && in_list(name, writers, N(writers)))
-			s->kind[nr] = KIND_WRITE;
+		if (!host->syscall_info(ctx, nr, &si, sizeof(si)))
+			s->kind[nr] = (uint8_t)si.io;
 	}
 	/* opened now, like strace -o: a bad path fails before the trace, not after it */
 	if (!path) {

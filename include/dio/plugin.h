@@ -156,8 +156,14 @@ struct dio_syscall_info {
 	uint32_t str_args;	/* bit i: argument i is a string (a path, a name); the
 				 * record holds the first two, dio_ev_syscall_str(ev, 0)
 				 * and (ev, 1), in argument order */
-	uint32_t pad;
+	uint32_t io;		/* ABI 1, in what was padding (0 from older hosts):
+				 * DIO_IO_* , which way a positive result moved bytes */
 };
+
+/* dio_syscall_info.io: the bytes a data call's positive return value counts */
+#define DIO_IO_NONE	0	/* not a count of bytes (or an older host) */
+#define DIO_IO_READ	1	/* read from its file: read, pread64, readv, sendfile's input, ... */
+#define DIO_IO_WRITE	2	/* written to it: write, pwrite64, writev, ... */
 
 /* dio_syscall_info.classes: as strace's -e trace=%data, ... */
 #define DIO_SC_DATA	0x01	/* reads and writes data: read, pwrite64, fallocate, ... */

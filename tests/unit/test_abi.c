@@ -232,7 +232,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_syscall_info, nargs, 8),
 		OFF(dio_syscall_info, classes, 12),
 		OFF(dio_syscall_info, str_args, 16),
-		OFF(dio_syscall_info, pad, 20),
+		OFF(dio_syscall_info, io, 20),
 
 		SZ(dio_host, 120),
 		OFF(dio_host, abi, 0),

@@ -96,13 +96,15 @@ struct info_case {
 	uint32_t nr;
 	int ret;
 	const char *want_name;
-	uint32_t nargs, classes, str_args;
+	uint32_t nargs, classes, str_args, io;
 };
 
 static const struct info_case info_cases[] = {
-	{ "a path call", NR_OPENAT, 0, "openat", 4, DIO_SC_META, 0x2 },
-	{ "two strings", NR_RENAME, 0, "rename", 2, DIO_SC_META, 0x3 },
-	{ "a data call without strings", NR_READ, 0, "read", 3, DIO_SC_DATA, 0 },
+	{ "a path call", NR_OPENAT, 0, "openat", 4, DIO_SC_META, 0x2, DIO_IO_NONE },
+	{ "two strings", NR_RENAME, 0, "rename", 2, DIO_SC_META, 0x3, DIO_IO_NONE },
+	{ "a data call without strings", NR_READ, 0, "read", 3, DIO_SC_DATA, 0, DIO_IO_READ },
+	{ "pwrite64 writes", 18, 0, "pwrite64", 4, DIO_SC_DATA, 0, DIO_IO_WRITE },
+	{ "sendfile reads its input file", 40, 0, "sendfile", 4, DIO_SC_DATA, 0, DIO_IO_READ },
 	{ "fsync", 74, 0, "fsync", 1, DIO_SC_SYNC, 0 },
 	{ "mkdir", 83, 0, "mkdir", 2, DIO_SC_DIR, 0x1 },
 	{ "setxattr: path and name, the value is a pointer", 188, 0, "setxattr", 5, DIO_SC_XATTR,
@@ -123,11 +125,11 @@ static void what_a_call_is(void **unused)
 		memset(&si, 0xff, sizeof(si));
 		n = decode_syscall_info(NULL, c->nr, &si, sizeof(si));
 		if (n != c->ret || si.nargs != c->nargs || si.classes != c->classes ||
-		    si.str_args != c->str_args || si.pad ||
+		    si.str_args != c->str_args || si.io != c->io ||
 		    (c->want_name ? !si.name || strcmp(si.name, c->want_name) : !!si.name))
-			fail_msg("%s: got %d %s nargs=%u classes=%#x str_args=%#x pad=%u", c->name,
+			fail_msg("%s: got %d %s nargs=%u classes=%#x str_args=%#x io=%u", c->name,
 				 n, si.name ? si.name : "(null)", si.nargs, si.classes,
-				 si.str_args, si.pad);
+				 si.str_args, si.io);
 	}
 }
 

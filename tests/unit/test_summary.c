@@ -55,6 +55,21 @@ static const char *fake_syscall_name(uint32_t nr)
 	return unknown[nr];
 }
 
+/* what the host says of the calls above: which way their bytes go */
+static int fake_syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
+			     size_t size)
+{
+	struct dio_syscall_info si = { .name = fake_syscall_name(nr) };
+
+	(void)ctx;
+	if (nr == NR_READ || nr == NR_PREAD64 || nr == NR_SENDFILE)
+		si.io = DIO_IO_READ;
+	else if (nr == NR_WRITE)
+		si.io = DIO_IO_WRITE;
+	memcpy(out, &si, size < sizeof(si) ? size : sizeof(si));
+	return 0;
+}
+
 static const char *fake_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
 {
 	assert_ptr_equal(ctx, &fake_ctx);
@@ -147,6 +162,7 @@ static const struct dio_host host = {
 	.log = fake_log,
 	.create_output = fake_create_output,
 	.stats_sized = fake_stats_sized,
+	.syscall_info = fake_syscall_info,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */
