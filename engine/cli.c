@@ -8,6 +8,7 @@
  * naming any of them here drops the config's pid/all.
  */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ enum {
 	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
-	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT, OPT_STATS, OPT_BENCH_FLOOR,
+	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT, OPT_STATS, OPT_BENCH_FLOOR, OPT_REPORT,
 };
 
 static const struct option longopts[] = {
@@ -78,6 +79,7 @@ static const struct option longopts[] = {
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "report", required_argument, NULL, OPT_REPORT },
 	/* for bench/overhead.sh, not in --help: what the attached probes alone cost */
 	{ "bench-floor", no_argument, NULL, OPT_BENCH_FLOOR },
 	{ "config", required_argument, NULL, 'C' },
@@ -158,6 +160,7 @@ void cli_usage(FILE *f, const char *cmd)
 "      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
 "      --sink NAME[:k=v,...] load a sink (default: console)\n"
 "      --no-summary          no summary table at exit\n"
+"      --report PAGE.html    at exit, a self-contained HTML page (dio report)\n"
 "      --stats               at exit, where dio's time went (stderr): probe ns\n"
 "                            per call, ring, consumer, writer, wakeups, drops\n"
 "      --max-findings N      report at most N findings of each code (default 10,\n"
@@ -459,6 +462,14 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	case OPT_STATS:
 		o->stats = 1;
 		return 0;
+	case OPT_REPORT:
+		if (!*v || strchr(v, ',')) {
+			snprintf(err, errlen, "--report '%s': give the page's file name, without ','", v);
+			return -EINVAL;
+		}
+		free(o->report);
+		o->report = strdup(v);
+		return o->report ? 0 : -ENOMEM;
 	case OPT_BENCH_FLOOR:
 		o->bench_floor = 1;
 		return 0;
@@ -535,7 +546,17 @@ cleanup:
 
 int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	return parse_tracing(argc, argv, SHORTOPTS, longopts, cli_usage, o, NULL, NULL, err, errlen);
+	char spec[PATH_MAX + 16];
+	int e = parse_tracing(argc, argv, SHORTOPTS, longopts, cli_usage, o, NULL, NULL, err,
+			      errlen);
+
+	if (e || !o->report)
+		return e;
+	/* --report: the html sink beside the console (or the sinks --sink named) */
+	if (!o->nsinks && !o->findings_only)
+		e = options_add_plugin(o, 1, "console", err, errlen);
+	snprintf(spec, sizeof(spec), "html:file=%s", o->report);
+	return e ? e : options_add_plugin(o, 1, spec, err, errlen);
 }
 
 int cli_trace_args(int argc, char **argv, struct options *o, int *code)

@@ -74,6 +74,7 @@ void options_free(struct options *o)
 	free(o->cgroup);
 	free(o->srcroot);
 	free(o->baseline);
+	free(o->report);
 	free(o->suppress);
 	free(o->syscalls);
 	free(o->output);

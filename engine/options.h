@@ -105,6 +105,7 @@ struct options {
 					 * DIO_EXIT_FINDINGS; -1 (default): none */
 	char *srcroot;			/* --srcroot DIR, made absolute */
 	char *baseline;			/* --baseline SARIF */
+	char *report;			/* --report PAGE: the html sink writes it at the end */
 	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
 	int count_mode;			/* dio top: calls counted in kernel maps, no call records */

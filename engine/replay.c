@@ -4,6 +4,7 @@
  * read back through the same dispatch the live trace uses.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -582,6 +583,75 @@ int cmd_dump(int argc, char **argv)
 int cmd_analyze(int argc, char **argv)
 {
 	return replay_cmd(argc, argv, 1);
+}
+
+/*
+ * dio report FILE -o PAGE [options of dio analyze]: dio analyze with every
+ * analyzer (unless --analyzer names some) and the html sink writing PAGE in
+ * the console's place, without the summary's tables.
+ */
+int cmd_report(int argc, char **argv)
+{
+	const char *page = NULL;
+	char **av = calloc((size_t)argc + 8, sizeof(*av));
+	char spec[PATH_MAX + 16];
+	int n = 0, analyzer = 0, code;
+
+	if (!av) {
+		die_msg("out of memory");
+		return 1;
+	}
+	av[n++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: dio report FILE -o PAGE.html [--analyzer NAME[:k=v,...]|all] [-C FILE]\n"
+			       "                       [--fail-on LEVEL] [the filters of dio dump]\n"
+			       "  write one self-contained HTML page of a recorded trace: overview, findings\n"
+			       "  with their evidence, files, the system call mix, latency histograms and\n"
+			       "  threads; it loads nothing from elsewhere when opened\n"
+			       "example: dio report run.dio -o run.html\n");
+			free(av);
+			return 0;
+		}
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) && i + 1 < argc) {
+			page = argv[++i];
+			continue;
+		}
+		if (!strncmp(argv[i], "--output=", 9)) {
+			page = argv[i] + 9;
+			continue;
+		}
+		if (!strncmp(argv[i], "-o", 2) && argv[i][2]) {
+			page = argv[i] + 2;
+			continue;
+		}
+		if (!strcmp(argv[i], "--analyzer") || !strncmp(argv[i], "--analyzer=", 11))
+			analyzer = 1;
+		av[n++] = argv[i];
+	}
+	if (!page || !*page) {
+		die_msg("report: give the page to write: dio report run.dio -o run.html");
+		free(av);
+		return 2;
+	}
+	if (strchr(page, ',') || strlen(page) > PATH_MAX) {
+		die_msg("report: -o %s: the page's file name may not contain ','", page);
+		free(av);
+		return 2;
+	}
+	snprintf(spec, sizeof(spec), "html:file=%s", page);
+	av[n++] = "--sink";
+	av[n++] = spec;
+	av[n++] = "--no-summary";
+	if (!analyzer) {
+		av[n++] = "--analyzer";
+		av[n++] = "all";
+	}
+	code = replay_cmd(n, av, 1);
+	if (code == 0 || code == DIO_EXIT_FINDINGS)
+		fprintf(stderr, "dio: wrote %s\n", page);
+	free(av);
+	return code;
 }
 
 /* dio info's records per process: open addressing on pid, bounded */

@@ -652,6 +652,9 @@ static int add_all_analyzers(struct session *s, char *err, size_t errlen)
 
 		if (line[0] == ' ' || sscanf(line, "%63s", name) != 1)
 			continue;
+		/* --no-summary holds for "all" too */
+		if (s->o->no_summary && !strcmp(name, "summary"))
+			continue;
 		e = add_plugin(s, PLUGIN_ANALYZER, name, NULL, err, errlen);
 	}
 	free(buf);

@@ -43,6 +43,8 @@ INTEGRATION_TESTS += tests/integration/ci-gate.sh
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a flood of 4 million calls recorded without a loss, counted from the file
 INTEGRATION_TESTS += tests/integration/record-flood.sh
+# dio report: the page's figures against dio info's, in headless Chromium
+INTEGRATION_TESTS += tests/integration/report-demo.sh
 # version 1 trace files, written before the packed zstd blocks, still read
 INTEGRATION_TESTS += tests/integration/read-v1.sh
 EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * html: one self-contained HTML page of a session, written when it is over
+ * (dio report, --report). The records are not kept: as they pass, they are
+ * added up into the figures the page shows (calls, bytes and time per file
+ * and per system call, latency histograms by class, threads and processes),
+ * and the page embeds those figures as JSON with the findings and their
+ * evidence. The page's own script and style are compiled in (html-page.h):
+ * nothing is fetched when it is opened.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dio/sink.h>
+
+#include "sinks/common/report.h"
+#include "sinks/html/html-page.h"
+
+enum { O_FILE };
+
+static const struct dio_option options[] = {
+	[O_FILE] = { "file", DIO_OPT_STRING, NULL, "HTML report to write when the session ends" },
+	{ NULL, 0, NULL, NULL },
+};
+
+#define NR_MAX		512	/* x86_64 numbers the host knows */
+#define HBUCKETS	40	/* log2 ns latency buckets: up to ~9 minutes */
+#define NCLASS		7	/* the DIO_SC_* classes, and calls in none */
+
+static const char *const class_names[NCLASS] = {
+	"data", "sync", "meta", "dir", "xattr", "async", "other",
+};
+
+struct fstat {
+	struct dio_file_tag tag;
+	uint64_t calls, errors, rbytes, wbytes, ns;
+	uint32_t pid;		/* the first process that used it */
+	uint8_t used, ftype;
+};
+
+struct tstat {
+	uint32_t tid, pid;
+	char comm[DIO_COMM_LEN + 1];
+	uint64_t calls, rbytes, wbytes, ns;
+	uint8_t used;
+};
+
+/* open addressing; grows at half full */
+struct table {
+	void *v;
+	size_t n, cap, elem;
+};
+
+struct html {
+	struct report r;
+	uint64_t first_ts, last_ts, records;
+	uint64_t calls, errors, rbytes, wbytes, ns;
+	uint64_t nr_calls[NR_MAX], nr_errors[NR_MAX], nr_ns[NR_MAX];
+	uint8_t nr_io[NR_MAX], nr_class[NR_MAX];
+	uint64_t lat[NCLASS][HBUCKETS];
+	uint64_t blk[HBUCKETS], runq[HBUCKETS], nblk, nrunq;
+	struct table files, threads;
+};
+
+static void html_destroy(void *state)
+{
+	struct html *h = state;
+
+	if (!h)
+		return;
+	report_fini(&h->r);
+	free(h->files.v);
+	free(h->threads.v);
+	free(h);
+}
+
+static int table_init(struct table *t, size_t elem)
+{
+	t->elem = elem;
+	t->cap = 256;
+	t->v = calloc(t->cap, elem);
+	return t->v ? 0 : -ENOMEM;
+}
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static struct fstat *file_slot(struct fstat *v, size_t cap, const struct dio_file_tag *tag)
+{
+	size_t i = mix(tag->ino ^ (uint64_t)tag->dev << 32 ^ tag->gen) & (cap - 1);
+
+	while (v[i].used && (v[i].tag.ino != tag->ino || v[i].tag.dev != tag->dev ||
+			     v[i].tag.gen != tag->gen))
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+static struct tstat *thread_slot(struct tstat *v, size_t cap, uint32_t tid)
+{
+	size_t i = mix(tid) & (cap - 1);
+
+	while (v[i].used && v[i].tid != tid)
+		i = (i + 1) & (cap - 1);
+	return &v[i];
+}
+
+/* a table twice as large with the same entries; 0 or -ENOMEM */
+static int table_grow(struct table *t, int files)
+{
+	size_t cap = 2 * t->cap;
+	void *v = calloc(cap, t->elem);
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (files) {
+			struct fstat *e = (struct fstat *)t->v + i;
+
+			if (e->used)
+				*file_slot(v, cap, &e->tag) = *e;
+		} else {
+			struct tstat *e = (struct tstat *)t->v + i;
+
+			if (e->used)
+				*thread_slot(v, cap, e->tid) = *e;
+		}
+	}
+	free(t->v);
+	t->v = v;
+	t->cap = cap;
+	return 0;
+}
+
+static struct fstat *file_of(struct html *h, const struct dio_file_tag *tag)
+{
+	struct fstat *f;
+
+	if (2 * (h->files.n + 1) > h->files.cap && table_grow(&h->files, 1))
+		return NULL;
+	f = file_slot(h->files.v, h->files.cap, tag);
+	if (!f->used) {
+		f->used = 1;
+		f->tag = *tag;
+		h->files.n++;
+	}
+	return f;
+}
+
+static struct tstat *thread_of(struct html *h, uint32_t tid)
+{
+	struct tstat *t;
+
+	if (2 * (h->threads.n + 1) > h->threads.cap && table_grow(&h->threads, 0))
+		return NULL;
+	t = thread_slot(h->threads.v, h->threads.cap, tid);
+	if (!t->used) {
+		t->used = 1;
+		t->tid = tid;
+		h->threads.n++;
+	}
+	return t;
+}
+
+static int html_init(const struct dio_host *host, struct dio_ctx *ctx,
+		     const struct dio_optval *o, void **state)
+{
+	struct html *h = calloc(1, sizeof(*h));
+	int err;
+
+	if (!h)
+		return -ENOMEM;
+	if (!DIO_HOST_HAS(host, syscall_info) || !DIO_HOST_HAS(host, stats_sized)) {
+		host->log(ctx, "this dio is older than the html sink: it lacks syscall_info");
+		html_destroy(h);
+		return -ENOSYS;
+	}
+	err = report_init(&h->r, host, ctx, o[O_FILE].s);
+	if (!err)
+		err = table_init(&h->files, sizeof(struct fstat));
+	if (!err)
+		err = table_init(&h->threads, sizeof(struct tstat));
+	if (err) {
+		html_destroy(h);
+		return err;
+	}
+	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
+		struct dio_syscall_info si;
+		unsigned int c = NCLASS - 1;
+
+		if (host->syscall_info(ctx, nr, &si, sizeof(si)))
+			continue;
+		h->nr_io[nr] = (uint8_t)si.io;
+		for (unsigned int i = 0; i < NCLASS - 1; i++)
+			if (si.classes & 1u << i) {
+				c = i;
+				break;
+			}
+		h->nr_class[nr] = (uint8_t)c;
+	}
+	*state = h;
+	return 0;
+}
+
+static unsigned int bucket(uint64_t ns)
+{
+	unsigned int b = 0;
+
+	while (ns > 1 && b < HBUCKETS - 1) {
+		ns >>= 1;
+		b++;
+	}
+	return b;
+}
+
+static int is_error(int64_t ret)
+{
+	return ret < 0 && ret >= -4095;
+}
+
+static int add_call(struct html *h, const struct dio_ev_syscall *e)
+{
+	uint32_t nr = e->nr < NR_MAX ? e->nr : NR_MAX - 1;
+	uint64_t rb = 0, wb = 0;
+	int err = is_error(e->ret);
+	struct tstat *t;
+
+	if (e->ret > 0 && h->nr_io[nr] == DIO_IO_READ)
+		rb = (uint64_t)e->ret;
+	else if (e->ret > 0 && h->nr_io[nr] == DIO_IO_WRITE)
+		wb = (uint64_t)e->ret;
+	h->calls++;
+	h->errors += err;
+	h->rbytes += rb;
+	h->wbytes += wb;
+	h->ns += e->duration;
+	h->nr_calls[nr]++;
+	h->nr_errors[nr] += err;
+	h->nr_ns[nr] += e->duration;
+	h->lat[h->nr_class[nr]][bucket(e->duration)]++;
+	if (e->flags & DIO_SF_FILE) {
+		struct fstat *f = file_of(h, &e->tag);
+
+		if (!f)
+			return -ENOMEM;
+		f->calls++;
+		f->errors += err;
+		f->rbytes += rb;
+		f->wbytes += wb;
+		f->ns += e->duration;
+		f->ftype = e->ftype;
+		if (!f->pid)
+			f->pid = e->pid;
+	}
+	t = thread_of(h, e->tid);
+	if (!t)
+		return -ENOMEM;
+	t->pid = e->pid;
+	/* the name the thread had at its last call */
+	memcpy(t->comm, e->comm, DIO_COMM_LEN);
+	t->calls++;
+	t->rbytes += rb;
+	t->wbytes += wb;
+	t->ns += e->duration;
+	return 0;
+}
+
+/* every record: the span from the first record's time to the last's, as dio info */
+static int html_event(void *state, const struct dio_ev_hdr *ev)
+{
+	struct html *h = state;
+
+	if (!h->records++ || ev->ts < h->first_ts)
+		h->first_ts = ev->ts;
+	if (ev->ts > h->last_ts)
+		h->last_ts = ev->ts;
+	switch (ev->type) {
+	case DIO_EV_SYSCALL: {
+		return add_call(h, (const void *)ev);
+	}
+	case DIO_EV_BLOCK:
+		h->blk[bucket(((const struct dio_ev_block *)ev)->duration)]++;
+		h->nblk++;
+		return 0;
+	case DIO_EV_RUNQ:
+		h->runq[bucket(((const struct dio_ev_runq *)ev)->delay)]++;
+		h->nrunq++;
+		return 0;
+	}
+	return 0;
+}
+
+static int html_finding(void *state, const struct dio_finding *f)
+{
+	return report_keep(&((struct html *)state)->r, f);
+}
+
+/* ---- the page ------------------------------------------------------------------- */
+
+/* s as a JSON string that may stand inside <script>: '<' as \u003c */
+static void json_str(struct rbuf *b, const char *s)
+{
+	struct rbuf t = { 0 };
+
+	rbuf_json(&t, s);
+	for (size_t i = 0; i < t.len; i++) {
+		if (t.p[i] == '<')
+			rbuf_str(b, "\\u003c");
+		else
+			rbuf_mem(b, &t.p[i], 1);
+	}
+	if (t.oom)
+		b->oom = 1;
+	rbuf_free(&t);
+}
+
+static void json_hist(struct rbuf *b, const uint64_t *v)
+{
+	rbuf_str(b, "[");
+	for (int i = 0; i < HBUCKETS; i++)
+		rbuf_fmt(b, "%s%" PRIu64, i ? "," : "", v[i]);
+	rbuf_str(b, "]");
+}
+
+static const char *const sev_names[] = { "info", "warning", "error" };
+
+static void json_findings(struct html *h, struct rbuf *b)
+{
+	const struct rfindings *fs = &h->r.found;
+
+	rbuf_str(b, "\"findings\":[");
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct dio_finding *f = &fs->v[i].f;
+
+		rbuf_fmt(b, "%s{\"severity\":\"%s\",\"code\":", i ? "," : "",
+			 f->severity < 3 ? sev_names[f->severity] : "info");
+		json_str(b, f->code);
+		rbuf_str(b, ",\"title\":");
+		json_str(b, f->title);
+		rbuf_str(b, ",\"message\":");
+		json_str(b, f->message);
+		rbuf_fmt(b, ",\"pid\":%u,\"tid\":%u,\"comm\":", f->pid, f->tid);
+		json_str(b, f->comm);
+		rbuf_str(b, ",\"path\":");
+		json_str(b, f->path);
+		rbuf_fmt(b, ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"count\":%" PRIu64,
+			 f->ts_first >= h->first_ts ? f->ts_first - h->first_ts : 0,
+			 f->ts_last >= h->first_ts ? f->ts_last - h->first_ts : 0, f->count);
+		rbuf_str(b, ",\"excerpt\":");
+		json_str(b, f->excerpt);
+		rbuf_fmt(b, ",\"suppressed\":%s}", f->suppressed ? "true" : "false");
+	}
+	rbuf_str(b, "]");
+}
+
+static void json_files(struct html *h, struct rbuf *b)
+{
+	const struct fstat *v = h->files.v;
+	const struct dio_host *host = h->r.host;
+	int first = 1;
+
+	rbuf_str(b, "\"files\":[");
+	for (size_t i = 0; i < h->files.cap; i++) {
+		const struct fstat *f = &v[i];
+		const char *path;
+		char tag[DIO_FILE_TAG_LEN];
+
+		if (!f->used)
+			continue;
+		path = host->tag_path(h->r.ctx, &f->tag);
+		dio_file_tag_format(&f->tag, tag, sizeof(tag));
+		rbuf_str(b, first ? "{\"path\":" : ",{\"path\":");
+		first = 0;
+		json_str(b, path);
+		rbuf_str(b, ",\"tag\":");
+		json_str(b, tag);
+		rbuf_str(b, ",\"type\":");
+		json_str(b, DIO_HOST_HAS(host, name_of) ?
+			 host->name_of(h->r.ctx, DIO_NAME_FTYPE, f->ftype) : NULL);
+		rbuf_fmt(b, ",\"pid\":%u,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+			 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "}",
+			 f->pid, f->calls, f->errors, f->rbytes, f->wbytes, f->ns);
+	}
+	rbuf_str(b, "]");
+}
+
+static void json_threads(struct html *h, struct rbuf *b)
+{
+	const struct tstat *v = h->threads.v;
+	int first = 1;
+
+	rbuf_str(b, "\"threads\":[");
+	for (size_t i = 0; i < h->threads.cap; i++) {
+		const struct tstat *t = &v[i];
+
+		if (!t->used)
+			continue;
+		rbuf_fmt(b, "%s{\"tid\":%u,\"pid\":%u,\"comm\":", first ? "" : ",", t->tid, t->pid);
+		first = 0;
+		json_str(b, t->comm);
+		rbuf_fmt(b, ",\"calls\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
+			 ",\"ns\":%" PRIu64 "}", t->calls, t->rbytes, t->wbytes, t->ns);
+	}
+	rbuf_str(b, "]");
+}
+
+static void json_data(struct html *h, struct rbuf *b)
+{
+	const struct dio_host *host = h->r.host;
+	struct dio_stats st;
+	const char *keys[] = { "hostname", "command", "trace", "version" };
+	int first = 1;
+
+	memset(&st, 0, sizeof(st));
+	host->stats_sized(h->r.ctx, &st, sizeof(st));
+	rbuf_str(b, "{\"info\":{");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = report_info(host, h->r.ctx, keys[i]);
+
+		if (!v)
+			continue;
+		rbuf_fmt(b, "%s\"%s\":", first ? "" : ",", keys[i]);
+		first = 0;
+		json_str(b, v);
+	}
+	rbuf_fmt(b, "},\"duration_ns\":%" PRIu64 ",\"records\":%" PRIu64 ",\"calls\":%" PRIu64
+		 ",\"errors\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
+		 ",\"ns\":%" PRIu64, h->last_ts - h->first_ts, h->records, h->calls, h->errors,
+		 h->rbytes, h->wbytes, h->ns);
+	rbuf_fmt(b, ",\"lost\":%" PRIu64 ",\"dropped\":%" PRIu64,
+		 st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other +
+		 st.lost_block + st.lost_block_unseen + st.lost_mappings +
+		 st.lost_iouring_unseen + st.lost_procs, st.lost_writer);
+	rbuf_str(b, ",\"syscalls\":[");
+	first = 1;
+	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
+		if (!h->nr_calls[nr])
+			continue;
+		rbuf_fmt(b, "%s{\"name\":", first ? "" : ",");
+		first = 0;
+		json_str(b, host->syscall_name(nr));
+		rbuf_fmt(b, ",\"class\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+			 ",\"ns\":%" PRIu64 "}", class_names[h->nr_class[nr]], h->nr_calls[nr],
+			 h->nr_errors[nr], h->nr_ns[nr]);
+	}
+	rbuf_str(b, "],\"latency\":{");
+	for (int c = 0; c < NCLASS; c++) {
+		rbuf_fmt(b, "%s\"%s\":", c ? "," : "", class_names[c]);
+		json_hist(b, h->lat[c]);
+	}
+	rbuf_str(b, ",\"block\":");
+	json_hist(b, h->blk);
+	rbuf_str(b, ",\"runq\":");
+	json_hist(b, h->runq);
+	rbuf_str(b, "},");
+	json_files(h, b);
+	rbuf_str(b, ",");
+	json_threads(h, b);
+	rbuf_str(b, ",");
+	json_findings(h, b);
+	rbuf_str(b, "}");
+}
+
+static int html_finish(void *state)
+{
+	struct html *h = state;
+	struct rbuf b = { 0 };
+	int err;
+
+	rbuf_str(&b, html_page_head);
+	rbuf_str(&b, "<script id=\"dio-data\" type=\"application/json\">");
+	json_data(h, &b);
+	rbuf_str(&b, "</script>\n");
+	rbuf_str(&b, html_page_tail);
+	err = report_write(&h->r, &b);
+	rbuf_free(&b);
+	return err;
+}
+
+const struct dio_sink dio_sink = {
+	.abi = DIO_SINK_ABI,
+	.size = sizeof(struct dio_sink),
+	.name = "html",
+	.description = "a self-contained HTML report of the session (dio report)",
+	/* every record the kernel sends, so that the span is dio info's */
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
+		  DIO_EV_MASK(DIO_EV_IOURING) | DIO_EV_MASK(DIO_EV_PROC) |
+		  DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ),
+	.findings = 1,
+	.options = options,
+	.init = html_init,
+	.event = html_event,
+	.finding = html_finding,
+	.destroy = html_destroy,
+	.finish = html_finish,
+};

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# dio report: one self-contained HTML page of a recording. The demo workload
+# is recorded and reported; the figures in the page equal dio info's (records,
+# span, calls by system call, processes) and the findings are dio analyze's.
+# In headless Chromium (tests/report/browser.py) the page loads with no error
+# and no request to anywhere, shows those figures, and a click on a finding
+# selects its time span and its file; its screenshot is not blank. A flood of
+# 2 million calls gives a page under 10 MB that loads without errors too.
+# --report on dio trace writes the same page at the end of a live session.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+PY=/usr/bin/python3
+BROWSER=$top_srcdir/tests/report/browser.py
+fail=0
+
+run_dio record -q -o "$TMP/demo.dio" -- "$WL/demo" "$TMP/demo" > /dev/null 2> "$TMP/rec.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record of the demo exited with $RC:"; cat "$TMP/rec.err"; exit 1; }
+run_dio report "$TMP/demo.dio" -o "$TMP/demo.html" > "$TMP/rep.out" 2> "$TMP/rep.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio report exited with $RC:"; cat "$TMP/rep.err"; exit 1; }
+grep -qx "dio: wrote $TMP/demo.html" "$TMP/rep.err" || { echo "FAIL: dio report did not say what it wrote:"; cat "$TMP/rep.err"; fail=1; }
+[ -s "$TMP/rep.out" ] && { echo "FAIL: dio report printed on stdout:"; head -5 "$TMP/rep.out"; fail=1; }
+[ "$(stat -c %a "$TMP/demo.html")" = 600 ] || { echo "FAIL: the page is not private (mode $(stat -c %a "$TMP/demo.html"))"; fail=1; }
+"$DIO" info "$TMP/demo.dio" > "$TMP/info" 2>&1
+"$DIO" analyze "$TMP/demo.dio" --analyzer all --sink json:file="$TMP/findings.json" > /dev/null 2>&1
+
+# the page's figures against dio info's and dio analyze's
+$PY - "$TMP/demo.html" "$TMP/info" "$TMP/findings.json" << 'PY' || fail=1
+import json, re, sys
+page = open(sys.argv[1]).read()
+m = re.search(r'<script id="dio-data" type="application/json">(.*?)</script>', page, re.S)
+d = json.loads(m.group(1))
+info = open(sys.argv[2]).read()
+bad = []
+recs = int(re.search(r"^records: (\d+) \(syscall (\d+)", info, re.M).group(1))
+calls = int(re.search(r"^records: \d+ \(syscall (\d+)", info, re.M).group(1))
+span = float(re.search(r"^time span: ([\d.]+) s", info, re.M).group(1))
+procs = int(re.search(r"^processes: (\d+)", info, re.M).group(1))
+mix = dict((n, int(c)) for n, c in re.findall(r"^  (\w+) +(\d+)$", info.split("syscalls:")[1].split("processes:")[0], re.M))
+if d["records"] != recs: bad.append(f"records {d['records']}, dio info {recs}")
+if d["calls"] != calls: bad.append(f"calls {d['calls']}, dio info {calls}")
+if abs(d["duration_ns"] / 1e9 - span) > 1e-6: bad.append(f"span {d['duration_ns']} ns, dio info {span} s")
+if len({t["pid"] for t in d["threads"]}) != procs: bad.append(f"processes, dio info {procs}")
+if {s["name"]: s["calls"] for s in d["syscalls"]} != mix: bad.append(f"syscall mix {d['syscalls']}, dio info {mix}")
+if sum(f["calls"] for f in d["files"]) > d["calls"]: bad.append("files hold more calls than the trace")
+app = [f for f in d["files"] if f["path"].endswith("/app.log")]
+if not app or app[0]["written"] != 3690: bad.append(f"app.log's bytes written: {app}")
+want = sorted(r["code"] for r in map(json.loads, open(sys.argv[3])) if r.get("type") == "finding")
+got = sorted(f["code"] for f in d["findings"])
+if got != want or "redundant-open.churn" not in got: bad.append(f"findings {got}, dio analyze {want}")
+for line in ["http://", "https://", "src=", "<link"]:
+    if line in page: bad.append(f"the page refers to something else: {line}")
+for b in bad: print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PY
+
+# in a real browser: no errors, no requests, the figures shown, a click selects
+calls=$(sed -n 's/^records: [0-9]* (syscall \([0-9]*\),.*/\1/p' "$TMP/info")
+$PY "$BROWSER" check "$TMP/demo.html" --viewport 1300x1800 \
+	--expect-js "document.body.dataset.ready=1" \
+	--expect-js "Number(document.querySelector('[data-card=calls] b').textContent.replace(/,/g, ''))=$calls" \
+	--expect-js "document.querySelectorAll('#findings-table tr.finding').length>0=true" \
+	--click "#findings-table tr.finding[data-code='redundant-open.churn']" \
+	--expect-js "document.body.dataset.selectedSpan !== undefined=true" \
+	--expect-js "document.querySelector('#files tr.sel').dataset.path.endsWith('/app.log')=true" \
+	--screenshot "$top_builddir/tests/report/demo-report.png" > "$TMP/b.out" 2>&1
+rc=$?
+[ "$rc" -eq 77 ] && { cat "$TMP/b.out"; echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
+[ "$rc" -eq 0 ] || { echo "FAIL: the demo's page in Chromium:"; cat "$TMP/b.out"; fail=1; }
+
+# a flood of calls: the page holds figures, not records
+run_dio record -q --no-summary -o "$TMP/big.dio" -- "$top_builddir/bench/callcost" "$TMP/f" 10 100000 \
+	> /dev/null 2>&1
+run_dio report "$TMP/big.dio" -o "$TMP/big.html" 2> "$TMP/big.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio report of 2 M calls exited with $RC:"; cat "$TMP/big.err"; fail=1; }
+size=$(stat -c %s "$TMP/big.html")
+[ "$size" -lt 10000000 ] || { echo "FAIL: the page of 2 M calls weighs $size bytes"; fail=1; }
+$PY "$BROWSER" check "$TMP/big.html" --expect-js "document.body.dataset.ready=1" \
+	--expect-js "document.querySelectorAll('#mix-table tbody tr').length>1=true" > "$TMP/b2.out" 2>&1 ||
+	{ echo "FAIL: the page of 2 M calls in Chromium:"; cat "$TMP/b2.out"; fail=1; }
+
+# --report at the end of a live session
+run_dio trace -q --analyzer all --report "$TMP/live.html" -- "$WL/demo" "$TMP/demo2" > /dev/null 2>&1
+[ -s "$TMP/live.html" ] && grep -q '"code":"redundant-open.churn"' "$TMP/live.html" ||
+	{ echo "FAIL: dio trace --report wrote no page with the demo's finding"; fail=1; }
+exit $fail
