@@ -8,6 +8,8 @@
 #   open_file_cache, RocksDB's db_bench, and zstd among the compressors that stay clean
 # bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
 #   tracepoints, to set dio's overhead beside
+# chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
+#   them (errors, values, clicks, a screenshot); without it those tests SKIP
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -23,4 +25,5 @@ apt-get install -y -q --no-install-recommends \
 	valgrind fio strace bc jq bpftrace \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
-	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd
+	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
+	chromium
