@@ -304,7 +304,7 @@ static int html_finding(void *state, const struct dio_finding *f)
 /* ---- the page ------------------------------------------------------------------- */
 
 /* s as a JSON string that may stand inside <script>: '<' as \u003c */
-static void json_str(struct rbuf *b, const char *s)
+static void page_json_str(struct rbuf *b, const char *s)
 {
 	struct rbuf t = { 0 };
 
@@ -340,20 +340,20 @@ static void json_findings(struct html *h, struct rbuf *b)
 
 		rbuf_fmt(b, "%s{\"severity\":\"%s\",\"code\":", i ? "," : "",
 			 f->severity < 3 ? sev_names[f->severity] : "info");
-		json_str(b, f->code);
+		page_json_str(b, f->code);
 		rbuf_str(b, ",\"title\":");
-		json_str(b, f->title);
+		page_json_str(b, f->title);
 		rbuf_str(b, ",\"message\":");
-		json_str(b, f->message);
+		page_json_str(b, f->message);
 		rbuf_fmt(b, ",\"pid\":%u,\"tid\":%u,\"comm\":", f->pid, f->tid);
-		json_str(b, f->comm);
+		page_json_str(b, f->comm);
 		rbuf_str(b, ",\"path\":");
-		json_str(b, f->path);
+		page_json_str(b, f->path);
 		rbuf_fmt(b, ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"count\":%" PRIu64,
 			 f->ts_first >= h->first_ts ? f->ts_first - h->first_ts : 0,
 			 f->ts_last >= h->first_ts ? f->ts_last - h->first_ts : 0, f->count);
 		rbuf_str(b, ",\"excerpt\":");
-		json_str(b, f->excerpt);
+		page_json_str(b, f->excerpt);
 		rbuf_fmt(b, ",\"suppressed\":%s}", f->suppressed ? "true" : "false");
 	}
 	rbuf_str(b, "]");
@@ -377,11 +377,11 @@ static void json_files(struct html *h, struct rbuf *b)
 		dio_file_tag_format(&f->tag, tag, sizeof(tag));
 		rbuf_str(b, first ? "{\"path\":" : ",{\"path\":");
 		first = 0;
-		json_str(b, path);
+		page_json_str(b, path);
 		rbuf_str(b, ",\"tag\":");
-		json_str(b, tag);
+		page_json_str(b, tag);
 		rbuf_str(b, ",\"type\":");
-		json_str(b, DIO_HOST_HAS(host, name_of) ?
+		page_json_str(b, DIO_HOST_HAS(host, name_of) ?
 			 host->name_of(h->r.ctx, DIO_NAME_FTYPE, f->ftype) : NULL);
 		rbuf_fmt(b, ",\"pid\":%u,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "}",
@@ -403,7 +403,7 @@ static void json_threads(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s{\"tid\":%u,\"pid\":%u,\"comm\":", first ? "" : ",", t->tid, t->pid);
 		first = 0;
-		json_str(b, t->comm);
+		page_json_str(b, t->comm);
 		rbuf_fmt(b, ",\"calls\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
 			 ",\"ns\":%" PRIu64 "}", t->calls, t->rbytes, t->wbytes, t->ns);
 	}
@@ -427,7 +427,7 @@ static void json_data(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s\"%s\":", first ? "" : ",", keys[i]);
 		first = 0;
-		json_str(b, v);
+		page_json_str(b, v);
 	}
 	rbuf_fmt(b, "},\"duration_ns\":%" PRIu64 ",\"records\":%" PRIu64 ",\"calls\":%" PRIu64
 		 ",\"errors\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
@@ -444,7 +444,7 @@ static void json_data(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s{\"name\":", first ? "" : ",");
 		first = 0;
-		json_str(b, host->syscall_name(nr));
+		page_json_str(b, host->syscall_name(nr));
 		rbuf_fmt(b, ",\"class\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			 ",\"ns\":%" PRIu64 "}", class_names[h->nr_class[nr]], h->nr_calls[nr],
 			 h->nr_errors[nr], h->nr_ns[nr]);
