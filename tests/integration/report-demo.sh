@@ -57,6 +57,8 @@ PY
 
 # in a real browser: no errors, no requests, the figures shown, a click selects
 calls=$(sed -n 's/^records: [0-9]* (syscall \([0-9]*\),.*/\1/p' "$TMP/info")
+# the screenshot stays in the build tree (in a VPATH build its folder is not there yet)
+mkdir -p "$top_builddir/tests/report" || fail=1
 $PY "$BROWSER" check "$TMP/demo.html" --viewport 1300x1800 \
 	--expect-js "document.body.dataset.ready=1" \
 	--expect-js "Number(document.querySelector('[data-card=calls] b').textContent.replace(/,/g, ''))=$calls" \
