@@ -10,3 +10,5 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/browser.py \
 	tests/report/fixtures/good.html tests/report/fixtures/throws.html \
 	tests/report/fixtures/console-error.html tests/report/fixtures/blank.html \
 	tests/report/fixtures/network.html tests/report/fixtures/hang.html
+# the screenshot of the demo's page that tests/integration/report-demo.sh takes
+CLEANFILES += tests/report/demo-report.png
