@@ -517,6 +517,7 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 }
 
 /* dio dump and dio analyze: the same replay, with different defaults */
+/* analyze: 0 dump, 1 analyze, 2 report (findings only: the page holds the tables) */
 static int replay_cmd(int argc, char **argv, int analyze)
 {
 	struct options o;
@@ -537,6 +538,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	/* dump: every call, no summary; analyze: findings and the summary */
 	o.no_summary = !analyze;
 	o.quiet = analyze;
+	o.findings_only = analyze == 2;
 	if (cli_parse_replay(argc, argv, &o, &path, err, sizeof(err))) {
 		die_msg("%s", err);
 		options_free(&o);
@@ -647,7 +649,7 @@ int cmd_report(int argc, char **argv)
 		av[n++] = "--analyzer";
 		av[n++] = "all";
 	}
-	code = replay_cmd(n, av, 1);
+	code = replay_cmd(n, av, 2);
 	if (code == 0 || code == DIO_EXIT_FINDINGS)
 		fprintf(stderr, "dio: wrote %s\n", page);
 	free(av);
