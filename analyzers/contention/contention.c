@@ -59,7 +59,7 @@
 #define REPORTS		4	/* processes given a background-io finding, the worst first */
 
 /* background groups unless the background option names others */
-#define DEFAULT_BACKGROUND "rocksdb:low,rocksdb:high,rocksdb:bottom,compact,flush,bg"
+#define DEFAULT_BACKGROUND DIO_BACKGROUND_GROUPS
 
 enum {
 	O_WINDOW_MS, O_MIN_BACKGROUND, O_RATE_DROP, O_LATENCY_FACTOR, O_MIN_CALLS,
@@ -391,21 +391,6 @@ cleanup:
 
 /* ---- groups and threads ------------------------------------------------------ */
 
-/* the thread name without its number: rocksdb:low3 -> rocksdb:low, worker-12 -> worker */
-static void group_name(const char *comm, char *out)
-{
-	size_t len = strnlen(comm, DIO_COMM_LEN - 1), n = len;
-
-	while (n && comm[n - 1] >= '0' && comm[n - 1] <= '9')
-		n--;
-	if (n < len && n && strchr(":-_. ", comm[n - 1]))
-		n--;
-	if (!n)		/* a name of digits only stays as it is */
-		n = len;
-	memcpy(out, comm, n);
-	out[n] = 0;
-}
-
 static int matches(const char *name, const char (*pat)[DIO_COMM_LEN], uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -429,7 +414,7 @@ static int32_t group_of(struct contention *s, const struct dio_ev_syscall *e)
 	struct group *g;
 	uint32_t i;
 
-	group_name(e->comm, name);
+	dio_thread_group(e->comm, name);
 	for (i = 0; i < s->ngroups && strcmp(s->groups[i].name, name); i++)
 		;
 	if (i == s->ngroups) {

@@ -264,6 +264,35 @@ struct dio_host {
 #define DIO_HOST_HAS(host, fn) \
 	((host)->size >= offsetof(struct dio_host, fn) + sizeof((host)->fn) && (host)->fn)
 
+/*
+ * Thread groups, as the contention analyzer and the html report make them: a
+ * thread name without its trailing number (and the ':', '-', '_', '.' or ' '
+ * before it), so that rocksdb:low0..7 are "rocksdb:low" and worker-12 is
+ * "worker"; a name of digits only stays as it is. A group whose name starts
+ * with one of DIO_BACKGROUND_GROUPS (comma-separated, case-insensitive) is
+ * background work: compaction and flush threads.
+ */
+#define DIO_BACKGROUND_GROUPS "rocksdb:low,rocksdb:high,rocksdb:bottom,compact,flush,bg"
+
+static inline void dio_thread_group(const char *comm, char out[DIO_COMM_LEN])
+{
+	unsigned int len = 0, n;
+
+	while (len < DIO_COMM_LEN - 1 && comm[len])
+		len++;
+	n = len;
+	while (n && comm[n - 1] >= '0' && comm[n - 1] <= '9')
+		n--;
+	if (n < len && n && (comm[n - 1] == ':' || comm[n - 1] == '-' || comm[n - 1] == '_' ||
+			     comm[n - 1] == '.' || comm[n - 1] == ' '))
+		n--;
+	if (!n)
+		n = len;
+	for (unsigned int i = 0; i < n; i++)
+		out[i] = comm[i];
+	out[n] = 0;
+}
+
 #define DIO_PLUGIN_ABI	1
 
 #endif /* DIO_PLUGIN_H */

@@ -17,6 +17,7 @@
 
 #include "sinks/common/report.h"
 #include "sinks/html/html-page.h"
+#include "sinks/html/timeline.h"
 
 enum { O_FILE };
 
@@ -27,7 +28,8 @@ static const struct dio_option options[] = {
 
 #define NR_MAX		512	/* x86_64 numbers the host knows */
 #define HBUCKETS	40	/* log2 ns latency buckets: up to ~9 minutes */
-#define NCLASS		7	/* the DIO_SC_* classes, and calls in none */
+#define NCLASS		TL_CLASSES	/* the DIO_SC_* classes, and calls in none */
+#define BLKOPS		16	/* block histograms by device and operation */
 
 static const char *const class_names[NCLASS] = {
 	"data", "sync", "meta", "dir", "xattr", "async", "other",
@@ -44,7 +46,16 @@ struct tstat {
 	uint32_t tid, pid;
 	char comm[DIO_COMM_LEN + 1];
 	uint64_t calls, rbytes, wbytes, ns;
+	uint32_t lane;		/* its timeline lane */
+	int32_t group;		/* its thread group (by its name now), -1: none counted */
 	uint8_t used;
+};
+
+/* block request times of one device and operation (R, W, D, F, N: as blktrace) */
+struct blkop {
+	uint32_t dev;
+	char op;
+	uint64_t hist[HBUCKETS];
 };
 
 /* open addressing; grows at half full */
@@ -61,7 +72,10 @@ struct html {
 	uint8_t nr_io[NR_MAX], nr_class[NR_MAX];
 	uint64_t lat[NCLASS][HBUCKETS];
 	uint64_t blk[HBUCKETS], runq[HBUCKETS], nblk, nrunq;
+	struct blkop blkops[BLKOPS + 1];	/* the last: the rest */
+	uint32_t nblkops;
 	struct table files, threads;
+	struct timeline tl;
 };
 
 static void html_destroy(void *state)
@@ -71,6 +85,7 @@ static void html_destroy(void *state)
 	if (!h)
 		return;
 	report_fini(&h->r);
+	tl_free(&h->tl);
 	free(h->files.v);
 	free(h->threads.v);
 	free(h);
@@ -186,6 +201,8 @@ static int html_init(const struct dio_host *host, struct dio_ctx *ctx,
 		err = table_init(&h->files, sizeof(struct fstat));
 	if (!err)
 		err = table_init(&h->threads, sizeof(struct tstat));
+	if (!err)
+		err = tl_init(&h->tl, 0);
 	if (err) {
 		html_destroy(h);
 		return err;
@@ -261,6 +278,15 @@ static int add_call(struct html *h, const struct dio_ev_syscall *e)
 	t = thread_of(h, e->tid);
 	if (!t)
 		return -ENOMEM;
+	if (!t->calls) {
+		t->group = tl_group(&h->tl, e->pid, e->comm);
+		t->lane = tl_lane(&h->tl, e->tid, e->pid, t->group);
+	} else if (strncmp(t->comm, e->comm, DIO_COMM_LEN)) {
+		/* renamed: its group is the new name's from now on */
+		t->group = tl_group(&h->tl, e->pid, e->comm);
+		if (t->lane < TL_LANES)
+			h->tl.lanes[t->lane].group = t->group;
+	}
 	t->pid = e->pid;
 	/* the name the thread had at its last call */
 	memcpy(t->comm, e->comm, DIO_COMM_LEN);
@@ -268,7 +294,34 @@ static int add_call(struct html *h, const struct dio_ev_syscall *e)
 	t->rbytes += rb;
 	t->wbytes += wb;
 	t->ns += e->duration;
-	return 0;
+	tl_group_call(&h->tl, t->group, e->hdr.ts, rb, wb);
+	tl_span(&h->tl, e, h->nr_class[nr]);
+	if (h->nr_io[nr] != DIO_IO_NONE && tl_offset(&h->tl, e, h->nr_io[nr] == DIO_IO_WRITE))
+		return -ENOMEM;
+	return tl_call(&h->tl, t->lane, e, h->nr_class[nr]);
+}
+
+/* a block request's time, in its device's and operation's histogram */
+static void add_block(struct html *h, const struct dio_ev_block *r)
+{
+	const char *rwbs = r->rwbs;
+	char op;
+	uint32_t i;
+
+	/* a preflush before data ("FWS") counts as the data's operation */
+	if (rwbs[0] == 'F' && (rwbs[1] == 'R' || rwbs[1] == 'W' || rwbs[1] == 'D'))
+		rwbs++;
+	op = rwbs[0] ? rwbs[0] : '?';
+	for (i = 0; i < h->nblkops && (h->blkops[i].dev != r->dev || h->blkops[i].op != op); i++)
+		;
+	if (i == h->nblkops && h->nblkops < BLKOPS) {
+		h->blkops[i].dev = r->dev;
+		h->blkops[i].op = op;
+		h->nblkops++;
+	}
+	h->blkops[i].hist[bucket(r->duration)]++;
+	h->blk[bucket(r->duration)]++;
+	h->nblk++;
 }
 
 /* every record: the span from the first record's time to the last's, as dio info */
@@ -276,7 +329,9 @@ static int html_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct html *h = state;
 
-	if (!h->records++ || ev->ts < h->first_ts)
+	if (!h->records++)
+		h->tl.t0 = ev->ts;
+	if (h->records == 1 || ev->ts < h->first_ts)
 		h->first_ts = ev->ts;
 	if (ev->ts > h->last_ts)
 		h->last_ts = ev->ts;
@@ -285,13 +340,12 @@ static int html_event(void *state, const struct dio_ev_hdr *ev)
 		return add_call(h, (const void *)ev);
 	}
 	case DIO_EV_BLOCK:
-		h->blk[bucket(((const struct dio_ev_block *)ev)->duration)]++;
-		h->nblk++;
-		return 0;
+		add_block(h, (const void *)ev);
+		return tl_block(&h->tl, (const void *)ev);
 	case DIO_EV_RUNQ:
 		h->runq[bucket(((const struct dio_ev_runq *)ev)->delay)]++;
 		h->nrunq++;
-		return 0;
+		return tl_runq(&h->tl, (const void *)ev);
 	}
 	return 0;
 }
@@ -303,29 +357,34 @@ static int html_finding(void *state, const struct dio_finding *f)
 
 /* ---- the page ------------------------------------------------------------------- */
 
-/* s as a JSON string that may stand inside <script>: '<' as \u003c */
-static void page_json_str(struct rbuf *b, const char *s)
-{
-	struct rbuf t = { 0 };
-
-	rbuf_json(&t, s);
-	for (size_t i = 0; i < t.len; i++) {
-		if (t.p[i] == '<')
-			rbuf_str(b, "\\u003c");
-		else
-			rbuf_mem(b, &t.p[i], 1);
-	}
-	if (t.oom)
-		b->oom = 1;
-	rbuf_free(&t);
-}
-
 static void json_hist(struct rbuf *b, const uint64_t *v)
 {
 	rbuf_str(b, "[");
 	for (int i = 0; i < HBUCKETS; i++)
 		rbuf_fmt(b, "%s%" PRIu64, i ? "," : "", v[i]);
 	rbuf_str(b, "]");
+}
+
+static uint64_t hist_total(const uint64_t *v)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < HBUCKETS; i++)
+		n += v[i];
+	return n;
+}
+
+/* an operation as blktrace's rwbs starts: R, W, D, F, N */
+static const char *op_name(char op)
+{
+	switch (op) {
+	case 'R': return "read";
+	case 'W': return "write";
+	case 'D': return "discard";
+	case 'F': return "flush";
+	case 'N': return "none";
+	}
+	return "other";
 }
 
 static const char *const sev_names[] = { "info", "warning", "error" };
@@ -340,20 +399,20 @@ static void json_findings(struct html *h, struct rbuf *b)
 
 		rbuf_fmt(b, "%s{\"severity\":\"%s\",\"code\":", i ? "," : "",
 			 f->severity < 3 ? sev_names[f->severity] : "info");
-		page_json_str(b, f->code);
+		page_str(b, f->code);
 		rbuf_str(b, ",\"title\":");
-		page_json_str(b, f->title);
+		page_str(b, f->title);
 		rbuf_str(b, ",\"message\":");
-		page_json_str(b, f->message);
+		page_str(b, f->message);
 		rbuf_fmt(b, ",\"pid\":%u,\"tid\":%u,\"comm\":", f->pid, f->tid);
-		page_json_str(b, f->comm);
+		page_str(b, f->comm);
 		rbuf_str(b, ",\"path\":");
-		page_json_str(b, f->path);
+		page_str(b, f->path);
 		rbuf_fmt(b, ",\"first\":%" PRIu64 ",\"last\":%" PRIu64 ",\"count\":%" PRIu64,
 			 f->ts_first >= h->first_ts ? f->ts_first - h->first_ts : 0,
 			 f->ts_last >= h->first_ts ? f->ts_last - h->first_ts : 0, f->count);
 		rbuf_str(b, ",\"excerpt\":");
-		page_json_str(b, f->excerpt);
+		page_str(b, f->excerpt);
 		rbuf_fmt(b, ",\"suppressed\":%s}", f->suppressed ? "true" : "false");
 	}
 	rbuf_str(b, "]");
@@ -377,11 +436,11 @@ static void json_files(struct html *h, struct rbuf *b)
 		dio_file_tag_format(&f->tag, tag, sizeof(tag));
 		rbuf_str(b, first ? "{\"path\":" : ",{\"path\":");
 		first = 0;
-		page_json_str(b, path);
+		page_str(b, path);
 		rbuf_str(b, ",\"tag\":");
-		page_json_str(b, tag);
+		page_str(b, tag);
 		rbuf_str(b, ",\"type\":");
-		page_json_str(b, DIO_HOST_HAS(host, name_of) ?
+		page_str(b, DIO_HOST_HAS(host, name_of) ?
 			 host->name_of(h->r.ctx, DIO_NAME_FTYPE, f->ftype) : NULL);
 		rbuf_fmt(b, ",\"pid\":%u,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "}",
@@ -403,7 +462,7 @@ static void json_threads(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s{\"tid\":%u,\"pid\":%u,\"comm\":", first ? "" : ",", t->tid, t->pid);
 		first = 0;
-		page_json_str(b, t->comm);
+		page_str(b, t->comm);
 		rbuf_fmt(b, ",\"calls\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
 			 ",\"ns\":%" PRIu64 "}", t->calls, t->rbytes, t->wbytes, t->ns);
 	}
@@ -427,7 +486,7 @@ static void json_data(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s\"%s\":", first ? "" : ",", keys[i]);
 		first = 0;
-		page_json_str(b, v);
+		page_str(b, v);
 	}
 	rbuf_fmt(b, "},\"duration_ns\":%" PRIu64 ",\"records\":%" PRIu64 ",\"calls\":%" PRIu64
 		 ",\"errors\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
@@ -444,7 +503,7 @@ static void json_data(struct html *h, struct rbuf *b)
 			continue;
 		rbuf_fmt(b, "%s{\"name\":", first ? "" : ",");
 		first = 0;
-		page_json_str(b, host->syscall_name(nr));
+		page_str(b, host->syscall_name(nr));
 		rbuf_fmt(b, ",\"class\":\"%s\",\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
 			 ",\"ns\":%" PRIu64 "}", class_names[h->nr_class[nr]], h->nr_calls[nr],
 			 h->nr_errors[nr], h->nr_ns[nr]);
@@ -458,12 +517,32 @@ static void json_data(struct html *h, struct rbuf *b)
 	json_hist(b, h->blk);
 	rbuf_str(b, ",\"runq\":");
 	json_hist(b, h->runq);
-	rbuf_str(b, "},");
+	rbuf_str(b, ",\"block_ops\":[");
+	for (uint32_t i = 0; i <= BLKOPS; i++) {
+		const struct blkop *o = &h->blkops[i];
+		char dev[24];
+
+		if (i == h->nblkops && i < BLKOPS)
+			i = BLKOPS, o = &h->blkops[BLKOPS];
+		if (i == BLKOPS && !hist_total(o->hist))
+			break;
+		snprintf(dev, sizeof(dev), "%u:%u", DIO_DEV_MAJOR(o->dev), DIO_DEV_MINOR(o->dev));
+		rbuf_str(b, i ? ",{\"dev\":" : "{\"dev\":");
+		page_str(b, i < BLKOPS ? dev : "other devices");
+		rbuf_str(b, ",\"op\":");
+		page_str(b, i < BLKOPS ? op_name(o->op) : "other");
+		rbuf_str(b, ",\"hist\":");
+		json_hist(b, o->hist);
+		rbuf_str(b, "}");
+	}
+	rbuf_str(b, "]},");
 	json_files(h, b);
 	rbuf_str(b, ",");
 	json_threads(h, b);
 	rbuf_str(b, ",");
 	json_findings(h, b);
+	rbuf_str(b, ",");
+	tl_json(&h->tl, b, host, h->r.ctx, h->tl.t0 - h->first_ts, &h->r.found);
 	rbuf_str(b, "}");
 }
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 sink_LTLIBRARIES += sinks/html/html.la
-sinks_html_html_la_SOURCES = sinks/html/html.c
+sinks_html_html_la_SOURCES = sinks/html/html.c sinks/html/timeline.c sinks/html/timeline.h
 nodist_sinks_html_html_la_SOURCES = sinks/html/html-page.h
 sinks_html_html_la_LDFLAGS = $(MODULE_LDFLAGS) -export-symbols-regex '^dio_sink$$'
 sinks_html_html_la_LIBADD = sinks/common/libreport.la

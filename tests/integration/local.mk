@@ -45,6 +45,8 @@ INTEGRATION_TESTS += tests/integration/read-shrink.sh
 INTEGRATION_TESTS += tests/integration/record-flood.sh
 # dio report: the page's figures against dio info's, in headless Chromium
 INTEGRATION_TESTS += tests/integration/report-demo.sh
+# dio report's timeline, offset and rate series against the records, and the views in Chromium
+INTEGRATION_TESTS += tests/integration/report-views.sh
 # version 1 trace files, written before the packed zstd blocks, still read
 INTEGRATION_TESTS += tests/integration/read-v1.sh
 EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump
