@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Benchmarks are run by hand (they need root and minutes), never by make check.
 EXTRA_DIST += bench/lib.sh bench/overhead.sh bench/callcost.sh bench/seek.sh bench/analyzers.sh \
-	bench/fallbacks.sh bench/writerate.sh
+	bench/fallbacks.sh bench/writerate.sh bench/report.sh
 noinst_PROGRAMS += bench/callcost
 bench_callcost_SOURCES = bench/callcost.c
 # the trace file writer alone, fed a recording at a fixed rate (bench/writerate.sh)
@@ -9,3 +9,7 @@ noinst_PROGRAMS += bench/writerate
 bench_writerate_SOURCES = bench/writerate.c
 bench_writerate_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
 bench_writerate_LDADD = $(DIO_ENGINE_LIBS)
+# many threads on many files, for dio report's page with every series full (bench/report.sh)
+noinst_PROGRAMS += bench/manyio
+bench_manyio_SOURCES = bench/manyio.c
+bench_manyio_LDADD = -lpthread
