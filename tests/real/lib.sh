@@ -66,6 +66,16 @@ record() {
 	fi
 }
 
+# offsets_view NAME PATH: dio report of the recording NAME, and what the page's
+# offset view shows of PATH's readers after the file was cut: a line per
+# reading series, "PID COMM stale=N after=M" (tests/report/offsets.py)
+offsets_view() {
+	run_dio report "$TMP/$1.dio" -o "$TMP/$1.html" > /dev/null 2> "$TMP/$1.report"
+	[ "$RC" -eq 0 ] || { echo "FAIL: $1: dio report exited with $RC"; cat "$TMP/$1.report"; exit 1; }
+	python3 "$top_srcdir/tests/report/offsets.py" "$TMP/$1.html" "$2" > "$TMP/$1.offsets" || exit 1
+	sed "s/^/$1: the report's offset view: /" "$TMP/$1.offsets"
+}
+
 # check: the Python on standard input, with corpus.py and stracelog.py at hand,
 # decides the case; its exit status is the case's.
 check() {

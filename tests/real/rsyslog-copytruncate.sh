@@ -12,11 +12,17 @@
 # rsyslogd reads the file's first 512 bytes through another descriptor, to
 # fingerprint the file for its state file: that read forwards nothing, and
 # the stale position never reads those bytes, so they are lost too, as the
-# lines missing from what rsyslog delivered show.
+# lines missing from what rsyslog delivered show. dio report's offset view
+# must show imfile's reads past the end of the cut file.
 . "$top_srcdir/tests/real/lib.sh"
 need rsyslogd:rsyslog logrotate:logrotate strace:strace
 mount_ext4
 copytruncate rsyslog-copytruncate "$(rsyslog_follower off)"
+# dio report's offset view shows it: after the cut, imfile's reads return
+# nothing at offsets above all that was written since
+offsets_view rsyslog-copytruncate "$MNT/app.log"
+grep -q " in:imfile stale=[1-9]" "$TMP/rsyslog-copytruncate.offsets" ||
+	{ echo "FAIL: the report's offset view shows no read past the end of the cut file"; exit 1; }
 check "$MNT/app.log" "$TMP/delivered.log" << 'PY'
 import sys, corpus, stracelog
 path, delivered = sys.argv[1:3]

@@ -6,7 +6,7 @@
 # where chromium is not installed.
 REPORT_TESTS = tests/report/browser-selftest.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/report/browser.py tests/report/model.py \
+EXTRA_DIST += $(REPORT_TESTS) tests/report/browser.py tests/report/model.py tests/report/offsets.py \
 	tests/report/fixtures/good.html tests/report/fixtures/throws.html \
 	tests/report/fixtures/console-error.html tests/report/fixtures/blank.html \
 	tests/report/fixtures/network.html tests/report/fixtures/hang.html
