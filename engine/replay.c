@@ -609,8 +609,9 @@ int cmd_report(int argc, char **argv)
 			printf("usage: dio report FILE -o PAGE.html [--analyzer NAME[:k=v,...]|all] [-C FILE]\n"
 			       "                       [--fail-on LEVEL] [the filters of dio dump]\n"
 			       "  write one self-contained HTML page of a recorded trace: overview, findings\n"
-			       "  with their evidence, files, the system call mix, latency histograms and\n"
-			       "  threads; it loads nothing from elsewhere when opened\n"
+			       "  with their evidence, a timeline of threads, block requests and run-queue\n"
+			       "  waits, files, offsets over time, I/O rate by thread group, the system call\n"
+			       "  mix, latency histograms and threads; it loads nothing from elsewhere\n"
 			       "example: dio report run.dio -o run.html\n");
 			free(av);
 			return 0;

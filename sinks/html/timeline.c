@@ -655,12 +655,15 @@ static void json_offsets(struct timeline *t, struct rbuf *b, const struct dio_ho
 		r[k].key = (calls < UINT64_MAX / 4 ? calls : UINT64_MAX / 4) +
 			   (named_path(found, paths[k]) ? UINT64_MAX / 2 : 0);
 	}
-	/* ties of key by path: sort (key, path) through the index order of the rank */
+	/* by key, then path, then process and direction (at most TL_OSERIES: a plain sort) */
 	for (uint32_t k = 0; k < n; k++)
 		for (uint32_t j = k + 1; j < n; j++) {
+			const struct tl_oseries *a = &t->oseries[r[k].i], *o = &t->oseries[r[j].i];
 			int c = r[j].key > r[k].key ? 1 : r[j].key < r[k].key ? -1 :
-				paths[j] && paths[k] ? strcmp(paths[k], paths[j]) :
-				(r[j].i < r[k].i) - (r[j].i > r[k].i);
+				paths[j] && paths[k] && strcmp(paths[k], paths[j]) ?
+				strcmp(paths[k], paths[j]) :
+				o->pid != a->pid ? (o->pid < a->pid) - (o->pid > a->pid) :
+				(o->write < a->write) - (o->write > a->write);
 			if (c > 0) {
 				struct rank tr = r[k];
 				const char *tp = paths[k];

@@ -60,13 +60,14 @@ PY
 calls=$(sed -n 's/^records: [0-9]* (syscall \([0-9]*\),.*/\1/p' "$TMP/info")
 # the screenshot stays in the build tree (in a VPATH build its folder is not there yet)
 mkdir -p "$top_builddir/tests/report" || fail=1
-$PY "$BROWSER" check "$TMP/demo.html" --viewport 1300x1800 \
+$PY "$BROWSER" check "$TMP/demo.html" --viewport 1300x1500 \
 	--expect-js "document.body.dataset.ready=1" \
 	--expect-js "Number(document.querySelector('[data-card=calls] b').textContent.replace(/,/g, ''))=$calls" \
 	--expect-js "document.querySelectorAll('#findings-table tr.finding').length>0=true" \
 	--click "#findings-table tr.finding[data-code='redundant-open.churn']" \
 	--expect-js "document.body.dataset.selectedSpan !== undefined=true" \
 	--expect-js "document.querySelector('#files tr.sel').dataset.path.endsWith('/app.log')=true" \
+	--expect-js "window.scrollTo(0, 0); 1=1" \
 	--screenshot "$top_builddir/tests/report/demo-report.png" > "$TMP/b.out" 2>&1
 rc=$?
 [ "$rc" -eq 77 ] && { cat "$TMP/b.out"; echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
