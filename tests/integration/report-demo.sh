@@ -6,7 +6,8 @@
 # In headless Chromium (tests/report/browser.py) the page loads with no error
 # and no request to anywhere, shows those figures, and a click on a finding
 # selects its time span and its file; its screenshot is not blank. A flood of
-# 2 million calls gives a page under 10 MB that loads without errors too.
+# 2 million calls gives a page under 10 MB that loads without errors too, whose
+# buckets grew to hold its span and whose timeline zooms with the wheel.
 # --report on dio trace writes the same page at the end of a live session.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
@@ -80,8 +81,32 @@ run_dio report "$TMP/big.dio" -o "$TMP/big.html" 2> "$TMP/big.err"
 [ "$RC" -eq 0 ] || { echo "FAIL: dio report of 2 M calls exited with $RC:"; cat "$TMP/big.err"; fail=1; }
 size=$(stat -c %s "$TMP/big.html")
 [ "$size" -lt 10000000 ] || { echo "FAIL: the page of 2 M calls weighs $size bytes"; fail=1; }
+# its series over time: buckets grown to hold the span, lanes that add up to the calls
+$PY - "$TMP/big.html" << 'PY' || fail=1
+import json, re, sys
+page = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script id="dio-data" type="application/json">(.*?)</script>', page, re.S).group(1))
+t = d["timeline"]
+bad = []
+if not 0 < t["buckets"] <= 1024: bad.append(f"{t['buckets']} buckets")
+# grown until the span fits, and no further: once doubled, more than half are in use
+if t["width"] * t["buckets"] < d["duration_ns"] - t["origin"] or (t["width"] > 1000 and t["buckets"] <= 512):
+    bad.append(f"{t['buckets']} buckets of {t['width']} ns for a span of {d['duration_ns']} ns")
+lanes = sum(l["calls"] for l in t["lanes"]) + t["others"]["calls"]
+cells = sum(c[1] for l in t["lanes"] + [t["others"]] for c in l["cells"])
+if lanes != d["calls"] or cells != d["calls"]: bad.append(f"lanes hold {lanes} calls, cells {cells}, of {d['calls']}")
+if sum(g["calls"] for g in d["rates"]["groups"]) + d["rates"]["ungrouped_calls"] > d["calls"]: bad.append("groups hold more calls than the trace")
+for b in bad: print("FAIL: the page of 2 M calls: " + b)
+sys.exit(1 if bad else 0)
+PY
 $PY "$BROWSER" check "$TMP/big.html" --expect-js "document.body.dataset.ready=1" \
-	--expect-js "document.querySelectorAll('#mix-table tbody tr').length>1=true" > "$TMP/b2.out" 2>&1 ||
+	--expect-js "document.querySelectorAll('#mix-table tbody tr').length>1=true" \
+	--expect-js "Number(document.getElementById('timeline').dataset.lanes)>=2=true" \
+	--expect-js "(() => { const c = document.getElementById('timeline-canvas'), r = c.getBoundingClientRect(),
+		T = document.getElementById('timeline').dataset, w = Number(T.view1) - Number(T.view0);
+		c.dispatchEvent(new WheelEvent('wheel', { clientX: r.left + 190 + (r.width - 190) / 2, clientY: r.top + 40,
+			deltaY: -100, bubbles: true, cancelable: true }));
+		return Math.abs((Number(T.view1) - Number(T.view0)) - 0.8 * w) <= 1; })()=true" > "$TMP/b2.out" 2>&1 ||
 	{ echo "FAIL: the page of 2 M calls in Chromium:"; cat "$TMP/b2.out"; fail=1; }
 
 # --report at the end of a live session
