@@ -4,6 +4,7 @@
  * read back through the same dispatch the live trace uses.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,11 +62,12 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
 		       "boot_id=%s\nfeatures=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\n"
-		       "capture_bytes=%u\noptions=",
+		       "capture_bytes=%u\nsession_id=%s\noptions=",
 		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot, ftext,
 		       (long long)session__realtime_off(s), o->mode == MODE_RAW ? "raw" : "detailed",
 		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
-		       o->capture_bytes);
+		       o->capture_bytes,
+		       session__info(s, "session_id") ? session__info(s, "session_id") : "");
 	/* the command line as given, one line: arguments separated by spaces */
 	for (int i = 0; i < argc && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
@@ -487,6 +489,41 @@ static int keep(void *ud, const struct dio_ev_hdr *h)
 	return 1;
 }
 
+/* FNV-1a of s, from h */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/*
+ * The recorded session's boot id and session id. A recording made before
+ * session_id was kept gets one made of what is fixed about it (machine,
+ * boot, clock offset, command line), the same each time it is read.
+ */
+static void set_recorded_ids(struct session *s, struct tf_reader *r)
+{
+	static const char *const keys[] = { "host", "boot_id", "realtime_offset_ns", "options" };
+	char v[4096], id[40];
+	uint64_t a = 0xcbf29ce484222325ULL, b = 0x84222325cbf29ce4ULL;
+
+	if (!tf_reader__meta_get(r, "boot_id", v, sizeof(v)))
+		session__set_info(s, "boot_id", v);
+	if (!tf_reader__meta_get(r, "session_id", v, sizeof(v)) && *v) {
+		session__set_info(s, "session_id", v);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (tf_reader__meta_get(r, keys[i], v, sizeof(v)))
+			*v = 0;
+		a = fnv1a(fnv1a(a, keys[i]), v);
+		b = fnv1a(fnv1a(b, v), keys[i]);
+	}
+	snprintf(id, sizeof(id), "%016" PRIx64 "%016" PRIx64, a, b);
+	session__set_info(s, "session_id", id);
+}
+
 struct session *replay_session(struct options *o, struct tf_reader *r, const char *path)
 {
 	struct session *s;
@@ -513,6 +550,7 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 		session__set_info(s, "hostname", v);
 	if (!tf_reader__meta_get(r, "options", v, sizeof(v)))
 		session__set_info(s, "command", v);
+	set_recorded_ids(s, r);
 	return s;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,7 +82,7 @@ struct session {
 	struct info {
 		const char *key;
 		char *val;
-	} info[12];
+	} info[16];
 	int ninfo;
 	struct loss loss;	/* the kernel's counters, then the host's (loss.h) */
 	int failed;		/* a module returned an error */
@@ -298,8 +299,11 @@ static const struct dio_rule *find_rule(struct session *s, const char *code, con
 
 static const char *host_info(struct dio_ctx *ctx, const char *key)
 {
-	struct session *s = ctx->s;
+	return session__info(ctx->s, key);
+}
 
+const char *session__info(const struct session *s, const char *key)
+{
 	for (int i = 0; key && i < s->ninfo; i++)
 		if (!strcmp(s->info[i].key, key))
 			return s->info[i].val;
@@ -379,14 +383,39 @@ static void classify(struct session *s, struct dio_finding *f, char *subject, si
 		s->failing++;
 }
 
+/* the first line of a small file, without its newline: its length, or -1 */
+static ssize_t read_first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	ssize_t n = -1;
+
+	if (!f)
+		return -1;
+	if (fgets(buf, (int)len, f)) {
+		buf[strcspn(buf, "\n")] = 0;
+		n = (ssize_t)strlen(buf);
+	}
+	fclose(f);
+	return n;
+}
+
 /* what host->info knows before the trace: dio, the machine, the options */
 static void set_default_info(struct session *s)
 {
 	const struct options *o = s->o;
-	char host[256], cmd[4096];
+	char host[256], cmd[4096], id[64];
+	unsigned char rnd[16];
 	size_t off = 0;
 
 	session__set_info(s, "version", PACKAGE_VERSION);
+	if (read_first_line("/proc/sys/kernel/random/boot_id", id, sizeof(id)) > 0)
+		session__set_info(s, "boot_id", id);
+	/* a new id for each session: what rows of many runs in one database tell apart */
+	if (getrandom(rnd, sizeof(rnd), 0) == (ssize_t)sizeof(rnd)) {
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			snprintf(id + 2 * i, 3, "%02x", rnd[i]);
+		session__set_info(s, "session_id", id);
+	}
 	if (!gethostname(host, sizeof(host) - 1)) {
 		host[sizeof(host) - 1] = 0;
 		session__set_info(s, "hostname", host);

@@ -55,6 +55,8 @@ int session__trace(struct session *s);
  * string, val is copied. 0 or -errno.
  */
 int session__set_info(struct session *s, const char *key, const char *val);
+/* A fact host->info gives modules, NULL when unknown. */
+const char *session__info(const struct session *s, const char *key);
 
 struct tf_writer;
 struct tf_reader;

@@ -221,7 +221,10 @@ struct dio_host {
 	 * ABI 1, appended: facts about the run, NULL when unknown: "version"
 	 * (dio's), "command" (what was traced, as a command line), "start" and
 	 * "end" (RFC 3339 UTC), "srcroot" (--srcroot, absolute), "trace" (the
-	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error).
+	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error),
+	 * "boot_id" (the traced machine's, /proc/sys/kernel/random/boot_id) and
+	 * "session_id" (32 hex digits, new for each live session and kept in its
+	 * recording, so that the rows of one session in a database are one set).
 	 */
 	const char *(*info)(struct dio_ctx *ctx, const char *key);
 	/*
