@@ -36,6 +36,7 @@ static void usage(FILE *f)
 		"       dio dump FILE [-o OUT] [-t|-tt|-ttt] [-T]    print a recorded trace\n"
 		"       dio analyze FILE [--analyzer NAME|all]       run analyzers over a trace file\n"
 		"       dio report FILE -o PAGE.html                 one self-contained HTML page of a trace\n"
+		"       dio push FILE... --to URL                    send recordings to ClickHouse\n"
 		"       dio info FILE                                metadata and counts of a trace file\n"
 		"       dio diff A.dio B.dio [--format json]         what changed from one recording to another\n"
 		"       dio list analyzers|rules|sinks|syscalls|features\n"
@@ -190,13 +191,15 @@ static int run_command(int argc, char **argv)
 		return cmd_analyze(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "push"))
+		return cmd_push(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "info"))
 		return cmd_info(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "diff"))
 		return cmd_diff(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cmd_trace(argc, argv);
-	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio top', 'dio dump', 'dio analyze', 'dio report', 'dio info', 'dio diff', 'dio list' or see 'dio --help'", argv[1]);
+	die_msg("unknown command '%s'; use 'dio trace', 'dio record', 'dio top', 'dio dump', 'dio analyze', 'dio report', 'dio push', 'dio info', 'dio diff', 'dio list' or see 'dio --help'", argv[1]);
 	return 2;
 }
 

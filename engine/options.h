@@ -47,6 +47,8 @@ struct plugin_group {
 	char *where[OPT_MAX_KV];	/* "FILE:LINE" */
 };
 
+struct session;
+
 struct options {
 	/* what to trace */
 	int trace_all;			/* -a */
@@ -108,6 +110,9 @@ struct options {
 	char *report;			/* --report PAGE: the html sink writes it at the end */
 	char *suppress;			/* --suppress FILE */
 	char *config_file;		/* -C FILE (or the default one that was read) */
+	/* a replay: host->info of the recorded run, set before any module starts */
+	void (*recorded_info)(struct session *s, void *ud);
+	void *recorded_ud;
 	int count_mode;			/* dio top: calls counted in kernel maps, no call records */
 	int stats;			/* --stats: where dio's time went, at exit (selfstats.h) */
 	int bench_floor;		/* --bench-floor: every BPF program returns at once */

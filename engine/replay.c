@@ -524,9 +524,31 @@ static void set_recorded_ids(struct session *s, struct tf_reader *r)
 	session__set_info(s, "session_id", id);
 }
 
+struct replay_info {
+	struct tf_reader *r;
+	const char *path;
+};
+
+/* for modules, from their start: the run the recording holds, not this one */
+static void recorded_info(struct session *s, void *ud)
+{
+	const struct replay_info *ri = ud;
+	char v[4096];
+
+	if (!tf_reader__meta_get(ri->r, "realtime_offset_ns", v, sizeof(v)))
+		session__set_realtime_off(s, strtoll(v, NULL, 10));
+	session__set_info(s, "trace", ri->path);
+	if (!tf_reader__meta_get(ri->r, "host", v, sizeof(v)))
+		session__set_info(s, "hostname", v);
+	if (!tf_reader__meta_get(ri->r, "options", v, sizeof(v)))
+		session__set_info(s, "command", v);
+	set_recorded_ids(s, ri->r);
+}
+
 struct session *replay_session(struct options *o, struct tf_reader *r, const char *path)
 {
 	struct session *s;
+	struct replay_info rinfo;
 	char err[1024], v[4096];
 
 	/* --hash user: the kernel sent bytes that the host hashes, in the replay too */
@@ -536,21 +558,17 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 		if (!tf_reader__meta_get(r, "capture_bytes", v, sizeof(v)))
 			o->capture_bytes = (uint32_t)strtoul(v, NULL, 10);
 	}
+	rinfo.r = r;
+	rinfo.path = path;
+	o->recorded_info = recorded_info;
+	o->recorded_ud = &rinfo;
 	s = session__new(o, err, sizeof(err));
+	o->recorded_info = NULL;
 	if (!s) {
 		if (*err)	/* empty: a module said why */
 			die_msg("%s", err);
 		return NULL;
 	}
-	if (!tf_reader__meta_get(r, "realtime_offset_ns", v, sizeof(v)))
-		session__set_realtime_off(s, strtoll(v, NULL, 10));
-	/* for reports: the run the recording holds, not this one */
-	session__set_info(s, "trace", path);
-	if (!tf_reader__meta_get(r, "host", v, sizeof(v)))
-		session__set_info(s, "hostname", v);
-	if (!tf_reader__meta_get(r, "options", v, sizeof(v)))
-		session__set_info(s, "command", v);
-	set_recorded_ids(s, r);
 	return s;
 }
 
@@ -692,6 +710,101 @@ int cmd_report(int argc, char **argv)
 	if (code == 0 || code == DIO_EXIT_FINDINGS)
 		fprintf(stderr, "dio: wrote %s\n", page);
 	free(av);
+	return code;
+}
+
+/*
+ * dio push FILE... --to URL[,key=value...] [options of dio analyze]: each
+ * recording replayed into the clickhouse sink (origin=push: batches cut by
+ * size alone, so the same file gives the same batches, and those already
+ * stored are skipped), with every analyzer's findings unless --analyzer
+ * names some. Pushing a file twice leaves the tables as one push did.
+ */
+int cmd_push(int argc, char **argv)
+{
+	const char *to = NULL;
+	char **av = calloc((size_t)argc + 8, sizeof(*av));
+	char *spec = NULL;
+	int n = 0, analyzer = 0, files = 0, code = 0;
+	int *is_file = calloc((size_t)argc + 1, sizeof(*is_file));
+
+	if (!av || !is_file) {
+		die_msg("out of memory");
+		free(av);
+		free(is_file);
+		return 1;
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: dio push FILE... --to URL[,key=value...] [--analyzer NAME|all] [-C FILE]\n"
+			       "                           [the filters of dio dump]\n"
+			       "  send recordings to ClickHouse (the clickhouse sink's tables), with their\n"
+			       "  findings; pushing a file again sends nothing twice. key=value: the sink's\n"
+			       "  options (database=, user=, password_file=, table_prefix=, spool=, ...)\n"
+			       "example: dio push run.dio --to http://db1:8123\n");
+			free(av);
+			free(is_file);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--to") && i + 1 < argc) {
+			to = argv[++i];
+			continue;
+		}
+		if (!strncmp(argv[i], "--to=", 5)) {
+			to = argv[i] + 5;
+			continue;
+		}
+		if (!strcmp(argv[i], "--analyzer") || !strncmp(argv[i], "--analyzer=", 11))
+			analyzer = 1;
+		/* the recordings come first, before any option */
+		if (argv[i][0] != '-' && files == i - 1) {
+			is_file[i] = 1;
+			files++;
+		}
+	}
+	if (!to || !*to || !files) {
+		die_msg("push: give the recordings and the server: dio push run.dio --to http://HOST:8123");
+		free(av);
+		free(is_file);
+		return 2;
+	}
+	if (asprintf(&spec, "clickhouse:%s%s,origin=push", strncmp(to, "url=", 4) ? "url=" : "",
+		     to) < 0) {
+		die_msg("out of memory");
+		free(av);
+		free(is_file);
+		return 1;
+	}
+	for (int f = 1; f < argc; f++) {
+		int c;
+
+		if (!is_file[f])
+			continue;
+		n = 0;
+		av[n++] = argv[0];
+		av[n++] = argv[f];
+		for (int i = 1; i < argc; i++) {
+			if (is_file[i] || !strcmp(argv[i], "--to") || !strncmp(argv[i], "--to=", 5) ||
+			    (i > 1 && !strcmp(argv[i - 1], "--to")))
+				continue;
+			av[n++] = argv[i];
+		}
+		av[n++] = "--sink";
+		av[n++] = spec;
+		av[n++] = "--no-summary";
+		if (!analyzer) {
+			av[n++] = "--analyzer";
+			av[n++] = "all";
+		}
+		c = replay_cmd(n, av, 2);
+		if (c == 0 || c == DIO_EXIT_FINDINGS)
+			fprintf(stderr, "dio: pushed %s\n", argv[f]);
+		else
+			code = c;
+	}
+	free(spec);
+	free(av);
+	free(is_file);
 	return code;
 }
 

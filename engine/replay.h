@@ -7,6 +7,7 @@ int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 
 struct options;

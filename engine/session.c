@@ -779,6 +779,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		goto fail;
 	}
 	set_default_info(s);
+	if (o->recorded_info)
+		o->recorded_info(s, o->recorded_ud);
 	/* sinks first: findings of analyzers need somewhere to go */
 	if (o->nsinks == 0 && !o->findings_only)
 		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);

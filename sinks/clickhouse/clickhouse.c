@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * clickhouse: calls, paths, processes, block requests, run-queue waits and
+ * findings as rows of ClickHouse tables (schema.h, docs/clickhouse.md), so
+ * that the traces of many hosts and runs can be asked together.
+ *
+ * Rows are encoded as RowBinary in one buffer per table as records pass;
+ * a buffer becomes a batch (gzip-compressed, numbered) when it holds
+ * batch_rows rows, when it is older than flush_ms at the host's drain timer,
+ * and at the end. Batches go to the sender thread (sender.c), which sends
+ * them in order and keeps them in the spool while the server is away, so
+ * the ring consumer never waits for the network. In a replay (dio push)
+ * batches are cut by size alone, so the same file gives the same batches:
+ * those already in the tables are not sent again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <dio/sink.h>
+
+#include "sinks/clickhouse/schema.h"
+#include "sinks/clickhouse/sender.h"
+
+enum {
+	O_URL, O_DATABASE, O_USER, O_PASSWORD_FILE, O_TABLE_PREFIX, O_SPOOL, O_SPOOL_MAX,
+	O_BATCH_ROWS, O_FLUSH_MS, O_DRAIN_S, O_TIMEOUT_S, O_ORIGIN,
+};
+
+static const struct dio_option options[] = {
+	[O_URL] = { "url", DIO_OPT_STRING, NULL, "the server's HTTP interface, http://HOST:8123" },
+	[O_DATABASE] = { "database", DIO_OPT_STRING, "dio", "database (made if missing)" },
+	[O_USER] = { "user", DIO_OPT_STRING, NULL, "user (default: the server's default user)" },
+	[O_PASSWORD_FILE] = { "password_file", DIO_OPT_STRING, NULL,
+			      "file whose first line is the user's password" },
+	[O_TABLE_PREFIX] = { "table_prefix", DIO_OPT_STRING, "",
+			     "put before each table's name ([A-Za-z0-9_])" },
+	[O_SPOOL] = { "spool", DIO_OPT_STRING, "/var/spool/dio",
+		      "directory for batches the server could not take yet" },
+	[O_SPOOL_MAX] = { "spool_max", DIO_OPT_INT, "1G",
+			  "bytes the spool may hold; batches past it are dropped and counted" },
+	[O_BATCH_ROWS] = { "batch_rows", DIO_OPT_INT, "65536", "rows in one INSERT at most" },
+	[O_FLUSH_MS] = { "flush_ms", DIO_OPT_INT, "1000",
+			 "a live session sends rows at least this often" },
+	[O_DRAIN_S] = { "drain_s", DIO_OPT_INT, "30",
+			"at the end, seconds to go on sending before leaving the rest in the spool" },
+	[O_TIMEOUT_S] = { "timeout_s", DIO_OPT_INT, "30", "seconds one request may take" },
+	[O_ORIGIN] = { "origin", DIO_OPT_STRING, "live",
+		       "live, or push (dio push: batches cut by size alone, those stored skipped)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+struct tbuf {
+	unsigned char *p;
+	size_t len, cap;
+	uint64_t rows, batch, seq;	/* rows in p; the next batch's number; rows made so far */
+	uint64_t since_ms;		/* when its first row came */
+	int oom;
+};
+
+struct ch {
+	const struct dio_host *host;
+	struct dio_ctx *ctx;
+	struct ch_conf conf;
+	struct sender *sender;
+	char host_name[256], boot_id[64], session[40];
+	char tname[CH_TABLES][160];	/* `db`.`prefix_name` */
+	struct tbuf t[CH_TABLES];
+	uint64_t batch_rows, flush_ms;
+	unsigned int drain_s;
+	int push;			/* batches by size alone; skip those stored */
+	int skip_all;			/* push: the session is stored whole already */
+	uint8_t *stored[CH_TABLES];	/* push: batches stored, a bit each */
+	uint64_t nstored[CH_TABLES];
+	uint64_t skipped_rows, rows;
+	int64_t realtime_off;
+};
+
+/* ---- RowBinary ------------------------------------------------------------------- */
+
+static void put(struct tbuf *t, const void *v, size_t n)
+{
+	if (t->len + n > t->cap) {
+		size_t cap = t->cap ? t->cap : 1 << 16;
+		unsigned char *p;
+
+		while (cap < t->len + n)
+			cap *= 2;
+		p = realloc(t->p, cap);
+		if (!p) {
+			t->oom = 1;
+			return;
+		}
+		t->p = p;
+		t->cap = cap;
+	}
+	memcpy(t->p + t->len, v, n);
+	t->len += n;
+}
+
+/* little-endian, as x86_64 is and RowBinary wants */
+static void u8(struct tbuf *t, uint8_t v) { put(t, &v, 1); }
+static void u16(struct tbuf *t, uint16_t v) { put(t, &v, 2); }
+static void u32(struct tbuf *t, uint32_t v) { put(t, &v, 4); }
+static void u64(struct tbuf *t, uint64_t v) { put(t, &v, 8); }
+static void i32(struct tbuf *t, int32_t v) { put(t, &v, 4); }
+static void i64(struct tbuf *t, int64_t v) { put(t, &v, 8); }
+
+/* a String: its length as LEB128, then its bytes */
+static void str_n(struct tbuf *t, const char *s, size_t n)
+{
+	unsigned char v[10];
+	size_t k = 0, len = n;
+
+	do {
+		v[k] = (unsigned char)(len & 0x7f);
+		len >>= 7;
+		if (len)
+			v[k] |= 0x80;
+		k++;
+	} while (len);
+	put(t, v, k);
+	put(t, s, n);
+}
+
+static void str(struct tbuf *t, const char *s)
+{
+	str_n(t, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void comm(struct tbuf *t, const char *c)
+{
+	str_n(t, c, strnlen(c, DIO_COMM_LEN));
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static uint64_t real(const struct ch *c, uint64_t mono)
+{
+	return mono ? c->host->realtime_ns(c->ctx, mono) : 0;
+}
+
+/* the columns every row begins with */
+static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
+{
+	struct tbuf *t = &c->t[k];
+
+	if (!t->rows)
+		t->since_ms = now_ms();
+	str(t, c->host_name);
+	str(t, c->boot_id);
+	str(t, c->session);
+	u64(t, t->batch);
+	u64(t, t->seq++);
+	u64(t, ts);
+	t->rows++;
+	c->rows++;
+	return t;
+}
+
+/* ---- batches ------------------------------------------------------------------------ */
+
+static int gzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen)
+{
+	z_stream z = { 0 };
+	size_t cap = deflateBound(&z, len) + 64;
+	int e;
+
+	if (deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	cap = deflateBound(&z, len) + 64;
+	*out = malloc(cap);
+	if (!*out) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = *out;
+	z.avail_out = (uInt)cap;
+	e = deflate(&z, Z_FINISH);
+	*olen = cap - z.avail_out;
+	deflateEnd(&z);
+	if (e != Z_STREAM_END) {
+		free(*out);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int stored(const struct ch *c, enum ch_table k, uint64_t batch)
+{
+	return c->stored[k] && batch < c->nstored[k] && (c->stored[k][batch / 8] >> (batch % 8) & 1);
+}
+
+/* table k's rows so far as a batch to the sender */
+static int cut(struct ch *c, enum ch_table k)
+{
+	struct tbuf *t = &c->t[k];
+	struct ch_batch *b;
+	int e;
+
+	if (!t->rows)
+		return 0;
+	if (t->oom) {
+		c->host->log(c->ctx, "out of memory: %" PRIu64 " rows of %s lost", t->rows, c->tname[k]);
+		e = -ENOMEM;
+		goto done;
+	}
+	if (c->push && stored(c, k, t->batch)) {
+		c->skipped_rows += t->rows;
+		e = 0;
+		goto done;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b || asprintf(&b->query, "INSERT INTO %s FORMAT RowBinary", c->tname[k]) < 0) {
+		if (b)
+			b->query = NULL;
+		ch_batch_free(b);
+		e = -ENOMEM;
+		goto done;
+	}
+	b->table = strdup(c->tname[k]);
+	snprintf(b->session, sizeof(b->session), "%s", c->session);
+	b->batch = t->batch;
+	b->rows = t->rows;
+	e = b->table ? gzip(t->p, t->len, &b->body, &b->len) : -ENOMEM;
+	if (e) {
+		ch_batch_free(b);
+		goto done;
+	}
+	sender_put(c->sender, b);
+done:
+	t->len = 0;
+	t->rows = 0;
+	t->oom = 0;
+	t->batch++;
+	return e;
+}
+
+/* after a row: a full buffer becomes a batch */
+static int full(struct ch *c, enum ch_table k)
+{
+	return c->t[k].rows >= c->batch_rows || c->t[k].len >= (32u << 20) ? cut(c, k) : 0;
+}
+
+/* ---- records -------------------------------------------------------------------------- */
+
+static int add_call(struct ch *c, const struct dio_ev_syscall *e)
+{
+	struct tbuf *t = row(c, CH_CALLS, real(c, e->hdr.ts));
+
+	u32(t, e->hdr.cpu);
+	u32(t, e->pid);
+	u32(t, e->tid);
+	comm(t, e->comm);
+	str(t, c->host->syscall_name(e->nr));
+	u16(t, e->nr);
+	for (int i = 0; i < 6; i++)
+		u64(t, e->args[i]);
+	i64(t, e->ret);
+	u64(t, e->duration);
+	i32(t, e->fd);
+	u8(t, e->flags);
+	u8(t, e->ftype);
+	u32(t, e->tag.dev);
+	u64(t, e->tag.ino);
+	u32(t, e->tag.gen);
+	i64(t, e->offset);
+	u32(t, e->ofd);
+	str(t, e->str_len[0] ? dio_ev_syscall_str(e, 0) : NULL);
+	str(t, e->str_len[1] ? dio_ev_syscall_str(e, 1) : NULL);
+	return full(c, CH_CALLS);
+}
+
+static int add_path(struct ch *c, const struct dio_ev_path *p)
+{
+	struct tbuf *t = row(c, CH_PATHS, real(c, p->hdr.ts));
+
+	u32(t, p->tag.dev);
+	u64(t, p->tag.ino);
+	u32(t, p->tag.gen);
+	u8(t, p->ftype);
+	u8(t, p->flags);
+	str(t, dio_ev_path_str(p));
+	return full(c, CH_PATHS);
+}
+
+static int add_proc(struct ch *c, const struct dio_ev_proc *p)
+{
+	struct tbuf *t = row(c, CH_PROCS, real(c, p->hdr.ts));
+
+	u32(t, p->hdr.cpu);
+	u32(t, p->pid);
+	u32(t, p->tid);
+	u32(t, p->other_pid);
+	u32(t, p->other_tid);
+	i32(t, p->exit_code);
+	u16(t, p->kind);
+	u16(t, p->flags);
+	comm(t, p->comm);
+	u32(t, p->hdr.size > DIO_EV_PROC_SIZE_V1 ? p->mnt_ns : 0);
+	return full(c, CH_PROCS);
+}
+
+static int add_block(struct ch *c, const struct dio_ev_block *b)
+{
+	struct tbuf *t = row(c, CH_BLOCK, real(c, b->hdr.ts));
+
+	u32(t, b->hdr.cpu);
+	u32(t, b->pid);
+	u32(t, b->tid);
+	comm(t, b->comm);
+	u64(t, b->duration);
+	u64(t, b->queue_ns);
+	u64(t, b->sector);
+	u64(t, real(c, b->sys_ts));
+	u32(t, b->dev);
+	u32(t, b->bytes);
+	i32(t, b->error);
+	u16(t, b->nr);
+	u8(t, b->flags);
+	str_n(t, b->rwbs, strnlen(b->rwbs, sizeof(b->rwbs)));
+	return full(c, CH_BLOCK);
+}
+
+static int add_runq(struct ch *c, const struct dio_ev_runq *r)
+{
+	struct tbuf *t = row(c, CH_RUNQ, real(c, r->hdr.ts));
+
+	u32(t, r->hdr.cpu);
+	u32(t, r->pid);
+	u32(t, r->tid);
+	comm(t, r->comm);
+	u64(t, r->delay);
+	u64(t, real(c, r->sys_ts));
+	u32(t, r->prev_pid);
+	u32(t, r->prev_tid);
+	comm(t, r->prev_comm);
+	u16(t, r->nr);
+	u8(t, r->flags);
+	return full(c, CH_RUNQ);
+}
+
+static int ch_event(void *state, const struct dio_ev_hdr *ev)
+{
+	struct ch *c = state;
+
+	if (c->skip_all)
+		return 0;
+	switch (ev->type) {
+	case DIO_EV_SYSCALL:
+		return add_call(c, (const void *)ev);
+	case DIO_EV_PATH:
+		return add_path(c, (const void *)ev);
+	case DIO_EV_PROC:
+		return add_proc(c, (const void *)ev);
+	case DIO_EV_BLOCK:
+		return add_block(c, (const void *)ev);
+	case DIO_EV_RUNQ:
+		return add_runq(c, (const void *)ev);
+	}
+	return 0;
+}
+
+static const char *const sev_names[] = { "info", "warning", "error" };
+
+static int ch_finding(void *state, const struct dio_finding *f)
+{
+	struct ch *c = state;
+	struct tbuf *t;
+
+	if (c->skip_all)
+		return 0;
+	t = row(c, CH_FINDINGS, real(c, f->ts_first));
+	u64(t, real(c, f->ts_last));
+	str(t, f->analyzer);
+	str(t, f->code);
+	str(t, f->severity < 3 ? sev_names[f->severity] : "info");
+	str(t, f->title);
+	str(t, f->message);
+	u32(t, f->pid);
+	u32(t, f->tid);
+	str(t, f->comm);
+	str(t, f->path);
+	u64(t, f->count);
+	str(t, f->excerpt);
+	str(t, f->size > offsetof(struct dio_finding, fingerprint) ? f->fingerprint : NULL);
+	return full(c, CH_FINDINGS);
+}
+
+/* one row of the sessions table: at the start, and complete at the end */
+static int session_row(struct ch *c, int complete)
+{
+	const char *v;
+	struct tbuf *t = row(c, CH_SESSIONS, (uint64_t)time(NULL) * 1000000000ull);
+	struct dio_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (complete && DIO_HOST_HAS(c->host, stats_sized))
+		c->host->stats_sized(c->ctx, &st, sizeof(st));
+	u8(t, (uint8_t)complete);
+	str(t, c->push ? "push" : "live");
+	v = c->host->info ? c->host->info(c->ctx, "command") : NULL;
+	str(t, v);
+	v = c->host->info ? c->host->info(c->ctx, "version") : NULL;
+	str(t, v);
+	i64(t, c->realtime_off);
+	u64(t, c->rows - c->t[CH_SESSIONS].rows);
+	u64(t, st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other +
+	       st.lost_block + st.lost_block_unseen + st.lost_mappings + st.lost_iouring_unseen +
+	       st.lost_procs + st.lost_writer);
+	return cut(c, CH_SESSIONS);
+}
+
+static int ch_flush(void *state)
+{
+	struct ch *c = state;
+	uint64_t now;
+
+	/* a replay cuts by size alone: the same file, the same batches */
+	if (c->push || !c->sender)
+		return 0;
+	now = now_ms();
+	for (int k = 0; k < CH_TABLES; k++)
+		if (c->t[k].rows && now - c->t[k].since_ms >= c->flush_ms)
+			cut(c, k);
+	return 0;
+}
+
+/* ---- the schema ------------------------------------------------------------------------ */
+
+static int query(struct ch *c, const char *sql, char **out)
+{
+	char err[512];
+	int e = ch_request(&c->conf, sql, NULL, 0, 0, out, err, sizeof(err));
+
+	if (e)
+		c->host->log(c->ctx, "%s", err);
+	return e;
+}
+
+/* the table's columns as dio makes them: "name Type, ..." (CREATE) or "name\tType\n..." */
+static void columns(const struct ch_col *cols, char *buf, size_t len, int create)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; cols[i].name && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, create ? "%s%s %s" : "%s%s\t%s\n",
+				      create && i ? ", " : "", cols[i].name, cols[i].type);
+}
+
+/* make the tables that are missing; refuse those that are not as dio makes them */
+static int schema(struct ch *c, const char *prefix)
+{
+	char sql[8192], want[4096], q[512], *out = NULL;
+	int e;
+
+	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s`", c->conf.database);
+	if ((e = query(c, sql, NULL)))
+		return e;
+	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS `%s`.`%sschema` (version UInt32) "
+		 "ENGINE = TinyLog", c->conf.database, prefix);
+	if ((e = query(c, sql, NULL)))
+		return e;
+	snprintf(sql, sizeof(sql), "SELECT count(), max(version), min(version) FROM `%s`.`%sschema`",
+		 c->conf.database, prefix);
+	if ((e = query(c, sql, &out)))
+		return e;
+	{
+		unsigned long long n = 0, hi = 0, lo = 0;
+
+		sscanf(out, "%llu\t%llu\t%llu", &n, &hi, &lo);
+		free(out);
+		out = NULL;
+		if (n && (hi != CH_SCHEMA_VERSION || lo != CH_SCHEMA_VERSION)) {
+			c->host->log(c->ctx, "database %s holds dio tables of schema version %llu; this "
+				     "dio writes version %d: use another database= or table_prefix=",
+				     c->conf.database, hi, CH_SCHEMA_VERSION);
+			return -EPROTO;
+		}
+		if (!n) {
+			snprintf(sql, sizeof(sql), "INSERT INTO `%s`.`%sschema` VALUES (%d)",
+				 c->conf.database, prefix, CH_SCHEMA_VERSION);
+			if ((e = query(c, sql, NULL)))
+				return e;
+		}
+	}
+	for (int k = 0; k < CH_TABLES; k++) {
+		const struct ch_tdef *d = &ch_tables[k];
+
+		columns(d->cols, want, sizeof(want), 1);
+		snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree "
+			 "PARTITION BY toYYYYMMDD(toDateTime(intDiv(ts, 1000000000))) ORDER BY (%s)",
+			 c->tname[k], want, d->order);
+		if ((e = query(c, sql, NULL)))
+			return e;
+		snprintf(q, sizeof(q), "'%s%s'", prefix, d->name);
+		snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE database = '%s' "
+			 "AND table = %s FORMAT TabSeparated", c->conf.database, q);
+		if ((e = query(c, sql, &out)))
+			return e;
+		columns(d->cols, want, sizeof(want), 0);
+		if (strcmp(out, want)) {
+			c->host->log(c->ctx, "table %s is not as this dio makes it (schema version %d, "
+				     "docs/clickhouse.md): its columns differ; use another database= or "
+				     "table_prefix=", c->tname[k], CH_SCHEMA_VERSION);
+			free(out);
+			return -EPROTO;
+		}
+		free(out);
+		out = NULL;
+	}
+	return 0;
+}
+
+/* dio push: what of this session the tables hold already */
+static int stored_batches(struct ch *c)
+{
+	char sql[1024], q[64], *out = NULL, *line, *save = NULL;
+	int e;
+
+	ch_quote(c->session, q, sizeof(q));
+	snprintf(sql, sizeof(sql), "SELECT max(complete) FROM %s WHERE session = %s",
+		 c->tname[CH_SESSIONS], q);
+	if ((e = query(c, sql, &out)))
+		return e;
+	c->skip_all = atoi(out) == 1;
+	free(out);
+	if (c->skip_all)
+		return 0;
+	for (int k = 0; k < CH_TABLES; k++) {
+		snprintf(sql, sizeof(sql), "SELECT DISTINCT batch FROM %s WHERE session = %s "
+			 "FORMAT TabSeparated", c->tname[k], q);
+		out = NULL;
+		if ((e = query(c, sql, &out)))
+			return e;
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			uint64_t b = strtoull(line, NULL, 10);
+
+			if (b >= c->nstored[k]) {
+				uint64_t n = (b + 64) & ~63ull;
+				uint8_t *v = realloc(c->stored[k], n / 8);
+
+				if (!v) {
+					free(out);
+					return -ENOMEM;
+				}
+				memset(v + c->nstored[k] / 8, 0, (n - c->nstored[k]) / 8);
+				c->stored[k] = v;
+				c->nstored[k] = n;
+			}
+			c->stored[k][b / 8] |= (uint8_t)(1u << (b % 8));
+		}
+		free(out);
+	}
+	return 0;
+}
+
+/* ---- the module ------------------------------------------------------------------------- */
+
+static void ch_destroy(void *state)
+{
+	struct ch *c = state;
+
+	if (!c)
+		return;
+	if (c->sender) {
+		struct ch_counts n;
+
+		sender_stop(c->sender, 0, &n);
+	}
+	for (int k = 0; k < CH_TABLES; k++) {
+		free(c->t[k].p);
+		free(c->stored[k]);
+	}
+	if (c->conf.password)
+		memset(c->conf.password, 0, strlen(c->conf.password));
+	free(c->conf.password);
+	free(c);
+}
+
+/* the first line of a password file: a regular file, not a link */
+static int read_password(struct ch *c, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[1024];
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		c->host->log(c->ctx, "password_file %s: %s", path,
+			     fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -EINVAL;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	buf[strcspn(buf, "\r\n")] = 0;
+	c->conf.password = strdup(buf);
+	memset(buf, 0, sizeof(buf));
+	return c->conf.password ? 0 : -ENOMEM;
+}
+
+static int valid_name(const char *s, int empty_ok)
+{
+	if (!*s)
+		return empty_ok;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
+		   void **state)
+{
+	struct ch *c = calloc(1, sizeof(*c));
+	const char *v, *prefix = o[O_TABLE_PREFIX].s ? o[O_TABLE_PREFIX].s : "";
+	int e = -EINVAL;
+
+	if (!c)
+		return -ENOMEM;
+	c->host = host;
+	c->ctx = ctx;
+	if (!host->info || !DIO_HOST_HAS(host, stats_sized)) {
+		host->log(ctx, "this dio is older than the clickhouse sink: it lacks host->info");
+		goto fail;
+	}
+	if (!o[O_URL].s || (strncmp(o[O_URL].s, "http://", 7) && strncmp(o[O_URL].s, "https://", 8))) {
+		host->log(ctx, "give the server's HTTP interface: --sink clickhouse:url=http://HOST:8123");
+		goto fail;
+	}
+	if (!valid_name(o[O_DATABASE].s, 0) || !valid_name(prefix, 1)) {
+		host->log(ctx, "database= and table_prefix= take letters, digits and '_' only");
+		goto fail;
+	}
+	if (strcmp(o[O_ORIGIN].s, "live") && strcmp(o[O_ORIGIN].s, "push")) {
+		host->log(ctx, "origin=%s: live or push", o[O_ORIGIN].s);
+		goto fail;
+	}
+	if (o[O_BATCH_ROWS].i < 1 || o[O_FLUSH_MS].i < 1 || o[O_DRAIN_S].i < 0 ||
+	    o[O_TIMEOUT_S].i < 1 || o[O_SPOOL_MAX].i < 0) {
+		host->log(ctx, "batch_rows, flush_ms and timeout_s must be at least 1, drain_s and "
+			  "spool_max at least 0");
+		goto fail;
+	}
+	c->conf.url = o[O_URL].s;
+	c->conf.database = o[O_DATABASE].s;
+	c->conf.user = o[O_USER].s;
+	c->conf.spool = o[O_SPOOL].s;
+	c->conf.spool_max = (uint64_t)o[O_SPOOL_MAX].i;
+	c->conf.timeout_s = (unsigned int)o[O_TIMEOUT_S].i;
+	c->batch_rows = (uint64_t)o[O_BATCH_ROWS].i;
+	c->flush_ms = (uint64_t)o[O_FLUSH_MS].i;
+	c->drain_s = (unsigned int)o[O_DRAIN_S].i;
+	c->push = !strcmp(o[O_ORIGIN].s, "push");
+	if (o[O_PASSWORD_FILE].s && (e = read_password(c, o[O_PASSWORD_FILE].s)))
+		goto fail;
+	v = host->info(ctx, "hostname");
+	snprintf(c->host_name, sizeof(c->host_name), "%s", v ? v : "");
+	v = host->info(ctx, "boot_id");
+	snprintf(c->boot_id, sizeof(c->boot_id), "%s", v ? v : "");
+	v = host->info(ctx, "session_id");
+	if (!v) {
+		host->log(ctx, "this dio gives no session id: rows could not be told from other runs'");
+		goto fail;
+	}
+	snprintf(c->session, sizeof(c->session), "%s", v);
+	c->realtime_off = (int64_t)host->realtime_ns(ctx, 1000000000) - 1000000000;
+	for (int k = 0; k < CH_TABLES; k++)
+		snprintf(c->tname[k], sizeof(c->tname[k]), "`%s`.`%s%s`", c->conf.database, prefix,
+			 ch_tables[k].name);
+	e = schema(c, prefix);
+	if (!e && c->push)
+		e = stored_batches(c);
+	if (e) {
+		if (e == -ECONNREFUSED || e == -EIO)
+			host->log(ctx, "ClickHouse at %s does not answer: start it, or check url=",
+				  c->conf.url);
+		goto fail;
+	}
+	if (c->skip_all) {
+		host->log(ctx, "session %s is in %s whole already: nothing to send", c->session,
+			  c->conf.database);
+	} else {
+		e = sender_start(&c->sender, &c->conf, host, ctx);
+		if (e)
+			goto fail;
+		session_row(c, 0);
+	}
+	*state = c;
+	return 0;
+fail:
+	ch_destroy(c);
+	return e < 0 ? e : -EINVAL;
+}
+
+static int ch_finish(void *state)
+{
+	struct ch *c = state;
+	struct ch_counts n;
+
+	if (c->skip_all || !c->sender)
+		return 0;
+	for (int k = 0; k < CH_TABLES; k++)
+		if (k != CH_SESSIONS)
+			cut(c, k);
+	session_row(c, 1);
+	sender_stop(c->sender, c->drain_s, &n);
+	c->sender = NULL;
+	if (c->skipped_rows)
+		c->host->log(c->ctx, "%" PRIu64 " rows were stored by an earlier push: not sent again",
+			     c->skipped_rows);
+	if (n.dropped_rows)
+		c->host->log(c->ctx, "warning: %" PRIu64 " rows lost: the spool %s was full or the "
+			     "server refused them (said above)", n.dropped_rows, c->conf.spool);
+	if (n.left_rows)
+		c->host->log(c->ctx, "%s did not take %" PRIu64 " rows in %u s: %" PRIu64 " batches wait "
+			     "in the spool %s for the next dio that uses it", c->conf.url, n.left_rows,
+			     c->drain_s, n.left_batches, c->conf.spool);
+	/* a push that could not send everything has not pushed: its caller tries again */
+	return n.dropped_rows ? -EIO : c->push && n.left_rows ? -EAGAIN : 0;
+}
+
+const struct dio_sink dio_sink = {
+	.abi = DIO_SINK_ABI,
+	.size = sizeof(struct dio_sink),
+	.name = "clickhouse",
+	.description = "rows of ClickHouse tables over HTTP, for many hosts and runs (docs/clickhouse.md)",
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PATH) |
+		  DIO_EV_MASK(DIO_EV_PROC) | DIO_EV_MASK(DIO_EV_BLOCK) | DIO_EV_MASK(DIO_EV_RUNQ),
+	.findings = 1,
+	.options = options,
+	.init = ch_init,
+	.event = ch_event,
+	.finding = ch_finding,
+	.flush = ch_flush,
+	.destroy = ch_destroy,
+	.finish = ch_finish,
+};

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The clickhouse sink's way to the server: HTTP with libcurl, a thread that
+ * sends batches so that the ring consumer never waits for the network, and a
+ * bounded on-disk spool for the batches the server could not take.
+ *
+ * A batch is one INSERT of RowBinary rows, gzip-compressed, with the session
+ * and batch number its rows carry. ClickHouse takes an INSERT of one block
+ * whole or not at all, so a batch that may have been half sent (the
+ * connection broke after the body went out) is looked up by its session and
+ * batch number before it is sent again: it is never inserted twice.
+ */
+#ifndef DIO_CLICKHOUSE_SENDER_H
+#define DIO_CLICKHOUSE_SENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <dio/sink.h>
+
+struct ch_conf {
+	const char *url;		/* http://host:8123 */
+	const char *database;
+	const char *user;		/* NULL: the server's default */
+	char *password;			/* from password_file, NULL if none */
+	const char *spool;		/* directory */
+	uint64_t spool_max;		/* bytes */
+	unsigned int timeout_s;		/* one request */
+};
+
+struct ch_batch {
+	struct ch_batch *next;
+	char *query;			/* INSERT INTO `db`.`t` FORMAT RowBinary */
+	char *table;			/* `db`.`t`, for the look-up */
+	char session[40];
+	uint64_t batch, rows;
+	unsigned char *body;		/* gzip */
+	size_t len;
+	int tried;			/* sent before: look it up first */
+	char spooled[96];		/* its spool file's name, "" if none */
+};
+
+struct ch_counts {
+	uint64_t sent_rows, sent_batches, dup_batches;
+	uint64_t spooled_batches, dropped_rows, left_rows, left_batches;
+	uint64_t failures;
+};
+
+struct sender;
+
+/*
+ * One request: sql as the query, body (may be NULL) gzip-compressed or not;
+ * the response into *out (malloc'd, NUL-terminated) when out is set.
+ * 0, or -EIO with a one-line reason in err.
+ */
+int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_t len, int gz,
+	       char **out, char *err, size_t errlen);
+
+/* s quoted for a ClickHouse string literal into buf ('...'); its length, or -1 if too long */
+int ch_quote(const char *s, char *buf, size_t len);
+
+/* Start the thread; batches left in the spool by an earlier run are sent first. */
+int sender_start(struct sender **out, const struct ch_conf *c, const struct dio_host *host,
+		 struct dio_ctx *ctx);
+/* Hand a batch over (the sender frees it). Never waits for the network. */
+void sender_put(struct sender *s, struct ch_batch *b);
+/*
+ * Stop: send what is queued, for at most drain_s seconds, then leave the rest
+ * in the spool; the counts of the whole run into *n.
+ */
+void sender_stop(struct sender *s, unsigned int drain_s, struct ch_counts *n);
+void ch_batch_free(struct ch_batch *b);
+
+#endif /* DIO_CLICKHOUSE_SENDER_H */
