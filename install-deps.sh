@@ -10,6 +10,8 @@
 #   tracepoints, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
 #   them (errors, values, clicks, a screenshot); without it those tests SKIP
+# clickhouse-server curl: tests/clickhouse, which runs a private ClickHouse server (18.16 in
+#   Debian 12) and talks to it over HTTP; without them those tests SKIP
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -26,4 +28,5 @@ apt-get install -y -q --no-install-recommends \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
-	chromium
+	chromium \
+	clickhouse-server curl
