@@ -10,7 +10,9 @@
 #   tracepoints, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
 #   them (errors, values, clicks, a screenshot); without it those tests SKIP
-# clickhouse-server: tests/clickhouse starts one as a child process for the clickhouse sink
+# libcurl4-openssl-dev: libcurl, for the ClickHouse sink's inserts over HTTP
+# clickhouse-server curl: tests/clickhouse, which runs a private ClickHouse server (18.16 in
+#   Debian 12) and talks to it over HTTP; without them those tests SKIP
 set -e
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0)" >&2
@@ -20,11 +22,13 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
-	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libconfig-dev libcmocka-dev libcurl4-openssl-dev \
+	libbpf-dev libelf-dev zlib1g-dev libzstd-dev libconfig-dev libcmocka-dev \
+	libcurl4-openssl-dev \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq bpftrace \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
-	chromium clickhouse-server
+	chromium \
+	clickhouse-server curl

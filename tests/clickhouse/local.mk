@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ClickHouse tests: server.sh runs a private clickhouse-server (Debian's package) in a
+# directory of its own, HTTP on 127.0.0.1 only, for tests to start, kill and restart.
+# server-selftest.sh proves it does. SKIP (77) only where clickhouse-server is not installed.
+CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh
+TESTS += $(CLICKHOUSE_TESTS)
+EXTRA_DIST += $(CLICKHOUSE_TESTS) tests/clickhouse/server.sh
