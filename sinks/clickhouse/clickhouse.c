@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <dio/sink.h>
 
 #include "sinks/clickhouse/schema.h"
@@ -76,9 +75,9 @@ struct ch {
 	unsigned int drain_s;
 	int push;			/* batches by size alone; skip those stored */
 	int skip_all;			/* push: the session is stored whole already */
-	uint8_t *stored[CH_TABLES];	/* push: batches stored, a bit each */
+	uint8_t *stored[CH_TABLES];	/* push: batches stored (whole or in part), a bit each */
 	uint64_t nstored[CH_TABLES];
-	uint64_t skipped_rows, rows;
+	uint64_t rows;
 	int64_t realtime_off;
 };
 
@@ -172,34 +171,6 @@ static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
 
 /* ---- batches ------------------------------------------------------------------------ */
 
-static int gzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen)
-{
-	z_stream z = { 0 };
-	size_t cap = deflateBound(&z, len) + 64;
-	int e;
-
-	if (deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -ENOMEM;
-	cap = deflateBound(&z, len) + 64;
-	*out = malloc(cap);
-	if (!*out) {
-		deflateEnd(&z);
-		return -ENOMEM;
-	}
-	z.next_in = (unsigned char *)in;
-	z.avail_in = (uInt)len;
-	z.next_out = *out;
-	z.avail_out = (uInt)cap;
-	e = deflate(&z, Z_FINISH);
-	*olen = cap - z.avail_out;
-	deflateEnd(&z);
-	if (e != Z_STREAM_END) {
-		free(*out);
-		return -EIO;
-	}
-	return 0;
-}
-
 static int stored(const struct ch *c, enum ch_table k, uint64_t batch)
 {
 	return c->stored[k] && batch < c->nstored[k] && (c->stored[k][batch / 8] >> (batch % 8) & 1);
@@ -219,11 +190,6 @@ static int cut(struct ch *c, enum ch_table k)
 		e = -ENOMEM;
 		goto done;
 	}
-	if (c->push && stored(c, k, t->batch)) {
-		c->skipped_rows += t->rows;
-		e = 0;
-		goto done;
-	}
 	b = calloc(1, sizeof(*b));
 	if (!b || asprintf(&b->query, "INSERT INTO %s FORMAT RowBinary", c->tname[k]) < 0) {
 		if (b)
@@ -234,9 +200,13 @@ static int cut(struct ch *c, enum ch_table k)
 	}
 	b->table = strdup(c->tname[k]);
 	snprintf(b->session, sizeof(b->session), "%s", c->session);
+	b->kind = (int)k;
+	/* a push finds what an earlier one stored, whole or (cut at a row's end) in part */
+	b->tried = c->push && stored(c, k, t->batch);
 	b->batch = t->batch;
 	b->rows = t->rows;
-	e = b->table ? gzip(t->p, t->len, &b->body, &b->len) : -ENOMEM;
+	b->seq = t->seq - t->rows;
+	e = b->table ? ch_gzip(t->p, t->len, &b->body, &b->len) : -ENOMEM;
 	if (e) {
 		ch_batch_free(b);
 		goto done;
@@ -727,9 +697,10 @@ static int ch_finish(void *state)
 	session_row(c, 1);
 	sender_stop(c->sender, c->drain_s, &n);
 	c->sender = NULL;
-	if (c->skipped_rows)
-		c->host->log(c->ctx, "%" PRIu64 " rows were stored by an earlier push: not sent again",
-			     c->skipped_rows);
+	if (n.dup_batches || n.partial_batches)
+		c->host->log(c->ctx, "%" PRIu64 " batches were stored already, %" PRIu64 " of them in "
+			     "part: only what was missing was sent", n.dup_batches + n.partial_batches,
+			     n.partial_batches);
 	if (n.dropped_rows)
 		c->host->log(c->ctx, "warning: %" PRIu64 " rows lost: the spool %s was full or the "
 			     "server refused them (said above)", n.dropped_rows, c->conf.spool);

@@ -24,6 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
+#include "sinks/clickhouse/schema.h"
 #include "sinks/clickhouse/sender.h"
 
 #define QUEUE_MAX	(64u << 20)	/* bytes of batches waiting in memory */
@@ -235,9 +238,9 @@ static int spool_write(struct sender *s, struct ch_batch *b)
 
 	spool_name(b, b->spooled, sizeof(b->spooled));
 	snprintf(tmp, sizeof(tmp), ".%s.tmp", b->spooled);
-	n = snprintf(head, sizeof(head), SPOOL_MAGIC "query %s\ntable %s\nsession %s\nbatch %" PRIu64
-		     "\nrows %" PRIu64 "\ntried %d\n\n", b->query, b->table, b->session, b->batch,
-		     b->rows, b->tried);
+	n = snprintf(head, sizeof(head), SPOOL_MAGIC "query %s\ntable %s\nkind %d\nsession %s\n"
+		     "batch %" PRIu64 "\nseq %" PRIu64 "\nrows %" PRIu64 "\ntried %d\n\n", b->query,
+		     b->table, b->kind, b->session, b->batch, b->seq, b->rows, b->tried);
 	if (n < 0 || (size_t)n >= sizeof(head))
 		return -ENAMETOOLONG;
 	fd = openat(s->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -275,12 +278,17 @@ static int spool_parse(struct ch_batch *b, char *head)
 			snprintf(b->session, sizeof(b->session), "%s", line + 8);
 		else if (!strncmp(line, "batch ", 6))
 			b->batch = strtoull(line + 6, NULL, 10);
+		else if (!strncmp(line, "seq ", 4))
+			b->seq = strtoull(line + 4, NULL, 10);
+		else if (!strncmp(line, "kind ", 5))
+			b->kind = atoi(line + 5);
 		else if (!strncmp(line, "rows ", 5))
 			b->rows = strtoull(line + 5, NULL, 10);
 		else if (!strncmp(line, "tried ", 6))
 			b->tried = atoi(line + 6);
 	}
-	return b->query && b->table && b->session[0] ? 0 : -EINVAL;
+	return b->query && b->table && b->session[0] && b->kind >= 0 && b->kind < CH_TABLES ?
+	       0 : -EINVAL;
 }
 
 /* the body of a spooled batch, read back; 0 or -errno */
@@ -419,22 +427,164 @@ static void to_spool(struct sender *s, struct ch_batch *b)
 
 /* ---- the thread ------------------------------------------------------------------------ */
 
-/* whether batch b of its session is in its table already: 1, 0, or -errno (server away) */
-static int landed(CURL *h, const struct sender *s, const struct ch_batch *b, char *err,
-		  size_t errlen)
+/* ---- a batch the server kept part of ------------------------------------------------ */
+
+/* gzip body <-> RowBinary rows */
+static int gunzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen)
+{
+	z_stream z = { 0 };
+	size_t cap = len * 4 + 4096;
+	int e = Z_OK;
+
+	if (inflateInit2(&z, 31) != Z_OK)
+		return -ENOMEM;
+	*out = NULL;
+	*olen = 0;
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)len;
+	while (e != Z_STREAM_END) {
+		unsigned char *p = realloc(*out, cap);
+
+		if (!p) {
+			e = Z_MEM_ERROR;
+			break;
+		}
+		*out = p;
+		z.next_out = p + *olen;
+		z.avail_out = (uInt)(cap - *olen);
+		e = inflate(&z, Z_NO_FLUSH);
+		*olen = cap - z.avail_out;
+		if (e != Z_OK && e != Z_STREAM_END)
+			break;
+		cap *= 2;
+	}
+	inflateEnd(&z);
+	if (e != Z_STREAM_END) {
+		free(*out);
+		*out = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int ch_gzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen)
+{
+	z_stream z = { 0 };
+	size_t cap;
+	int e;
+
+	if (deflateInit2(&z, 1, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	cap = deflateBound(&z, len) + 64;
+	*out = malloc(cap);
+	if (!*out) {
+		deflateEnd(&z);
+		return -ENOMEM;
+	}
+	z.next_in = (unsigned char *)in;
+	z.avail_in = (uInt)len;
+	z.next_out = *out;
+	z.avail_out = (uInt)cap;
+	e = deflate(&z, Z_FINISH);
+	*olen = cap - z.avail_out;
+	deflateEnd(&z);
+	if (e != Z_STREAM_END) {
+		free(*out);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* the bytes the first n rows of a table's RowBinary take at p (len bytes); -1 if fewer */
+static ssize_t rows_len(int kind, const unsigned char *p, size_t len, uint64_t n)
+{
+	const struct ch_col *cols = ch_tables[kind].cols;
+	size_t o = 0;
+
+	for (uint64_t r = 0; r < n; r++)
+		for (int i = 0; cols[i].name; i++) {
+			const char *t = cols[i].type;
+
+			if (!strcmp(t, "String")) {
+				uint64_t l = 0;
+				unsigned int sh = 0;
+
+				do {
+					if (o >= len || sh > 63)
+						return -1;
+					l |= (uint64_t)(p[o] & 0x7f) << sh;
+					sh += 7;
+				} while (p[o++] & 0x80);
+				if (l > len - o)
+					return -1;
+				o += l;
+			} else {
+				size_t w = strstr(t, "64") ? 8 : strstr(t, "32") ? 4 : strstr(t, "16") ? 2 : 1;
+
+				if (w > len - o)
+					return -1;
+				o += w;
+			}
+		}
+	return (ssize_t)o;
+}
+
+/* b less its first k rows, which the server kept: 0 or -errno */
+static int drop_head(struct ch_batch *b, uint64_t k)
+{
+	unsigned char *raw, *gz;
+	size_t rlen, glen;
+	ssize_t skip;
+	int e = gunzip(b->body, b->len, &raw, &rlen);
+
+	if (e)
+		return e;
+	skip = rows_len(b->kind, raw, rlen, k);
+	e = skip < 0 ? -EINVAL : ch_gzip(raw + skip, rlen - (size_t)skip, &gz, &glen);
+	free(raw);
+	if (e)
+		return e;
+	free(b->body);
+	b->body = gz;
+	b->len = glen;
+	b->rows -= k;
+	b->seq += k;
+	return 0;
+}
+
+/*
+ * How much of batch b of its session is in its table already: 1 all of it,
+ * 0 none (or, after a cut at a row's end, its first rows: b is then cut to
+ * the rest), or -errno (the server away)
+ */
+static int landed(CURL *h, struct sender *s, struct ch_batch *b, char *err, size_t errlen)
 {
 	char sql[512], q[64], *out = NULL;
+	unsigned long long n = 0, lo = 0, hi = 0;
 	int ret;
 
 	if (ch_quote(b->session, q, sizeof(q)) < 0)
 		return -EINVAL;
-	snprintf(sql, sizeof(sql), "SELECT count() FROM %s WHERE session = %s AND batch = %" PRIu64,
-		 b->table, q, b->batch);
+	snprintf(sql, sizeof(sql), "SELECT count(), min(seq), max(seq) FROM %s WHERE session = %s "
+		 "AND batch = %" PRIu64 " AND seq >= %" PRIu64 " FORMAT TabSeparated", b->table, q,
+		 b->batch, b->seq);
 	ret = request(h, s->c, sql, NULL, 0, 0, &out, err, errlen);
-	if (!ret)
-		ret = strtoull(out, NULL, 10) > 0;
+	if (ret)
+		return ret;
+	sscanf(out, "%llu\t%llu\t%llu", &n, &lo, &hi);
 	free(out);
-	return ret;
+	if (!n)
+		return 0;
+	if (n >= b->rows)
+		return 1;
+	/* the rows before a cut: the first n, one after another */
+	if (lo != b->seq || hi != b->seq + n - 1) {
+		snprintf(err, errlen, "batch %" PRIu64 " of %s is in part, and not its first rows: "
+			 "left as it is", b->batch, b->table);
+		return -EPROTO;
+	}
+	s->n.partial_batches++;
+	return drop_head(b, n) ? -EINVAL : 0;
 }
 
 /* send b (mu not held): 0 sent or found there, else request()'s error */
@@ -448,6 +598,7 @@ static int send_batch(CURL *h, struct sender *s, struct ch_batch *b, char *err, 
 			return e;
 		if (e > 0) {
 			s->n.dup_batches++;
+			b->rows = 0;	/* none sent now */
 			return 0;
 		}
 	}

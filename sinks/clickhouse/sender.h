@@ -5,10 +5,12 @@
  * bounded on-disk spool for the batches the server could not take.
  *
  * A batch is one INSERT of RowBinary rows, gzip-compressed, with the session
- * and batch number its rows carry. ClickHouse takes an INSERT of one block
- * whole or not at all, so a batch that may have been half sent (the
- * connection broke after the body went out) is looked up by its session and
- * batch number before it is sent again: it is never inserted twice.
+ * and batch number its rows carry. A batch that may have reached the server
+ * (the connection broke after the body went out) is looked up by its session
+ * and batch number before it is sent again: none of it is stored twice. The
+ * server keeps an INSERT whole or not at all, but for one case: a body cut
+ * at a row's end, with the connection closed cleanly, keeps the rows before
+ * the cut. Then only the rows after them are sent again.
  */
 #ifndef DIO_CLICKHOUSE_SENDER_H
 #define DIO_CLICKHOUSE_SENDER_H
@@ -32,7 +34,8 @@ struct ch_batch {
 	char *query;			/* INSERT INTO `db`.`t` FORMAT RowBinary */
 	char *table;			/* `db`.`t`, for the look-up */
 	char session[40];
-	uint64_t batch, rows;
+	int kind;			/* enum ch_table, for reading its rows back */
+	uint64_t batch, rows, seq;	/* seq: the first row's */
 	unsigned char *body;		/* gzip */
 	size_t len;
 	int tried;			/* sent before: look it up first */
@@ -40,7 +43,7 @@ struct ch_batch {
 };
 
 struct ch_counts {
-	uint64_t sent_rows, sent_batches, dup_batches;
+	uint64_t sent_rows, sent_batches, dup_batches, partial_batches;
 	uint64_t spooled_batches, dropped_rows, left_rows, left_batches;
 	uint64_t failures;
 };
@@ -54,6 +57,9 @@ struct sender;
  */
 int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_t len, int gz,
 	       char **out, char *err, size_t errlen);
+
+/* in, gzip-compressed (level 1: the wire, not the archive), into malloc'd *out; 0 or -errno */
+int ch_gzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen);
 
 /* s quoted for a ClickHouse string literal into buf ('...'); its length, or -1 if too long */
 int ch_quote(const char *s, char *buf, size_t len);

@@ -2,6 +2,8 @@
 # ClickHouse tests: server.sh runs a private clickhouse-server (Debian's package) in a
 # directory of its own, HTTP on 127.0.0.1 only, for tests to start, kill and restart.
 # server-selftest.sh proves it does. SKIP (77) only where clickhouse-server is not installed.
-CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh
+# sink.sh: the clickhouse sink and dio push against it (rows equal to the recording's, a
+# second host, the documented queries, push twice, the server killed mid-session).
+CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh tests/clickhouse/sink.sh
 TESTS += $(CLICKHOUSE_TESTS)
 EXTRA_DIST += $(CLICKHOUSE_TESTS) tests/clickhouse/server.sh

@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The clickhouse sink and dio push against a real ClickHouse server (Debian's
+# clickhouse-server, started as a child process by server.sh):
+#  - a live session's rows equal its recording's records, table by table and
+#    field by field (times, threads, calls, results, durations, offsets,
+#    paths), and its findings are dio analyze's;
+#  - a session traced on a second "host" (a UTS namespace with another host
+#    name) and a pushed recording can be asked together with the queries of
+#    docs/clickhouse.md, each of which must run and answer for both hosts;
+#  - dio push twice stores once, and a push onto a batch the server kept in
+#    part sends only the rest;
+#  - the server killed mid-session and started again: nothing lost, nothing
+#    twice, the spool empty at the end;
+#  - bad input: no url, a server that does not answer, tables of another
+#    shape: a one-line reason and a non-zero exit.
+. "$top_srcdir/tests/integration/lib.sh"
+need_root_bpf
+SERVER=$top_srcdir/tests/clickhouse/server.sh
+why=$(sh "$SERVER" check) || { echo "SKIP: $why"; exit 77; }
+fail=0
+
+# the server's directory must be reachable by the user it runs as
+CH=$(mktemp -d /tmp/dio-ch.XXXXXX) || exit 1
+chmod 755 "$CH"
+trap 'sh "$SERVER" stop "$CH/srv" > /dev/null 2>&1; rm -rf "$CH"; cleanup' EXIT
+U=$(sh "$SERVER" start "$CH/srv" 2> "$TMP/start.err") || { echo "FAIL: no server:"; cat "$TMP/start.err"; exit 1; }
+SPOOL=$TMP/spool
+SINK="clickhouse:url=$U,spool=$SPOOL"
+
+# q SQL: the answer, tab-separated; x SQL: a statement that answers nothing (or fails the test)
+q() {
+	curl -sS --data-binary "$1 FORMAT TabSeparated" "$U/"
+}
+x() {
+	out=$(curl -sS --data-binary "$1" "$U/")
+	[ -z "$out" ] || { echo "FAIL: $1: $out"; fail=1; }
+}
+
+# counts FILE: "calls paths procs block runq" of a recording, as dio info counts them
+counts() {
+	"$DIO" info "$1" | sed -n 's/^records: [0-9]* (syscall \([0-9]*\), path \([0-9]*\), io_uring [0-9]*, process \([0-9]*\), block \([0-9]*\), runq \([0-9]*\)).*/\1 \2 \3 \4 \5/p'
+}
+
+# stored SESSION: the same counts in the tables, and rows stored twice (a seq seen twice)
+stored() {
+	for t in calls paths procs block runq; do
+		q "SELECT count() FROM dio.$t WHERE session = '$1'"
+	done | tr '\n' ' ' | sed 's/ $//'
+	echo
+}
+twice() {
+	for t in calls paths procs block runq findings; do
+		q "SELECT count() - uniqExact(seq) FROM dio.$t WHERE session = '$1'"
+	done | awk '{ n += $1 } END { print n + 0 }'
+}
+
+session_of() {
+	"$DIO" info "$1" | sed -n 's/^session_id=//p'
+}
+
+# ---- a live session, against its recording ----
+run_dio record -q --no-summary -o "$TMP/a.dio" --sink "$SINK" --analyzer all -- "$WL/demo" "$TMP/demo"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record with the clickhouse sink exited with $RC"; exit 1; }
+SA=$(session_of "$TMP/a.dio")
+want=$(counts "$TMP/a.dio")
+got=$(stored "$SA")
+echo "live: the recording's records (calls paths procs block runq): $want; stored: $got"
+[ "$want" = "$got" ] || { echo "FAIL: the tables do not hold the recording's records"; fail=1; }
+[ "$(twice "$SA")" = 0 ] || { echo "FAIL: rows stored twice"; fail=1; }
+# field by field: the json sink's view of the same records
+run_dio dump "$TMP/a.dio" --sink "json:file=$TMP/a.json" > /dev/null 2>&1
+# (in Python: jq reads numbers as doubles, and ns since 1970 need 61 bits)
+python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "syscall":
+        print(*(r["ts_ns"], r["tid"], r["syscall"], r["ret"], r["duration_ns"],
+                r.get("offset", 0), r.get("file_tag", "0|0|0")), sep="\t")' "$TMP/a.json" |
+	sort > "$TMP/calls.want"
+q "SELECT ts, tid, syscall, ret, duration, if(bitAnd(flags, 2), offset, 0),
+	if(bitAnd(flags, 1), concat(toString(intDiv(dev, 1048576)), ':', toString(modulo(dev, 1048576)), '|', toString(ino), '|', toString(gen)), '0|0|0')
+	FROM dio.calls WHERE session = '$SA'" | sort > "$TMP/calls.got"
+if ! cmp -s "$TMP/calls.want" "$TMP/calls.got"; then
+	echo "FAIL: the calls' fields differ from the recording's:"
+	diff "$TMP/calls.want" "$TMP/calls.got" | head -5
+	fail=1
+fi
+jq -r 'select(.type == "path") | [.file_tag, .path] | @tsv' "$TMP/a.json" | sort > "$TMP/paths.want"
+q "SELECT concat(toString(intDiv(dev, 1048576)), ':', toString(modulo(dev, 1048576)), '|', toString(ino), '|', toString(gen)), path
+	FROM dio.paths WHERE session = '$SA'" | sort > "$TMP/paths.got"
+cmp -s "$TMP/paths.want" "$TMP/paths.got" || { echo "FAIL: the paths differ:"; diff "$TMP/paths.want" "$TMP/paths.got" | head -5; fail=1; }
+run_dio analyze --no-summary "$TMP/a.dio" --analyzer all --sink "json:file=$TMP/f.json" > /dev/null 2>&1
+jq -r 'select(.type == "finding") | .code' "$TMP/f.json" | sort > "$TMP/codes.want"
+q "SELECT code FROM dio.findings WHERE session = '$SA'" | sort > "$TMP/codes.got"
+if ! cmp -s "$TMP/codes.want" "$TMP/codes.got" || ! grep -q redundant-open.churn "$TMP/codes.got"; then
+	echo "FAIL: findings $(tr '\n' ' ' < "$TMP/codes.got"), dio analyze's $(tr '\n' ' ' < "$TMP/codes.want")"
+	fail=1
+fi
+[ "$(q "SELECT max(complete), any(origin) FROM dio.sessions WHERE session = '$SA'")" = "1	live" ] ||
+	{ echo "FAIL: the session's end row is missing"; fail=1; }
+
+# ---- another host, and a pushed recording ----
+unshare -u sh -c "hostname dio-host-b && exec \"$DIO\" record -q --no-summary -o \"$TMP/b.dio\" \
+	--sink \"$SINK\" --analyzer all -- \"$WL/demo\" \"$TMP/demo-b\"" > /dev/null 2>&1 ||
+	{ echo "FAIL: the session on host dio-host-b failed"; fail=1; }
+[ "$(q "SELECT DISTINCT host FROM dio.calls WHERE session = '$(session_of "$TMP/b.dio")'")" = dio-host-b ] ||
+	{ echo "FAIL: the second session's rows do not name host dio-host-b"; fail=1; }
+run_dio record -q --no-summary -o "$TMP/c.dio" -- "$WL/demo" "$TMP/demo-c"
+SC=$(session_of "$TMP/c.dio")
+for n in 1 2; do
+	run_dio push "$TMP/c.dio" --to "$U,spool=$SPOOL" 2> "$TMP/push$n.err"
+	[ "$RC" -eq 0 ] || { echo "FAIL: dio push ($n) exited with $RC:"; cat "$TMP/push$n.err"; fail=1; }
+	got=$(stored "$SC")
+	echo "push $n: stored $got (the recording: $(counts "$TMP/c.dio"))"
+	[ "$got" = "$(counts "$TMP/c.dio")" ] || { echo "FAIL: push $n: the tables do not hold the recording"; fail=1; }
+done
+grep -q "whole already" "$TMP/push2.err" || { echo "FAIL: the second push did not say it had nothing to send"; fail=1; }
+[ "$(twice "$SC")" = 0 ] || { echo "FAIL: a push stored rows twice"; fail=1; }
+[ "$(q "SELECT count() FROM dio.findings WHERE session = '$SC' AND code = 'redundant-open.churn'")" = 1 ] ||
+	{ echo "FAIL: the pushed recording's finding is not stored once"; fail=1; }
+
+# a batch the server kept in part (a body cut at a row's end and closed cleanly
+# keeps the rows before the cut): a copy of the tables holding the first 300 of
+# the pushed calls only; pushing there again sends the rest, and nothing twice
+x "CREATE DATABASE part"
+for t in schema calls paths procs block runq findings sessions; do
+	x "CREATE TABLE part.$t AS dio.$t"
+done
+x "INSERT INTO part.schema SELECT * FROM dio.schema"
+x "INSERT INTO part.calls SELECT * FROM dio.calls WHERE session = '$SC' AND batch = 0 AND seq < 300"
+[ "$(q "SELECT count() FROM part.calls")" = 300 ] || { echo "FAIL: the part-stored batch was not made"; fail=1; }
+run_dio push "$TMP/c.dio" --to "$U,database=part,spool=$SPOOL" 2> "$TMP/push3.err"
+got=$(for t in calls paths procs block runq; do q "SELECT count() FROM part.$t"; done | tr '\n' ' ' | sed 's/ $//')
+echo "push onto a batch stored in part: $got"
+if [ "$RC" -ne 0 ] || [ "$got" != "$(counts "$TMP/c.dio")" ] ||
+   [ "$(q "SELECT count() - uniqExact(seq) FROM part.calls")" != 0 ] || ! grep -q "1 of them in part" "$TMP/push3.err"; then
+	echo "FAIL: the push onto the part-stored batch (exit $RC):"
+	cat "$TMP/push3.err"
+	fail=1
+fi
+
+# the documented queries, as written, over all three sessions
+awk '/^```sql$/ { s = 1; sql = ""; next } /^```$/ && s { print sql; s = 0; next } s { sql = sql " " $0 }' \
+	"$top_srcdir/docs/clickhouse.md" > "$TMP/queries"
+[ "$(grep -c . "$TMP/queries")" -eq 4 ] || { echo "FAIL: docs/clickhouse.md has not the 4 queries"; fail=1; }
+i=0
+while read -r sql; do
+	i=$((i + 1))
+	sql=$(printf "%s" "$sql" | sed -e "s|'/var/log/app.log'|'$TMP/demo-c/app.log'|" \
+		-e "s|'reuse-offset.read-past-end'|'redundant-open.churn'|")
+	if ! q "$sql" > "$TMP/query$i" 2>&1 || grep -q "Exception" "$TMP/query$i"; then
+		echo "FAIL: query $i of docs/clickhouse.md failed:"
+		head -3 "$TMP/query$i"
+		fail=1
+	fi
+done < "$TMP/queries"
+hosts=$(cut -f1 "$TMP/query1" | sort -u | tr '\n' ' ')
+echo "query 1 (slowest files) names hosts: $hosts"
+[ "$(cut -f1 "$TMP/query1" | sort -u | wc -l)" -eq 2 ] || { echo "FAIL: the slowest files are not of both hosts"; fail=1; }
+[ "$(cut -f1 "$TMP/query3" | sort -u | wc -l)" -eq 2 ] || { echo "FAIL: the finding is not shown on both hosts"; fail=1; }
+[ "$(cut -f1 "$TMP/query4" | sort -u)" = "$SC" ] && [ "$(grep -c . "$TMP/query4")" -gt 100 ] ||
+	{ echo "FAIL: the offsets of the pushed recording's app.log are not there"; fail=1; }
+
+# ---- the server killed mid-session, then started again ----
+run_dio record -q --no-summary -o "$TMP/k.dio" --sink "$SINK,flush_ms=200,drain_s=90" -- \
+	sh -c 'i=0; while [ $i -lt 60 ]; do echo $i >> "$1"; i=$((i + 1)); sleep 0.1; done' sh "$TMP/k.log" \
+	> /dev/null 2> "$TMP/k.err" &
+rec=$!
+sleep 1.5
+sh "$SERVER" kill "$CH/srv" || fail=1
+sleep 2
+n=$(find "$SPOOL" -name '*.spool' | wc -l)
+sh "$SERVER" restart "$CH/srv" > /dev/null || { echo "FAIL: the server did not start again"; fail=1; }
+wait $rec || { echo "FAIL: dio record exited with $? after the server came back:"; cat "$TMP/k.err"; fail=1; }
+SK=$(session_of "$TMP/k.dio")
+want=$(counts "$TMP/k.dio")
+got=$(stored "$SK")
+echo "killed: $n batches were in the spool while the server was away; the recording: $want; stored: $got"
+[ "$n" -gt 0 ] || { echo "FAIL: nothing went to the spool while the server was away"; fail=1; }
+[ "$want" = "$got" ] || { echo "FAIL: rows lost or added across the restart"; cat "$TMP/k.err"; fail=1; }
+[ "$(twice "$SK")" = 0 ] || { echo "FAIL: rows stored twice across the restart"; fail=1; }
+[ -z "$(find "$SPOOL" -name '*.spool')" ] || { echo "FAIL: batches left in the spool"; fail=1; }
+grep -q "answers again" "$TMP/k.err" || { echo "FAIL: dio did not say the server answered again"; fail=1; }
+
+# ---- bad input ----
+# expect_error WHAT PATTERN -- ARGS: dio exits non-zero with one line matching PATTERN
+expect_error() {
+	what=$1 pat=$2
+	shift 3
+	run_dio "$@" > /dev/null 2> "$TMP/bad.err"
+	if [ "$RC" -eq 0 ] || ! grep -q "$pat" "$TMP/bad.err"; then
+		echo "FAIL: $what: exit $RC, said:"
+		cat "$TMP/bad.err"
+		fail=1
+	fi
+}
+expect_error "no url" "give the server's HTTP interface" -- trace -q --sink clickhouse -- true
+expect_error "no server" "does not answer" -- trace -q --sink "clickhouse:url=http://127.0.0.1:1,spool=$SPOOL" -- true
+x "CREATE DATABASE other"
+x "CREATE TABLE other.calls (x UInt8) ENGINE = MergeTree ORDER BY x"
+expect_error "a table of another shape" "is not as this dio makes it" -- \
+	trace -q --sink "clickhouse:url=$U,database=other,spool=$SPOOL" -- true
+ln -s "$TMP" "$TMP/link"
+expect_error "a spool through a symbolic link" "symbolic link" -- \
+	trace -q --sink "clickhouse:url=$U,spool=$TMP/link" -- true
+expect_error "push without --to" "give the recordings and the server" -- push "$TMP/c.dio"
+exit $fail
