@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The engine is a static library (so unit tests link the same code) plus main.c.
 noinst_LIBRARIES += engine/libdioengine.a
-engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS)
+engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS) \
+	$(LIBCURL_CFLAGS)
 engine_libdioengine_a_SOURCES = \
 	engine/syscalls.c engine/syscalls.h \
 	engine/xlat.c engine/xlat.h \
@@ -28,11 +29,13 @@ engine_libdioengine_a_SOURCES = \
 	engine/lathist.c engine/lathist.h \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h \
-	engine/top.c engine/top.h
+	engine/top.c engine/top.h \
+	engine/chsource.c engine/chsource.h
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 
-DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS)
+DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS) \
+	$(LIBCURL_LIBS)
 
 bin_PROGRAMS += dio
 dio_SOURCES = engine/main.c

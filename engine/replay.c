@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <dio/plugin.h>
 #include "config.h"
+#include "chsource.h"
 #include "format.h"
 #include "cli.h"
 #include "options.h"
@@ -573,6 +574,58 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 }
 
 /* dio dump and dio analyze: the same replay, with different defaults */
+static void clickhouse_info(struct session *s, void *ud)
+{
+	const struct chsource *src = ud;
+	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id" };
+
+	session__set_realtime_off(s, chsource__realtime_off(src));
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (chsource__info(src, keys[i]))
+			session__set_info(s, keys[i], chsource__info(src, keys[i]));
+}
+
+static int next_clickhouse(void *ud, const void **rec, size_t *size)
+{
+	return chsource__next(ud, rec, size);
+}
+
+/* dio dump/analyze --from clickhouse:...: a stored session's records */
+static int replay_clickhouse(struct options *o, const char *spec)
+{
+	struct chsource *src;
+	struct session *s;
+	char err[1024];
+	int code;
+
+	if (o->since >= 0 || o->until >= 0) {
+		die_msg("--since and --until are for trace files: give a WHERE on ts to ClickHouse instead");
+		return 2;
+	}
+	src = chsource__open(spec, err, sizeof(err));
+	if (!src) {
+		die_msg("%s", err);
+		return 1;
+	}
+	o->recorded_info = clickhouse_info;
+	o->recorded_ud = src;
+	s = session__new(o, err, sizeof(err));
+	o->recorded_info = NULL;
+	if (!s) {
+		if (*err)
+			die_msg("%s", err);
+		chsource__close(src);
+		return 1;
+	}
+	session__set_info(s, "trace", spec);
+	code = session__replay_from(s, next_clickhouse, src, "the session from ClickHouse");
+	if (session__malformed(s))
+		code = 1;
+	session__free(s);
+	chsource__close(src);
+	return code;
+}
+
 /* analyze: 0 dump, 1 analyze, 2 report (findings only: the page holds the tables) */
 static int replay_cmd(int argc, char **argv, int analyze)
 {
@@ -599,6 +652,11 @@ static int replay_cmd(int argc, char **argv, int analyze)
 		die_msg("%s", err);
 		options_free(&o);
 		return 2;
+	}
+	if (!strncmp(path, "clickhouse:", 11)) {
+		code = replay_clickhouse(&o, path);
+		options_free(&o);
+		return code;
 	}
 	/* the output is the command's own, not a side channel as in dio trace */
 	if (!o.output)
@@ -633,14 +691,37 @@ out:
 	return code;
 }
 
+/* --from SOURCE stands for the trace file: dio analyze --from clickhouse:url=...,session=... */
+static int replay_from_arg(int argc, char **argv, int analyze)
+{
+	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	int n = 0, code;
+
+	if (!av) {
+		die_msg("out of memory");
+		return 1;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--from") && i + 1 < argc)
+			av[n++] = argv[++i];
+		else if (!strncmp(argv[i], "--from=", 7))
+			av[n++] = argv[i] + 7;
+		else
+			av[n++] = argv[i];
+	}
+	code = replay_cmd(n, av, analyze);
+	free(av);
+	return code;
+}
+
 int cmd_dump(int argc, char **argv)
 {
-	return replay_cmd(argc, argv, 0);
+	return replay_from_arg(argc, argv, 0);
 }
 
 int cmd_analyze(int argc, char **argv)
 {
-	return replay_cmd(argc, argv, 1);
+	return replay_from_arg(argc, argv, 1);
 }
 
 /*

@@ -1216,22 +1216,41 @@ void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_e
 	s->keep_ud = ud;
 }
 
-int session__replay(struct session *s, struct tf_reader *r)
+/* every record next gives to the modules: 0, or 1 when a record or the reading failed */
+static int dispatch_all(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+			void *ud, const char *what)
 {
 	const void *rec;
 	size_t size;
-	int e, code = 0;
+	int e;
 
-	while ((e = tf_reader__next(r, &rec, &size)) == 1) {
-		if (session__dispatch(s, rec, size) < 0) {
-			code = 1;
-			break;
-		}
-	}
+	while ((e = next(ud, &rec, &size)) == 1)
+		if (session__dispatch(s, rec, size) < 0)
+			return 1;
 	if (e < 0) {
-		die_msg("reading the trace file failed: %s", strerror(-e));
-		code = 1;
+		die_msg("reading %s failed: %s", what, strerror(-e));
+		return 1;
 	}
+	return 0;
+}
+
+int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+			 void *ud, const char *what)
+{
+	int code = dispatch_all(s, next, ud, what);
+
+	return with_findings(s, session__finish(s) || code);
+}
+
+static int next_record(void *ud, const void **rec, size_t *size)
+{
+	return tf_reader__next(ud, rec, size);
+}
+
+int session__replay(struct session *s, struct tf_reader *r)
+{
+	int code = dispatch_all(s, next_record, r, "the trace file");
+
 	/* the recording's losses, from the metadata its writer appended at the end */
 	loss__add_meta(&s->loss, meta_get, r);
 	return with_findings(s, session__finish(s) || code);

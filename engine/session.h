@@ -80,6 +80,9 @@ const struct features *session__features(const struct session *s);
  * exit status (0, or 1 when a module or the reading failed).
  */
 int session__replay(struct session *s, struct tf_reader *r);
+/* The same over records from elsewhere (dio analyze --from); what: for messages. */
+int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+			 void *ud, const char *what);
 /*
  * The end of the records, whatever their source: the descriptions still open
  * end, the analyzers finish, --max-findings says what it left out, the sinks

@@ -78,6 +78,7 @@ struct ch {
 	uint8_t *stored[CH_TABLES];	/* push: batches stored (whole or in part), a bit each */
 	uint64_t nstored[CH_TABLES];
 	uint64_t rows;
+	uint64_t records;		/* records seen so far: the next one's number */
 	int64_t realtime_off;
 };
 
@@ -163,6 +164,7 @@ static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
 	str(t, c->session);
 	u64(t, t->batch);
 	u64(t, t->seq++);
+	u64(t, c->records);
 	u64(t, ts);
 	t->rows++;
 	c->rows++;
@@ -250,6 +252,7 @@ static int add_call(struct ch *c, const struct dio_ev_syscall *e)
 	u32(t, e->tag.gen);
 	i64(t, e->offset);
 	u32(t, e->ofd);
+	u8(t, (uint8_t)((e->str_len[0] ? 1 : 0) | (e->str_len[1] ? 2 : 0)));
 	str(t, e->str_len[0] ? dio_ev_syscall_str(e, 0) : NULL);
 	str(t, e->str_len[1] ? dio_ev_syscall_str(e, 1) : NULL);
 	return full(c, CH_CALLS);
@@ -264,6 +267,7 @@ static int add_path(struct ch *c, const struct dio_ev_path *p)
 	u32(t, p->tag.gen);
 	u8(t, p->ftype);
 	u8(t, p->flags);
+	u32(t, p->pid);
 	str(t, dio_ev_path_str(p));
 	return full(c, CH_PATHS);
 }
@@ -330,6 +334,7 @@ static int ch_event(void *state, const struct dio_ev_hdr *ev)
 
 	if (c->skip_all)
 		return 0;
+	c->records++;
 	switch (ev->type) {
 	case DIO_EV_SYSCALL:
 		return add_call(c, (const void *)ev);

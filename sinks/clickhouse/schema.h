@@ -28,7 +28,7 @@ struct ch_tdef {
 
 #define CH_COMMON \
 	{ "host", "String" }, { "boot_id", "String" }, { "session", "String" }, \
-	{ "batch", "UInt64" }, { "seq", "UInt64" }, { "ts", "UInt64" }
+	{ "batch", "UInt64" }, { "seq", "UInt64" }, { "rec", "UInt64" }, { "ts", "UInt64" }
 
 static const struct ch_col ch_calls_cols[] = {
 	CH_COMMON,
@@ -39,14 +39,16 @@ static const struct ch_col ch_calls_cols[] = {
 	{ "ret", "Int64" }, { "duration", "UInt64" }, { "fd", "Int32" },
 	{ "flags", "UInt8" }, { "ftype", "UInt8" },
 	{ "dev", "UInt32" }, { "ino", "UInt64" }, { "gen", "UInt32" },
-	{ "offset", "Int64" }, { "ofd", "UInt32" }, { "str0", "String" }, { "str1", "String" },
+	{ "offset", "Int64" }, { "ofd", "UInt32" },
+	{ "strs", "UInt8" },	/* bit i: string argument i was read (str0, str1; "" is one) */
+	{ "str0", "String" }, { "str1", "String" },
 	{ NULL, NULL },
 };
 
 static const struct ch_col ch_paths_cols[] = {
 	CH_COMMON,
 	{ "dev", "UInt32" }, { "ino", "UInt64" }, { "gen", "UInt32" }, { "ftype", "UInt8" },
-	{ "flags", "UInt8" }, { "path", "String" },
+	{ "flags", "UInt8" }, { "pid", "UInt32" }, { "path", "String" },
 	{ NULL, NULL },
 };
 

@@ -8,6 +8,8 @@
 #  - a session traced on a second "host" (a UTS namespace with another host
 #    name) and a pushed recording can be asked together with the queries of
 #    docs/clickhouse.md, each of which must run and answer for both hosts;
+#  - dio analyze --from the stored session finds what dio analyze of the file
+#    finds, and dio dump --from prints what dio dump of the file prints;
 #  - dio push twice stores once, and a push onto a batch the server kept in
 #    part sends only the rest;
 #  - the server killed mid-session and started again: nothing lost, nothing
@@ -119,6 +121,31 @@ grep -q "whole already" "$TMP/push2.err" || { echo "FAIL: the second push did no
 [ "$(twice "$SC")" = 0 ] || { echo "FAIL: a push stored rows twice"; fail=1; }
 [ "$(q "SELECT count() FROM dio.findings WHERE session = '$SC' AND code = 'redundant-open.churn'")" = 1 ] ||
 	{ echo "FAIL: the pushed recording's finding is not stored once"; fail=1; }
+
+# dio analyze and dio dump --from the stored session: what they give of the file
+run_dio analyze --no-summary --from "clickhouse:url=$U,session=$SC" --analyzer all \
+	--sink "json:file=$TMP/from.json" > /dev/null 2> "$TMP/from.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio analyze --from exited with $RC:"; cat "$TMP/from.err"; fail=1; }
+run_dio analyze --no-summary "$TMP/c.dio" --analyzer all --sink "json:file=$TMP/file.json" > /dev/null 2>&1
+for f in from file; do
+	jq -c 'select(.type == "finding") | del(.rel_ns)' "$TMP/$f.json" > "$TMP/$f.findings"
+done
+echo "analyze --from: $(grep -c . "$TMP/from.findings") findings, of the file: $(grep -c . "$TMP/file.findings")"
+if ! cmp -s "$TMP/from.findings" "$TMP/file.findings" || [ ! -s "$TMP/file.findings" ]; then
+	echo "FAIL: dio analyze --from clickhouse differs from dio analyze of the file:"
+	diff "$TMP/file.findings" "$TMP/from.findings" | head -6
+	fail=1
+fi
+"$DIO" dump -ttt -T "$TMP/c.dio" > "$TMP/file.dump" 2>&1
+"$DIO" dump -ttt -T --from "clickhouse:url=$U,session=$SC" > "$TMP/from.dump" 2>&1
+cmp -s "$TMP/file.dump" "$TMP/from.dump" ||
+	{ echo "FAIL: dio dump --from clickhouse differs from the file's:"; diff "$TMP/file.dump" "$TMP/from.dump" | head -6; fail=1; }
+expect_from_error() {
+	run_dio analyze --from "$1" > /dev/null 2> "$TMP/bad.err"
+	[ "$RC" -ne 0 ] && grep -q "$2" "$TMP/bad.err" || { echo "FAIL: --from $1: exit $RC:"; cat "$TMP/bad.err"; fail=1; }
+}
+expect_from_error "clickhouse:url=$U,session=0123abc" "no session 0123abc"
+expect_from_error "clickhouse:url=$U" "give url= and session="
 
 # a batch the server kept in part (a body cut at a row's end and closed cleanly
 # keeps the rows before the cut): a copy of the tables holding the first 300 of
