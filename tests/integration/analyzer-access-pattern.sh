@@ -47,11 +47,36 @@ pct() {
 	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'
 }
 
+# small_time NAME: the share of the workload's span, from its first request on
+# $MNT/data to the end of its last, spent in its small ones, from the calls the
+# json sink wrote (requests as the analyzer takes them: reads and writes that
+# moved bytes at a known offset; small: asked for fewer than 4096 bytes)
+small_time() {
+	python3 - "$TMP/$1.json" "$PID" "$MNT/data" << 'PY'
+import json, sys
+reqs = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "syscall"
+        and r["pid"] == int(sys.argv[2]) and r.get("path") == sys.argv[3] and "offset" in r
+        and r["ret"] > 0 and r["syscall"] in ("read", "pread64", "write", "pwrite64")]
+span = max(r["ts_ns"] + r["duration_ns"] for r in reqs) - min(r["ts_ns"] for r in reqs)
+small = sum(r["duration_ns"] for r in reqs if r["args"][2] < 4096)
+print("%.4f" % (small / span))
+PY
+}
+
 if run buggy buggy; then
+	# Small requests make a finding when they are most of the requests and took at
+	# least 10 % of the span (small_time). The workload's small reads come from the
+	# page cache and take about half of it; on a machine whose CPUs are busy with
+	# other work, the workload also waits for a CPU between its calls and the share
+	# can fall below 10 %: the finding is then rightly not made.
+	share=$(small_time buggy)
+	want=4
+	awk -v s="$share" 'BEGIN { exit !(s < 0.1) }' && want=3
+	echo "buggy: the small requests took $share of the span: $want findings due"
 	n=$(findings buggy | grep -c .)
-	[ "$n" -eq 4 ] || { echo "FAIL: $n findings, expected 4:"; findings buggy; fail=1; }
+	[ "$n" -eq "$want" ] || { echo "FAIL: $n findings, expected $want:"; findings buggy; fail=1; }
 	who="pid $PID (pattern)"
-	expect small-requests "$SMALL" "$who made $SMALL of its $REQ requests to $MNT/data smaller \
+	[ "$want" -eq 3 ] || expect small-requests "$SMALL" "$who made $SMALL of its $REQ requests to $MNT/data smaller \
 than 4096 bytes ($(pct "$SMALL" "$REQ")): $SMALL reads, 0 writes"
 	expect random "$RND" "$who made $RND of its $REQ requests to $MNT/data at random \
 offsets ($(pct "$RND" "$REQ")): $RND reads, 0 writes"
@@ -83,5 +108,6 @@ if run many many; then
 fi
 
 # inline == offline: the findings made while recording are the ones dio analyze makes
-inline_is_offline access-pattern 4 "$WL/pattern" buggy "$MNT" || fail=1
+# (3 at least: the small requests' finding depends on the time they took, as above)
+inline_is_offline access-pattern 3 "$WL/pattern" buggy "$MNT" || fail=1
 exit $fail
