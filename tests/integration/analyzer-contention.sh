@@ -99,6 +99,21 @@ near() {
 	awk -v g="$1" -v w="$2" -v p="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * p / 100 + 1) }'
 }
 
+# p99ok GOT_NS ROUNDING WANT_NS: a histogram p99, shown rounded, against the one of the
+# workload's own timing: at most 25 % above it (the top of a bucket), and up to 10 %
+# below. dio's duration runs from the kernel's entry to its exit; the workload times
+# a call from before it enters the kernel to after the thread runs again, and a
+# thread preempted on its way back to user space waits for a CPU outside dio's
+# duration: with eight busy threads on a few CPUs, or other programs taking the
+# CPUs, that can be a while. Measured with three CPU-bound programs beside the
+# test on 2 CPUs: call by call the workload's time exceeded dio's by 1 us at the median
+# but by up to 13.7 ms; one call at the saturate phase's p99 rank took 31.3 ms in
+# user space and 23.7 ms in the kernel, which put the workload's p99 116 us above
+# the top of dio's bucket (29.4 ms against 29.48 ms).
+p99ok() {
+	awk -v g="$1" -v r="$2" -v w="$3" 'BEGIN { exit !(g >= w * 0.9 - r && g <= w * 1.25 + r) }'
+}
+
 # get FIELD: of the finding $f
 get() {
 	printf "%s\n" "$f" | jq -r "$1"
@@ -167,16 +182,13 @@ if run saturate saturate; then
 			     "${got_cp% *}"
 			near "$got_br" "$1" 1 || { echo "FAIL: baseline rate $got_br, expected $1"; fail=1; }
 			near "$got_cr" "$3" 1 || { echo "FAIL: contended rate $got_cr, expected $3"; fail=1; }
-			# a histogram p99 is the top of its bucket: at most 25 % high, then
-			# rounded. The workload times each call in user space, around the
-			# kernel's entry and exit (and dio's probes there): dio's duration,
-			# from entry to exit in the kernel, is a few microseconds shorter,
-			# so a p99 at a bucket's top may read that much below the workload's.
+			# the p99s as p99ok() allows: the workload's own timing of a call
+			# may include a wait for a CPU after the kernel's exit
 			for pair in "$got_bp $2 baseline" "$got_cp $4 contended"; do
 				set -- $pair
-				if ! awk -v g="$1" -v r="$2" -v w="$3" \
-					'BEGIN { exit !(g >= w - r - 5000 && g <= w * 1.25 + r) }'; then
-					echo "FAIL: $4 p99 $1 ns (shown to $2 ns), expected $3 ns to 25 % above"
+				if ! p99ok "$1" "$2" "$3"; then
+					echo "FAIL: $4 p99 $1 ns (shown to $2 ns), expected $3 ns," \
+					     "10 % below to 25 % above"
 					fail=1
 				fi
 			done
@@ -279,14 +291,6 @@ levels() {
 	}'
 }
 
-# p99ok GOT_NS ROUNDING WANT_NS: a histogram p99, shown rounded, against the one of the
-# workload's own timing: at most 25 % above it (the top of a bucket), and up to 10 %
-# below, for the workload times a call from before it enters the kernel to after the
-# thread runs again, and with eight busy threads on a few CPUs that can be a while
-p99ok() {
-	awk -v g="$1" -v r="$2" -v w="$3" 'BEGIN { exit !(g >= w * 0.9 - r && g <= w * 1.25 + r) }'
-}
-
 # "2-4" or "8" (or "16 or more"): the first and the last number busy
 range() {
 	case $1 in
@@ -301,6 +305,11 @@ if run busy busy; then
 	if [ "$n" -ne 1 ]; then
 		echo "FAIL: $n contention findings for the busy workload, expected 1"
 		findings busy | jq -r '.code, .title, .message'
+		# whether the workload made the effect at all: its clients' calls a second
+		# and p99 by the number busy (under heavy CPU load the clients can be as
+		# slow with 2 busy as with 8, and then no finding is the right answer)
+		levels "$(fact busy fg_start_ns)" 0 1 2 16 < "$TMP/busy.facts" |
+			sed -n 's/^level \([0-9]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\)$/busy: from the calls: \1 busy: \2 windows, \3 calls\/s, p99 \4 ns/p'
 		fail=1
 	else
 		f=$(findings busy)
