@@ -7,7 +7,10 @@
 #     saw, and how long after fio ended the last rows were stored;
 #  2. dio push of that session's recording into another database: the rows a
 #     second one server stores when the sink sends as fast as it can;
-#  3. the bytes a row takes on the server's disk, per table (system.parts).
+#  3. the bytes a row takes on the server's disk, per table (system.parts);
+#  4. the insert formats: the pushed calls as RowBinary (what the sink sends)
+#     and as JSONEachRow, their sizes raw and gzipped, and the server's time to
+#     insert each gzipped body, best of 3 alternating rounds.
 #
 # usage: bench/clickhouse.sh [-s SECONDS] [DIO]
 set -euo pipefail
@@ -73,4 +76,26 @@ q "SELECT table, sum(rows), sum(bytes_on_disk), round(sum(bytes_on_disk) / sum(r
 	awk -F'\t' 'BEGIN { printf "%-10s %10s %12s %8s\n", "table", "rows", "bytes", "B/row" }
 		{ printf "%-10s %10s %12s %8s\n", $1, $2, $3, $4 }'
 [ -n "$last" ] || echo "(the session's end row is missing: see $work/ch.err)"
+
+curl -sS --data-binary "SELECT * FROM pushed.calls FORMAT RowBinary" "$url/" > "$work/rows.RowBinary"
+curl -sS --data-binary "SELECT * FROM pushed.calls FORMAT JSONEachRow" \
+	"$url/?output_format_json_quote_64bit_integers=0" > "$work/rows.JSONEachRow"
+declare -A best
+for f in RowBinary JSONEachRow; do
+	gzip -1 -c "$work/rows.$f" > "$work/rows.$f.gz"
+	q "CREATE TABLE pushed.calls_$f AS pushed.calls" > /dev/null
+done
+for round in 1 2 3; do
+	for f in RowBinary JSONEachRow; do
+		s=$(date +%s.%N)
+		curl -sS -H "Content-Encoding: gzip" --data-binary "@$work/rows.$f.gz" \
+			"$url/?query=INSERT+INTO+pushed.calls_$f+FORMAT+$f"
+		t=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+		best[$f]=$(best "${best[$f]:-}" "$t")
+	done
+done
+printf '\n%-12s %12s %12s %10s\n' "format" "bytes" "gzip -1" "insert s"
+for f in RowBinary JSONEachRow; do
+	printf '%-12s %12s %12s %10s\n' "$f" "$(stat -c %s "$work/rows.$f")" "$(stat -c %s "$work/rows.$f.gz")" "${best[$f]}"
+done
 printf '\nreproduce: sudo %s -s %s %s\n' "$0" "$secs" "$dio"
