@@ -544,6 +544,9 @@ static void recorded_info(struct session *s, void *ud)
 	if (!tf_reader__meta_get(ri->r, "options", v, sizeof(v)))
 		session__set_info(s, "command", v);
 	set_recorded_ids(s, ri->r);
+	/* FILE.K of a --max-size recording: its records are a part of the session's */
+	if (!tf_reader__meta_get(ri->r, "part", v, sizeof(v)))
+		session__set_info(s, "part", v);
 }
 
 struct session *replay_session(struct options *o, struct tf_reader *r, const char *path)

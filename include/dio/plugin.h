@@ -224,7 +224,9 @@ struct dio_host {
 	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error),
 	 * "boot_id" (the traced machine's, /proc/sys/kernel/random/boot_id) and
 	 * "session_id" (32 hex digits, new for each live session and kept in its
-	 * recording, so that the rows of one session in a database are one set).
+	 * recording, so that the rows of one session in a database are one set),
+	 * "part" (replaying FILE.K of a --max-size recording: K; its records are
+	 * the Kth part of the session's).
 	 */
 	const char *(*info)(struct dio_ctx *ctx, const char *key);
 	/*

@@ -75,10 +75,11 @@ struct ch {
 	unsigned int drain_s;
 	int push;			/* batches by size alone; skip those stored */
 	int skip_all;			/* push: the session is stored whole already */
-	uint8_t *stored[CH_TABLES];	/* push: batches stored (whole or in part), a bit each */
+	uint8_t *stored[CH_TABLES];	/* push: this part's batches stored (whole or in part), a bit each */
 	uint64_t nstored[CH_TABLES];
 	uint64_t rows;
 	uint64_t records;		/* records seen so far: the next one's number */
+	uint64_t part;			/* of a recording cut by --max-size */
 	int64_t realtime_off;
 };
 
@@ -173,8 +174,10 @@ static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
 
 /* ---- batches ------------------------------------------------------------------------ */
 
+/* batch (of this part) is in table k already, whole or in part */
 static int stored(const struct ch *c, enum ch_table k, uint64_t batch)
 {
+	batch -= c->part << 32;
 	return c->stored[k] && batch < c->nstored[k] && (c->stored[k][batch / 8] >> (batch % 8) & 1);
 }
 
@@ -509,17 +512,20 @@ static int stored_batches(struct ch *c)
 	int e;
 
 	ch_quote(c->session, q, sizeof(q));
-	snprintf(sql, sizeof(sql), "SELECT max(complete) FROM %s WHERE session = %s",
-		 c->tname[CH_SESSIONS], q);
+	/* stored whole: streamed live to its end, or this part pushed to its end */
+	snprintf(sql, sizeof(sql), "SELECT count() FROM %s WHERE session = %s AND complete = 1 AND "
+		 "(origin = 'live' OR intDiv(batch, 4294967296) = %" PRIu64 ")",
+		 c->tname[CH_SESSIONS], q, c->part);
 	if ((e = query(c, sql, &out)))
 		return e;
-	c->skip_all = atoi(out) == 1;
+	c->skip_all = atoi(out) > 0;
 	free(out);
 	if (c->skip_all)
 		return 0;
 	for (int k = 0; k < CH_TABLES; k++) {
-		snprintf(sql, sizeof(sql), "SELECT DISTINCT batch FROM %s WHERE session = %s "
-			 "FORMAT TabSeparated", c->tname[k], q);
+		snprintf(sql, sizeof(sql), "SELECT DISTINCT batch - %" PRIu64 " FROM %s WHERE "
+			 "session = %s AND intDiv(batch, 4294967296) = %" PRIu64 " FORMAT TabSeparated",
+			 c->part << 32, c->tname[k], q, c->part);
 		out = NULL;
 		if ((e = query(c, sql, &out)))
 			return e;
@@ -660,6 +666,23 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		goto fail;
 	}
 	snprintf(c->session, sizeof(c->session), "%s", v);
+	/*
+	 * FILE.K of a recording cut by --max-size: the Kth part of the session.
+	 * Its batches, rows and records are numbered from K << 32, K << 40 and
+	 * K << 40, so that the parts pushed one by one neither take nor skip
+	 * each other's numbers, and --from reads them back in order.
+	 */
+	v = host->info(ctx, "part");
+	c->part = v ? strtoull(v, NULL, 10) : 0;
+	if (c->part >= 1u << 20) {
+		host->log(ctx, "part %s of a recording: more parts than this sink numbers", v);
+		goto fail;
+	}
+	c->records = c->part << 40;
+	for (int k = 0; k < CH_TABLES; k++) {
+		c->t[k].batch = c->part << 32;
+		c->t[k].seq = c->part << 40;
+	}
 	c->realtime_off = (int64_t)host->realtime_ns(ctx, 1000000000) - 1000000000;
 	for (int k = 0; k < CH_TABLES; k++)
 		snprintf(c->tname[k], sizeof(c->tname[k]), "`%s`.`%s%s`", c->conf.database, prefix,

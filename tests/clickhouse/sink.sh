@@ -10,6 +10,7 @@
 #    docs/clickhouse.md, each of which must run and answer for both hosts;
 #  - dio analyze --from the stored session finds what dio analyze of the file
 #    finds, and dio dump --from prints what dio dump of the file prints;
+#  - a recording cut in parts, each pushed (twice), is one session;
 #  - dio push twice stores once, and a push onto a batch the server kept in
 #    part sends only the rest;
 #  - the server killed mid-session and started again: nothing lost, nothing
@@ -146,6 +147,26 @@ expect_from_error() {
 }
 expect_from_error "clickhouse:url=$U,session=0123abc" "no session 0123abc"
 expect_from_error "clickhouse:url=$U" "give url= and session="
+
+# a recording cut in parts by --max-size: each part pushed, twice, is the part of
+# one session it was, and the session read back is the parts one after another
+run_dio record -q --no-summary --level 0 --max-size 100K -o "$TMP/m.dio" -- \
+	"$top_builddir/bench/callcost" "$TMP/cc" 1 20000 > /dev/null 2>&1
+[ -e "$TMP/m.dio.1" ] || { echo "FAIL: the recording was not cut in parts"; fail=1; }
+SM=$(session_of "$TMP/m.dio")
+for n in 1 2; do
+	run_dio push "$TMP/m.dio" "$TMP/m.dio.1" --to "$U,spool=$SPOOL" > /dev/null 2> "$TMP/pushm.err"
+	[ "$RC" -eq 0 ] || { echo "FAIL: dio push of the parts ($n) exited with $RC:"; cat "$TMP/pushm.err"; fail=1; }
+done
+want=$( (counts "$TMP/m.dio"; counts "$TMP/m.dio.1") |
+	awk '{ for (i = 1; i <= NF; i++) n[i] += $i } END { print n[1], n[2], n[3], n[4], n[5] }')
+got=$(stored "$SM")
+echo "parts: the recordings hold $want; stored $got"
+[ "$want" = "$got" ] && [ "$(twice "$SM")" = 0 ] || { echo "FAIL: the parts are not stored once each"; fail=1; }
+("$DIO" dump "$TMP/m.dio"; "$DIO" dump "$TMP/m.dio.1") > "$TMP/parts.dump" 2>&1
+"$DIO" dump --from "clickhouse:url=$U,session=$SM" > "$TMP/partsfrom.dump" 2>&1
+cmp -s "$TMP/parts.dump" "$TMP/partsfrom.dump" ||
+	{ echo "FAIL: dio dump --from of the parts' session is not the parts' dumps:"; diff "$TMP/parts.dump" "$TMP/partsfrom.dump" | head -4; fail=1; }
 
 # a batch the server kept in part (a body cut at a row's end and closed cleanly
 # keeps the rows before the cut): a copy of the tables holding the first 300 of
