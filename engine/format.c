@@ -293,11 +293,13 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 			put(o, "%lld.%06lld ", (long long)sec, (long long)(sub / 1000));
 		} else {
 			t = (time_t)sec;
-			if (!localtime_r(&t, &tm))
+			if (!((fc->flags & DIO_FMT_UTC) ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
 				memset(&tm, 0, sizeof(tm));
 			put(o, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
 			if (fc->flags & DIO_FMT_TIME_TT)
 				put(o, ".%06lld", (long long)(sub / 1000));
+			if (fc->flags & DIO_FMT_UTC)
+				put_mem(o, "Z", 1);
 			put_mem(o, " ", 1);
 		}
 	}

@@ -577,11 +577,18 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 }
 
 /* dio dump and dio analyze: the same replay, with different defaults */
+struct clickhouse_replay {
+	struct chsource *src;
+	const char *spec;
+};
+
 static void clickhouse_info(struct session *s, void *ud)
 {
-	const struct chsource *src = ud;
+	const struct clickhouse_replay *cr = ud;
+	const struct chsource *src = cr->src;
 	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id" };
 
+	session__set_info(s, "trace", cr->spec);
 	session__set_realtime_off(s, chsource__realtime_off(src));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (chsource__info(src, keys[i]))
@@ -597,6 +604,7 @@ static int next_clickhouse(void *ud, const void **rec, size_t *size)
 static int replay_clickhouse(struct options *o, const char *spec)
 {
 	struct chsource *src;
+	struct clickhouse_replay cr;
 	struct session *s;
 	char err[1024];
 	int code;
@@ -610,8 +618,10 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		die_msg("%s", err);
 		return 1;
 	}
+	cr.src = src;
+	cr.spec = spec;
 	o->recorded_info = clickhouse_info;
-	o->recorded_ud = src;
+	o->recorded_ud = &cr;
 	s = session__new(o, err, sizeof(err));
 	o->recorded_info = NULL;
 	if (!s) {
@@ -620,7 +630,6 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		chsource__close(src);
 		return 1;
 	}
-	session__set_info(s, "trace", spec);
 	code = session__replay_from(s, next_clickhouse, src, "the session from ClickHouse");
 	if (session__malformed(s))
 		code = 1;

@@ -43,6 +43,8 @@ struct session {
 	struct tagtab *tags;
 	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
 	uint64_t last_ts;	/* of the latest record: when the trace ended */
+	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
+	int replay;		/* the records come from a recording, not the kernel */
 	struct probe *probe;
 	struct plugin plugins[MAX_PLUGINS];
 	struct dio_ctx ctx[MAX_PLUGINS];
@@ -312,13 +314,20 @@ const char *session__info(const struct session *s, const char *key)
 
 int session__set_info(struct session *s, const char *key, const char *val)
 {
-	char *copy = strdup(val);
+	char *copy = val ? strdup(val) : NULL;
 	int i;
 
-	if (!copy)
+	if (val && !copy)
 		return -ENOMEM;
 	for (i = 0; i < s->ninfo && strcmp(s->info[i].key, key); i++)
 		;
+	if (!val) {
+		if (i < s->ninfo) {
+			free(s->info[i].val);
+			s->info[i] = s->info[--s->ninfo];
+		}
+		return 0;
+	}
 	if (i == s->ninfo) {
 		if (s->ninfo == (int)(sizeof(s->info) / sizeof(s->info[0]))) {
 			free(copy);
@@ -333,15 +342,30 @@ int session__set_info(struct session *s, const char *key, const char *val)
 
 static void set_default_info(struct session *s);
 
-/* now as RFC 3339 UTC, the form SARIF and JUnit take */
-static void set_time_info(struct session *s, const char *key)
+/*
+ * Now, or in a replay the time of its record at mono (none when it has no
+ * record), as RFC 3339 UTC, the form SARIF and JUnit take: a replay's reports
+ * depend on the trace alone.
+ */
+static void set_time_info(struct session *s, const char *key, uint64_t mono)
 {
 	struct timespec ts;
 	struct tm tm;
 	char buf[64];
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
+	if (s->replay && !mono) {
+		session__set_info(s, key, NULL);
+		return;
+	}
+	if (s->replay) {
+		mono += (uint64_t)s->realtime_off;
+		ts.tv_sec = (time_t)(mono / 1000000000);
+		ts.tv_nsec = (long)(mono % 1000000000);
+	} else {
+		clock_gettime(CLOCK_REALTIME, &ts);
+	}
+	if (!gmtime_r(&ts.tv_sec, &tm))
+		memset(&tm, 0, sizeof(tm));
 	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ".%03ldZ", ts.tv_nsec / 1000000);
 	session__set_info(s, key, buf);
@@ -433,7 +457,7 @@ static void set_default_info(struct session *s)
 		snprintf(cmd, sizeof(cmd), "-a");
 	if (cmd[0])
 		session__set_info(s, "command", cmd);
-	set_time_info(s, "start");
+	set_time_info(s, "start", 0);
 }
 
 static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
@@ -778,6 +802,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		e = -errno;
 		goto fail;
 	}
+	/* a session whose records were recorded before: its facts are the recording's */
+	s->replay = !!o->recorded_info;
 	set_default_info(s);
 	if (o->recorded_info)
 		o->recorded_info(s, o->recorded_ud);
@@ -993,6 +1019,10 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	if (s->keep && !s->keep(s->keep_ud, h))
 		return 0;
 	s->events++;
+	if (h->ts && (!s->span[0] || h->ts < s->span[0]))
+		s->span[0] = h->ts;
+	if (h->ts > s->span[1])
+		s->span[1] = h->ts;
 	/* as it came from the ring: a replay goes through this same function */
 	if (s->rec && !s->failed) {
 		e = s->rec(s->rec_ud, rec, h->size);
@@ -1123,7 +1153,9 @@ static int finish_analyzers(struct session *s)
 	}
 	left_out_findings(s);
 	absent_findings(s);
-	set_time_info(s, "end");
+	if (s->replay)
+		set_time_info(s, "start", s->span[0]);
+	set_time_info(s, "end", s->span[1]);
 	for (int i = 0; i < s->nplugins; i++) {
 		struct plugin *p = &s->plugins[i];
 		int e;

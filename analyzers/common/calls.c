@@ -72,7 +72,9 @@ void excerpt_add_fmt(struct excerpt *x, const struct dio_host *host, struct dio_
 		x->more++;
 		return;
 	}
-	n = host->format_event(ctx, ev, DIO_FMT_TIME_TT | DIO_FMT_TID | DIO_FMT_DURATION | flags,
+	/* in UTC: an excerpt goes into files that must not depend on where they were made */
+	n = host->format_event(ctx, ev, DIO_FMT_TIME_TT | DIO_FMT_UTC | DIO_FMT_TID |
+			       DIO_FMT_DURATION | flags,
 			       x->text + x->len, room - 1);
 	if (n < 0 || (size_t)n >= room - 1) {
 		/* would not fit whole: leave it out rather than cut a line */

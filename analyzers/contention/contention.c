@@ -1053,15 +1053,15 @@ static void put_bytes(struct buf *b, uint64_t v)
 	put(b, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
 }
 
-/* time of day of window idx's start, as excerpts print it */
+/* time of day of window idx's start in UTC, as excerpts print it (DIO_FMT_UTC) */
 static void put_clock(struct contention *s, struct buf *b, uint64_t idx)
 {
 	uint64_t ns = s->host->realtime_ns(s->ctx, idx * s->wns);
 	time_t sec = (time_t)(ns / 1000000000);
 	struct tm tm;
 
-	if (localtime_r(&sec, &tm))
-		put(b, "%02d:%02d:%02d.%03u", tm.tm_hour, tm.tm_min, tm.tm_sec,
+	if (gmtime_r(&sec, &tm))
+		put(b, "%02d:%02d:%02d.%03uZ", tm.tm_hour, tm.tm_min, tm.tm_sec,
 		    (unsigned int)(ns % 1000000000 / 1000000));
 	else
 		put(b, "%lld.%03u", (long long)sec, (unsigned int)(ns % 1000000000 / 1000000));

@@ -144,6 +144,12 @@ struct dio_stats {
 #define DIO_FMT_TIME_T	0x10	/* prefix HH:MM:SS (strace -t) */
 #define DIO_FMT_TIME_TT	0x20	/* prefix HH:MM:SS.micro (strace -tt) */
 #define DIO_FMT_TIME_TTT 0x40	/* prefix epoch seconds.micro (strace -ttt) */
+/*
+ * ABI 1, appended: the time of day of DIO_FMT_TIME_T/TT in UTC, marked "Z",
+ * not in the local time zone: for text kept in files, which must read the
+ * same wherever the trace is replayed (an older host prints local time).
+ */
+#define DIO_FMT_UTC	0x80
 
 /*
  * What dio knows of a system call: host->syscall_info. Fields are only ever
@@ -220,8 +226,11 @@ struct dio_host {
 	/*
 	 * ABI 1, appended: facts about the run, NULL when unknown: "version"
 	 * (dio's), "command" (what was traced, as a command line), "start" and
-	 * "end" (RFC 3339 UTC), "srcroot" (--srcroot, absolute), "trace" (the
-	 * trace file being analyzed), "hostname", "fail_on" (info, warning, error),
+	 * "end" (RFC 3339 UTC; in a replay, the times of its earliest and latest
+	 * records, "end" set before the sinks' finish), "srcroot" (--srcroot,
+	 * absolute), "trace" (the trace file or stored session being replayed: set
+	 * in a replay only, from the modules' init on), "hostname" (the traced
+	 * machine's), "fail_on" (info, warning, error),
 	 * "boot_id" (the traced machine's, /proc/sys/kernel/random/boot_id) and
 	 * "session_id" (32 hex digits, new for each live session and kept in its
 	 * recording, so that the rows of one session in a database are one set),

@@ -43,7 +43,9 @@ struct json {
 	int paths;
 	int werr;		/* errno of the first write error (logged), 0 if none */
 	uint64_t base;		/* CLOCK_MONOTONIC ns rel_ns counts from */
-	int based;		/* base was checked against the first record */
+	int based;		/* base was checked against (live), or set to (replay), the first
+				 * record's time */
+	int replay;		/* the records come from a recording: the session began at its first */
 	char *line;		/* the line being built; grows, never cut */
 	size_t len, cap;
 	int oom;		/* the line could not grow */
@@ -210,8 +212,12 @@ static void put_head(struct json *j, const char *type, uint64_t ts, uint32_t pid
 	if (!ts)
 		goto ids;
 	if (!j->based) {
-		/* a replayed trace has times from before this session: count from its first */
-		if (ts < j->base)
+		/*
+		 * A replay counts from its first record, whatever this machine's
+		 * clock says; a live session from its start, or from a first record
+		 * that came before it.
+		 */
+		if (j->replay || ts < j->base)
 			j->base = ts;
 		j->based = 1;
 	}
@@ -666,9 +672,10 @@ static int json_init(const struct dio_host *host, struct dio_ctx *ctx,
 	j->host = host;
 	j->ctx = ctx;
 	j->paths = !!o[O_PATHS].i;
-	/* records are CLOCK_MONOTONIC: the session starts about now */
+	/* records are CLOCK_MONOTONIC: a live session starts about now */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	j->base = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+	j->replay = DIO_HOST_HAS(host, info) && host->info(ctx, "trace");
 	j->cap = LINE_SIZE;
 	j->line = malloc(j->cap);
 	if (!j->line) {

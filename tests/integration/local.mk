@@ -50,6 +50,9 @@ INTEGRATION_TESTS += tests/integration/report-views.sh
 # version 1 trace files, written before the packed zstd blocks, still read
 INTEGRATION_TESTS += tests/integration/read-v1.sh
 EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump
+# a replay's every output is the same on a machine booted a minute ago, in another time
+# zone, with another host name and CPU count
+INTEGRATION_TESTS += tests/integration/replay-anywhere.sh
 # records that lie inside an intact trace file: checked once, left out, counted
 INTEGRATION_TESTS += tests/integration/crafted-records.sh
 # a killed dio record keeps what it recorded up to about a second before

@@ -490,6 +490,18 @@ static void time_prefixes(void **state)
 	c.flags = DIO_FMT_TIME_TTT | DIO_FMT_TID | DIO_FMT_DURATION;
 	r.ev.duration = 1500;
 	expect(&r, &c, "1700000000.123456 [10/11 app] sync() = 0 <0.000001>");
+	/* local time of day, unless DIO_FMT_UTC asks for UTC (excerpts kept in files) */
+	setenv("TZ", "Asia/Kolkata", 1);
+	tzset();
+	expect(&r, &c, "1700000000.123456 [10/11 app] sync() = 0 <0.000001>");
+	c.flags = DIO_FMT_TIME_TT;
+	expect(&r, &c, "03:43:20.123456 sync() = 0");
+	c.flags = DIO_FMT_TIME_TT | DIO_FMT_UTC;
+	expect(&r, &c, "22:13:20.123456Z sync() = 0");
+	c.flags = DIO_FMT_TIME_T | DIO_FMT_UTC;
+	expect(&r, &c, "22:13:20Z sync() = 0");
+	setenv("TZ", "UTC", 1);
+	tzset();
 	/* the microseconds keep their leading zeros */
 	c.realtime_off = 1700000000000001000LL - 1000;
 	c.flags = DIO_FMT_TIME_TT;
