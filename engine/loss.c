@@ -73,6 +73,12 @@ uint64_t loss__records(const struct loss *l)
 	return sum;
 }
 
+uint64_t loss__dropped(const struct loss *l)
+{
+	/* the kernel never ran dio's program for these: no run of dio keeps them */
+	return loss__records(l) - l->n[DIO_LOST_BLOCK_UNSEEN] - l->n[DIO_LOST_IOURING_UNSEEN];
+}
+
 int loss__meta(const struct loss *l, char *buf, size_t len)
 {
 	size_t off = 0;

@@ -24,6 +24,11 @@ struct loss {
 
 /* Records lost, every reason together (paths not sent and cut paths are not records). */
 uint64_t loss__records(const struct loss *l);
+/*
+ * Records dio had, or could have had, and lost: every reason but completions
+ * the kernel never ran dio's program for, which no run of dio would keep.
+ */
+uint64_t loss__dropped(const struct loss *l);
 /* Every counter as "key=value\n" lines for a trace file's metadata; snprintf semantics. */
 int loss__meta(const struct loss *l, char *buf, size_t len);
 /*

@@ -229,7 +229,7 @@ int cmd_record(int argc, char **argv)
 	struct recorder rc = { 0 };
 	char err[1024], *meta = NULL, *final = NULL, *path = NULL;
 	struct tf_writer_time t;
-	uint64_t dropped, kept;
+	uint64_t dropped, kept, missing;
 	uint32_t cause;
 	int e, n, code = 1;
 
@@ -288,6 +288,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	/* the session's losses, the writer's drops among them */
 	n = session__loss_text(s, final, META_MAX);
+	missing = session__dropped(s);
 	session__record_to(s, NULL, NULL, NULL, NULL);
 	rec_lost(&rc, &dropped, &cause);
 	t = rc.time;
@@ -318,6 +319,11 @@ int cmd_record(int argc, char **argv)
 		die_msg("finishing the trace file %s failed: %s; it holds the %llu records written "
 			"before, readable with dio dump", rc.name, strerror(-e), (unsigned long long)kept);
 		code = 1;
+	} else if (missing && (code == 0 || code == DIO_EXIT_FINDINGS)) {
+		/* a CI job must notice: findings from a trace with holes may be wrong or missing */
+		fprintf(stderr, "dio: %s is incomplete: %llu records were lost (said above): "
+			"exit status %d\n", path, (unsigned long long)missing, DIO_EXIT_INCOMPLETE);
+		code = DIO_EXIT_INCOMPLETE;
 	}
 out:
 	session__free(s);

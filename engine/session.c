@@ -1185,6 +1185,12 @@ uint64_t session__malformed(const struct session *s)
 	return s->loss.n[LOSS_MALFORMED];
 }
 
+uint64_t session__dropped(struct session *s)
+{
+	refresh_counters(s);
+	return loss__dropped(&s->loss);
+}
+
 int session__loss_text(struct session *s, char *buf, size_t len)
 {
 	int n;

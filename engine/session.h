@@ -20,6 +20,8 @@ struct features;
  * succeeded): apart from 1 (dio failed) and 2 (bad usage).
  */
 #define DIO_EXIT_FINDINGS	3
+/* dio record: the trace file lacks records dio lost (and nothing above applies) */
+#define DIO_EXIT_INCOMPLETE	4
 
 /*
  * Load and initialise the modules o asks for. NULL with errno and a one-line
@@ -98,6 +100,8 @@ struct selfstats *session__selfstats(const struct session *s);
 uint64_t session__malformed(const struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
 int session__loss_text(struct session *s, char *buf, size_t len);
+/* Records lost that a run of dio could have kept (loss__dropped), the writer's among them. */
+uint64_t session__dropped(struct session *s);
 /*
  * Hand every finding, as sinks get it (subject, fingerprint and the rest set
  * by the host), to cb too (NULL: stop). The finding and its strings are valid

@@ -35,6 +35,17 @@ run_dio record --inflight-table 1 -o "$TMP/b.dio" \
 	-- dd if=/dev/zero of="$MNT/big" bs=8M count=2 oflag=direct status=none > "$TMP/rec.err" 2>&1
 n=$(count_of "$TMP/rec.err" "block requests lost: the block request table was full")
 [ "$n" -gt 0 ] || { echo "FAIL: dio record with a one-entry block table said nothing:"; cat "$TMP/rec.err"; fail=1; }
+# an incomplete recording ends with its own exit status, for a CI job to notice
+# (completions the kernel never showed dio may add to the number, never take from it)
+[ "$RC" -eq 4 ] || { echo "FAIL: dio record that lost $n block requests exited with $RC, not 4"; fail=1; }
+m=$(sed -n "s|^dio: $TMP/b.dio is incomplete: \([0-9]*\) records were lost (said above): exit status 4\$|\1|p" "$TMP/rec.err")
+[ -n "$m" ] && [ "$m" -ge "$n" ] ||
+	{ echo "FAIL: dio record did not say the file is incomplete ($n lost):"; tail -3 "$TMP/rec.err"; fail=1; }
+# the traced command's own failure comes first
+run_dio record --inflight-table 1 -o "$TMP/b5.dio" \
+	-- sh -c "dd if=/dev/zero of='$MNT/big' bs=8M count=2 oflag=direct status=none; exit 5" \
+	> "$TMP/rec5.err" 2>&1
+[ "$RC" -eq 5 ] || { echo "FAIL: dio record of a command that exited 5 exited with $RC"; fail=1; }
 "$DIO" info "$TMP/b.dio" > "$TMP/info"
 grep -qx "lost_block=$n" "$TMP/info" || { echo "FAIL: dio info does not say lost_block=$n:"; grep lost_ "$TMP/info"; fail=1; }
 "$DIO" analyze "$TMP/b.dio" > "$TMP/an" 2>&1
@@ -83,6 +94,7 @@ grep -q "table was full" "$TMP/dd.err" &&
 run_dio record --level 9 --hash user --capture-data 4096 -o "$TMP/w.dio" \
 	-- dd if=/dev/urandom of=/dev/null bs=4k count=30000 status=none > "$TMP/w.err" 2>&1
 n=$(count_of "$TMP/w.err" "records not written to the trace file: dio record's writer thread was behind")
+[ "$RC" -eq 4 ] || { echo "FAIL: dio record whose writer dropped $n records exited with $RC, not 4"; fail=1; }
 if [ "$n" -eq 0 ]; then
 	echo "FAIL: level 9 kept up with 60000 records of 4 KiB random data: the check proves nothing"; fail=1
 fi
