@@ -77,7 +77,7 @@ struct session {
 	struct suppressions *supp;
 	struct baseline *base;
 	uint64_t failing;	/* findings that make --fail-on fail */
-	uint64_t n_new, n_unchanged, n_suppressed, n_absent;
+	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
 	/* dio diff: every finding also goes here */
 	int (*on_finding)(void *ud, const struct dio_finding *f);
 	void *on_finding_ud;
@@ -396,6 +396,7 @@ static void classify(struct session *s, struct dio_finding *f, char *subject, si
 	f->suppress_reason = suppressions__match(s->supp, f);
 	f->suppressed = f->suppress_reason != NULL;
 	f->baseline = s->base ? baseline__classify(s->base, fp) : DIO_BASELINE_NONE;
+	s->n_all++;
 	if (f->suppressed)
 		s->n_suppressed++;
 	else if (f->baseline == DIO_BASELINE_NEW)
@@ -1224,9 +1225,8 @@ static int with_findings(struct session *s, int code)
 
 	if (s->base || s->supp) {
 		char line[512];
-		uint64_t all = s->n_new + s->n_unchanged + s->n_suppressed;
-		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)all,
-				 all == 1 ? "" : "s");
+		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)s->n_all,
+				 s->n_all == 1 ? "" : "s");
 
 		if (s->base)
 			n += snprintf(line + n, sizeof(line) - n,

@@ -63,6 +63,14 @@ status 0 "--suppress" an --fail-on warning --srcroot "$TMP/run1" --suppress "$TM
 grep -q "^dio: \[WARNING, suppressed\] redundant-open.churn: " "$TMP/out" &&
 	grep -qx "    suppressed: the demo reopens on purpose" "$TMP/out" ||
 	{ echo "FAIL: the suppressed finding is not shown as such"; fail=1; }
+grep -qx "dio: 1 finding: 1 suppressed" "$TMP/err" ||
+	{ echo "FAIL: --suppress: no count of the findings and of those suppressed"; cat "$TMP/err"; fail=1; }
+# a suppression that matches nothing: every finding still counted in the tally line
+printf 'suppress = (\n  { reason = "another program"; process = "nosuch"; code = "*"; }\n);\n' \
+	> "$TMP/none.supp"
+status 3 "--suppress matching nothing" an --fail-on warning --suppress "$TMP/none.supp"
+grep -qx "dio: 1 finding: 0 suppressed" "$TMP/err" ||
+	{ echo "FAIL: --suppress matching nothing: the tally does not count the finding"; cat "$TMP/err"; fail=1; }
 printf 'suppress = (\n  { code = "redundant-open.churn"; }\n);\n' > "$TMP/bad.supp"
 status 1 "--suppress without a reason" an --suppress "$TMP/bad.supp"
 grep -qx "dio: $TMP/bad.supp:2: every suppression needs a reason = \"...\";" "$TMP/err" ||
