@@ -207,7 +207,7 @@ expect_lines() {
 			printf "  dio printed no line for [%s]; it printed lines for:", tid(k)
 			for (i = 1; i <= nkeys_out && i <= 8; i++)
 				printf " [%s]", tid(outkeys[i])
-			printf "%s\n", nkeys_out > 8 ? " ..." : ""
+			printf "%s\n", (nkeys_out > 8 ? " ..." : "")
 			return
 		}
 		at = anywhere(k, w)
