@@ -360,7 +360,9 @@ int tl_offset(struct timeline *t, const struct dio_ev_syscall *e, int write)
 	if (cells(t, &s->cells, sizeof(*s->cells)))
 		return -ENOMEM;
 	c = &s->cells[at(t, e->hdr.ts)];
-	end = e->offset + (e->ret > 0 ? e->ret : 0);
+	/* a crafted record's end can pass the largest offset: it stops there */
+	end = e->ret > 0 && e->offset > INT64_MAX - e->ret ? INT64_MAX :
+	      e->offset + (e->ret > 0 ? e->ret : 0);
 	if (!c->calls || e->offset < c->lo)
 		c->lo = e->offset;
 	if (!c->calls || end > c->hi)
@@ -527,7 +529,7 @@ static void json_lanes(struct timeline *t, struct rbuf *b, const struct rfinding
 		rbuf_fmt(b, "%s{\"tid\":%u,\"pid\":%u,\"names\":[", k ? "," : "", l->tid, l->pid);
 		for (uint32_t n = 0; n < l->nnames; n++) {
 			rbuf_fmt(b, "%s[%" PRId64 ",", n ? "," : "",
-				 (int64_t)(l->names[n].ts - t->t0) + (int64_t)origin);
+				 (int64_t)(l->names[n].ts - t->t0 + origin));
 			page_str(b, l->names[n].comm);
 			rbuf_str(b, "]");
 		}
@@ -727,7 +729,7 @@ static void json_spans(struct timeline *t, struct rbuf *b, const struct dio_host
 		const struct tl_span *s = &t->spans[i];
 
 		rbuf_fmt(b, "%s[%" PRId64 ",%" PRIu64 ",%u,", i ? "," : "",
-			 (int64_t)(s->ts - t->t0) + (int64_t)origin, s->dur, s->tid);
+			 (int64_t)(s->ts - t->t0 + origin), s->dur, s->tid);
 		page_str(b, host->syscall_name(s->nr));
 		rbuf_fmt(b, ",%u,", s->cls);
 		page_str(b, s->file ? host->tag_path(ctx, &s->tag) : NULL);

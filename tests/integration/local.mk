@@ -55,6 +55,8 @@ EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump
 INTEGRATION_TESTS += tests/integration/replay-anywhere.sh
 # records that lie inside an intact trace file: checked once, left out, counted
 INTEGRATION_TESTS += tests/integration/crafted-records.sh
+# records that pass the check with extreme values: no undefined behaviour in any reader
+INTEGRATION_TESTS += tests/integration/crafted-extremes.sh
 # a killed dio record keeps what it recorded up to about a second before
 INTEGRATION_TESTS += tests/integration/record-kill.sh
 # modules and config files: only from places no one else can write
