@@ -92,20 +92,26 @@ static __always_inline int call_offset(struct file *f, __u8 ftype, const struct 
 	switch (m->off_how) {
 	case DIO_OFF_POS:
 		*off = KLOAD(f, f_pos) - moved;
-		return 1;
+		break;
 	case DIO_OFF_ARG:
 		*off = arg(st, m->off_arg);
 		if (*off == -1)	/* preadv2/pwritev2: current position */
 			*off = KLOAD(f, f_pos) - moved;
-		return 1;
+		break;
 	case DIO_OFF_RET:
 		*off = ret;
-		return 1;
+		break;
 	case DIO_OFF_PTR:
 		*off = st->has_off ? st->off : KLOAD(f, f_pos) - moved;
-		return 1;
+		break;
+	default:
+		return 0;
 	}
-	return 0;
+	/*
+	 * A file whose read does not move f_pos (/proc/kmsg: the kernel log's
+	 * own cursor) gives a position below what the call moved: no offset.
+	 */
+	return *off >= 0;
 }
 
 /*

@@ -39,4 +39,18 @@ if grep -E '\] [a-z0-9_]+\(' "$TMP/out3" | grep -q ' {\|[0-9]</'; then
 	grep -E '\] [a-z0-9_]+\(' "$TMP/out3" | grep ' {\|[0-9]</' | head -3
 	fail=1
 fi
+# a file whose read does not move its position (/proc/kmsg: the kernel log's
+# own cursor) gets no offset, never a negative one; a message written to
+# /dev/kmsg first gives the read something to return (it takes it from
+# syslog(2)'s reader only: dmesg and /dev/kmsg keep it)
+if [ -w /dev/kmsg ] && [ -r /proc/kmsg ]; then
+	echo "<6>dio: trace-basic checks the offset of /proc/kmsg" > /dev/kmsg
+	run_dio trace --no-summary -e trace=read -o "$TMP/kmsg" \
+		-- dd if=/proc/kmsg of=/dev/null iflag=nonblock bs=64k count=1 status=none
+	line=$(grep '\] read(0</proc/kmsg>, ' "$TMP/kmsg")
+	case $line in
+	*") = "[1-9]*" {type=reg tag="*) ;;
+	*) echo "FAIL: the read of /proc/kmsg is not shown without an offset: $line"; fail=1 ;;
+	esac
+fi
 exit $fail
