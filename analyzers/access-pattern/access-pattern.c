@@ -76,7 +76,7 @@ static const struct dio_option options[] = {
 enum { K_SMALL, K_RANDOM, K_MISALIGNED, K_REREAD };
 
 /* the kinds' codes, as README.md explains them */
-static const struct dio_rule rules[KINDS + 1] = {
+static const struct dio_rule rules[KINDS + 2] = {
 	[K_SMALL] = {
 		"access-pattern.small-requests", DIO_SEV_WARNING, 0,
 		"Most of a process's reads and writes are smaller than a page",
@@ -130,7 +130,8 @@ static const struct dio_rule rules[KINDS + 1] = {
 		"Keep what was read (an application cache, mmap), or read it once in a bigger "
 		"piece.",
 	},
-	[KINDS] = { NULL, 0, 0, NULL, NULL, NULL },
+	[KINDS] = TABLE_FULL_RULE("access-pattern", "max_files, max_procs"),
+	[KINDS + 1] = { NULL, 0, 0, NULL, NULL, NULL },
 };
 
 struct akey {
@@ -721,8 +722,15 @@ static int ap_event(void *state, const struct dio_ev_hdr *ev)
 
 static int ap_finish(void *state)
 {
-	settle(state, NULL);
-	return 0;
+	struct ap *st = state;
+	const struct table_use u[] = {
+		TABLE_USE(&st->pats, "(file, process) pairs", "max_files"),
+		TABLE_USE(&st->procs, "processes", "max_procs"),
+	};
+
+	settle(st, NULL);
+	return tables_report(st->host, st->ctx, rules[KINDS].code, "access-pattern", u,
+			     sizeof(u) / sizeof(u[0]));
 }
 
 static void ap_destroy(void *state)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analyzers/common/calls.h"
+#include "analyzers/common/table.h"	/* TABLE_RETURNED_MIN */
 
 static const struct {
 	const char *name;
@@ -141,4 +142,44 @@ const char *span_text(uint64_t ns, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%" PRIu64 " us", ns / 1000);
 	return buf;
+}
+
+int tables_report(const struct dio_host *host, struct dio_ctx *ctx, const char *code,
+		  const char *analyzer, const struct table_use *u, size_t n)
+{
+	char title[512], raise[512], msg[1024];
+	size_t tl = 0, rl = 0;
+	uint64_t returned = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t want = 1;
+
+		if (u[i].lost < TABLE_RETURNED_MIN)
+			continue;
+		/* room for what was held and what was lost, rounded up to a power of two */
+		while (want < u[i].max + u[i].lost && want < ((size_t)1 << 30))
+			want <<= 1;
+		tl += snprintf(title + tl, tl < sizeof(title) ? sizeof(title) - tl : 0,
+			       "%s%" PRIu64 " %s (%s=%zu)", returned ? "; " : "", u[i].lost,
+			       u[i].what, u[i].option, u[i].max);
+		rl += snprintf(raise + rl, rl < sizeof(raise) ? sizeof(raise) - rl : 0,
+			       "%s%s%s=%zu", returned ? "," : analyzer, returned ? "" : ":",
+			       u[i].option, want);
+		returned += u[i].lost;
+	}
+	if (!returned)
+		return 0;
+	snprintf(msg, sizeof(msg),
+		 "The analyzer's tables were too small for this trace: what it had seen of these "
+		 "entries was lost, so a pattern spread over more of them than a table holds may "
+		 "have gone unreported, and a gate on its findings proves less than it seems. "
+		 "Raise them (--analyzer %s) or trace less at once (-p, --path).", raise);
+	return host->emit_finding(ctx, &(struct dio_finding){
+		.size = sizeof(struct dio_finding),
+		.severity = DIO_SEV_WARNING,
+		.code = code,
+		.title = title,
+		.message = msg,
+		.count = returned,
+	});
 }

@@ -108,4 +108,45 @@ const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
 /* A span of time for a title: "2.50 s", "12.3 ms", "480 us"; into buf, which is returned. */
 const char *span_text(uint64_t ns, char *buf, size_t len);
 
+/*
+ * A table an analyzer keeps, for tables_report(): what it lost, said as
+ * "N <what>", the option that sizes it and its size. TABLE_USE fills one from
+ * a struct table (analyzers/common/table.h), whose loss is its returned keys.
+ */
+struct table_use {
+	uint64_t lost;
+	const char *what;	/* "(process, path) pairs came back after they were pushed out" */
+	const char *option;	/* "max_files" */
+	size_t max;
+};
+
+#define TABLE_USE(table, holds, opt) \
+	{ TABLE_LOST(table), holds " came back after they were pushed out", opt, (table)->max }
+
+/*
+ * Report CODE (NAME.table-full, a warning) when any of the n tables lost at
+ * least TABLE_RETURNED_MIN entries (for a struct table: keys that came back
+ * after they had been pushed out): what the analyzer had seen of them was
+ * lost, so it may have missed a pattern spread over more of them than the
+ * table holds, and a gate on its findings would pass a run it should fail.
+ * The finding names each such table, how many and a value of its option to
+ * try. 0 or -errno.
+ */
+int tables_report(const struct dio_host *host, struct dio_ctx *ctx, const char *code,
+		  const char *analyzer, const struct table_use *u, size_t n);
+
+/* The rule of tables_report's finding for an analyzer NAME, options OPTS ("max_files, ...") */
+#define TABLE_FULL_RULE(name, opts) {						\
+	name ".table-full", DIO_SEV_WARNING, 0,					\
+	"The analyzer's tables were too small for this trace",			\
+	"Entries of a table the analyzer sizes at start (" opts ") came back "	\
+	"after they had been pushed out to make room, at least 64 times: what "	\
+	"it had seen of them was lost.",					\
+	"A pattern spread over more files, processes or threads than the "	\
+	"table holds may have gone unreported, so a run that passes a gate on "	\
+	"the findings proves less than it seems. Raise the option the finding "	\
+	"names (--analyzer " name ":OPTION=N; each entry costs some hundred "	\
+	"bytes), or trace less at once (-p, --path).",				\
+}
+
 #endif

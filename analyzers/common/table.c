@@ -54,20 +54,73 @@ int table_init(struct table *t, size_t key_size, size_t val_size, size_t max)
 	t->slot_size = 8 + ((key_size + 7) & ~(size_t)7) + ((val_size + 7) & ~(size_t)7);
 	t->mask = slots - 1;
 	t->max = max;
+	/*
+	 * 32 bits a slot each: a filter takes 1/20 of its bits in keys, 3.2 times
+	 * max, so that a round-robin over 3 to 6 times the table's size is seen.
+	 */
+	t->gone_bits = slots * 32;
 	t->slots = calloc(slots, t->slot_size);
-	return t->slots ? 0 : -ENOMEM;
+	t->gone[0] = calloc(t->gone_bits / 64, sizeof(uint64_t));
+	t->gone[1] = calloc(t->gone_bits / 64, sizeof(uint64_t));
+	if (!t->slots || !t->gone[0] || !t->gone[1]) {
+		table_free(t);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void table_free(struct table *t)
 {
 	free(t->slots);
+	free(t->gone[0]);
+	free(t->gone[1]);
 	t->slots = NULL;
+	t->gone[0] = t->gone[1] = NULL;
 	t->n = 0;
 }
 
 size_t table_bytes(const struct table *t)
 {
-	return t->slots ? (t->mask + 1) * t->slot_size : 0;
+	return t->slots ? (t->mask + 1) * t->slot_size + 2 * (t->gone_bits / 8) : 0;
+}
+
+/* the two bits of a filter that stand for a key of hash h */
+static void gone_bits(const struct table *t, uint64_t h, size_t *a, size_t *b)
+{
+	*a = h & (t->gone_bits - 1);
+	*b = (h >> 32 ^ h * 0x9e3779b97f4a7c15ull) & (t->gone_bits - 1);
+}
+
+static int in_filter(const uint64_t *f, size_t a, size_t b)
+{
+	return (f[a / 64] >> (a % 64) & 1) && (f[b / 64] >> (b % 64) & 1);
+}
+
+static int gone_has(const struct table *t, uint64_t h)
+{
+	size_t a, b;
+
+	gone_bits(t, h, &a, &b);
+	return in_filter(t->gone[0], a, b) || in_filter(t->gone[1], a, b);
+}
+
+static void gone_add(struct table *t, uint64_t h)
+{
+	size_t a, b;
+
+	/* a tenth of the bits set (two a key) gives 1 % false returns a filter */
+	if (t->gone_n >= t->gone_bits / 20) {
+		uint64_t *older = t->gone[1];
+
+		memset(older, 0, t->gone_bits / 8);
+		t->gone[1] = t->gone[0];
+		t->gone[0] = older;
+		t->gone_n = 0;
+	}
+	gone_bits(t, h, &a, &b);
+	t->gone[0][a / 64] |= 1ull << (a % 64);
+	t->gone[0][b / 64] |= 1ull << (b % 64);
+	t->gone_n++;
 }
 
 static void *val_of(const struct table *t, uint8_t *s)
@@ -154,6 +207,7 @@ static void evict_one(struct table *t)
 		return;
 	if (t->evict)
 		t->evict(slot(t, best) + 8, val_of(t, slot(t, best)), t->ud);
+	gone_add(t, table_hash(slot(t, best) + 8, t->key_size));
 	remove_at(t, best);
 	t->evicted++;
 }
@@ -170,6 +224,10 @@ void *table_put(struct table *t, const void *key, int *created)
 	}
 	s = slot(t, i);
 	if (!found) {
+		if (t->evicted) {
+			t->fresh++;
+			t->returned += gone_has(t, table_hash(key, t->key_size));
+		}
 		memset(s, 0, t->slot_size);
 		memcpy(s + 8, key, t->key_size);
 		t->n++;

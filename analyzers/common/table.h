@@ -19,11 +19,34 @@ struct table {
 	size_t max, n;
 	uint64_t clock;		/* ticks on every get and put: recency */
 	uint64_t evicted;	/* entries pushed out to make room */
+	uint64_t returned;	/* keys put anew after they had been evicted: what an entry
+				 * had seen was lost, and a pattern across its visits may
+				 * be missed (a few may be counted that never left, about
+				 * 2 in 100 of the fresh keys at most) */
+	uint64_t fresh;		/* keys put anew once the table had evicted */
+	uint64_t *gone[2];	/* Bloom filters of the evicted keys (two bits a key): the
+				 * newer takes them until full, then the older is cleared
+				 * and the two change places */
+	size_t gone_bits, gone_n;	/* the size of each, a power of two; keys in the newer */
 	uint8_t *slots;
 	/* called with an entry about to be evicted (not on del or free) */
 	void (*evict)(void *key, void *val, void *ud);
 	void *ud;
 };
+
+/*
+ * A table whose keys came back after eviction reports it: an analyzer names
+ * the table's option, as NAME.table-full, once this many came back and they
+ * are at least 1/TABLE_RETURNED_SHARE of the keys put anew since evictions
+ * began (so that the filter's false returns, under 2 in 100, never pass).
+ */
+#define TABLE_RETURNED_MIN	64
+#define TABLE_RETURNED_SHARE	10
+
+/* What a table lost for tables_report (calls.h): its returned keys, if they count. */
+#define TABLE_LOST(t) \
+	((t)->returned >= TABLE_RETURNED_MIN && \
+	 (t)->returned * TABLE_RETURNED_SHARE >= (t)->fresh ? (t)->returned : 0)
 
 /* The hash the table uses (FNV-1a 64, folded), for keys made of longer data. */
 uint64_t table_hash(const void *key, size_t len);

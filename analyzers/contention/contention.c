@@ -130,6 +130,7 @@ static const struct dio_rule rules[] = {
 		"the load, or trace longer), or set min_background, baseline_windows and "
 		"min_calls to the load.",
 	},
+	TABLE_FULL_RULE("contention", "max_threads, max_groups"),
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -260,6 +261,7 @@ struct contention {
 	struct table threads;
 	struct group *groups;
 	uint32_t ngroups;
+	uint64_t ungrouped;	/* threads of groups past max_groups: not counted */
 	struct fgstat *fgwin;		/* [group * RING + window % RING] */
 	struct shown *shown;		/* [group * max_intervals + i] */
 	struct level *levels;		/* [group * LEVELS + busy background threads] */
@@ -418,8 +420,10 @@ static int32_t group_of(struct contention *s, const struct dio_ev_syscall *e)
 	for (i = 0; i < s->ngroups && strcmp(s->groups[i].name, name); i++)
 		;
 	if (i == s->ngroups) {
-		if (i == s->max_groups)
+		if (i == s->max_groups) {
+			s->ungrouped++;
 			return -1;
+		}
 		g = &s->groups[s->ngroups++];
 		memcpy(g->name, name, sizeof(name));
 		g->role = role_of(s, name);
@@ -1507,6 +1511,16 @@ static int ct_finish(void *state)
 	}
 	if (!err)
 		err = report_unjudged(s);
+	if (!err) {
+		const struct table_use u[] = {
+			TABLE_USE(&s->threads, "threads", "max_threads"),
+			{ s->ungrouped, "threads of thread-name groups past the limit were not counted",
+			  "max_groups", s->max_groups },
+		};
+
+		err = tables_report(s->host, s->ctx, rules[2].code, "contention", u,
+				    sizeof(u) / sizeof(u[0]));
+	}
 	return err;
 }
 

@@ -58,6 +58,7 @@ static const struct dio_rule rules[] = {
 		"with poll, select or epoll instead of spinning. EBADF: find where the fd is "
 		"closed early. ENOSPC, EDQUOT: back off, free space, or fail the operation.",
 	},
+	TABLE_FULL_RULE("errors", "max_groups, max_procs, max_fds"),
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -749,6 +750,16 @@ static int errs_finish(void *state)
 		for (size_t j = r->ref0; j < r->ref0 + r->nrefs; j++)
 			fold(s, &s->scratch, s->refs[j].key, s->refs[j].g);
 		report(s, r->pid, &s->scratch);
+	}
+	if (!s->err) {
+		const struct table_use u[] = {
+			/* a group pushed out is kept in its process's tally: only that one counts */
+			TABLE_USE(&s->procs, "processes with groups pushed out", "max_procs"),
+			TABLE_USE(&s->written, "fds followed for writes", "max_fds"),
+		};
+
+		s->err = tables_report(s->host, s->ctx, rules[1].code, "errors", u,
+				       sizeof(u) / sizeof(u[0]));
 	}
 	return s->err;
 }

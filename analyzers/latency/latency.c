@@ -78,6 +78,7 @@ static const struct dio_rule rules[] = {
 		"Give it CPUs the busy threads do not use (taskset, cpusets), lower their "
 		"priority (nice, cgroup cpu.weight), or run fewer of them.",
 	},
+	TABLE_FULL_RULE("latency", "max_threads, max_procs, max_devices"),
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -874,6 +875,17 @@ static int lat_finish(void *state)
 	for (size_t i = 0; !err && i < l->pr.n; i++)
 		if (((const struct procrow *)l->pr.kv[2 * i + 1])->slow)
 			err = runq_finding(l, *(const uint32_t *)l->pr.kv[2 * i], l->pr.kv[2 * i + 1]);
+	if (!err) {
+		const struct table_use u[] = {
+			TABLE_USE(&l->thrs, "threads", "max_threads"),
+			TABLE_USE(&l->procs, "processes", "max_procs"),
+			{ l->devs_full, "block requests on devices past the limit were not counted",
+			  "max_devices", l->devs.max },
+		};
+
+		err = tables_report(l->host, l->ctx, rules[2].code, "latency", u,
+				    sizeof(u) / sizeof(u[0]));
+	}
 	return err;
 }
 

@@ -86,7 +86,7 @@ static const struct dio_option options[] = {
 enum { C_CHURN, C_CYCLE, C_DUP, C_REOPEN, C_SEEK, CODES };
 
 /* the codes, as README.md explains them */
-static const struct dio_rule rules[CODES + 1] = {
+static const struct dio_rule rules[CODES + 2] = {
 	[C_CHURN] = {
 		"redundant-open.churn", DIO_SEV_WARNING, 0,
 		"A file opened and closed again and again, with little I/O each time",
@@ -160,7 +160,8 @@ static const struct dio_rule rules[CODES + 1] = {
 		"Leave these lseek calls out, or use pread and pwrite where the offset must be "
 		"stated.",
 	},
-	[CODES] = { NULL, 0, 0, NULL, NULL, NULL },
+	[CODES] = TABLE_FULL_RULE("redundant-open", "max_procs, max_files, max_fds, max_candidates"),
+	[CODES + 1] = { NULL, 0, 0, NULL, NULL, NULL },
 };
 
 #define SEQ_MAX		8	/* calls of a window kept for its sequence */
@@ -1969,6 +1970,17 @@ static int ro_finish(void *state)
 	qsort(s->refs, c.n, sizeof(*s->refs), ref_cmp);
 	for (size_t i = 0; i < c.n; i++)
 		report(s, s->refs[i].serial, (int)s->refs[i].code, s->refs[i].c);
+	if (!s->err) {
+		const struct table_use u[] = {
+			TABLE_USE(&s->paths, "(process, path) pairs", "max_files"),
+			TABLE_USE(&s->descs, "open file descriptions", "max_fds"),
+			TABLE_USE(&s->procs, "processes", "max_procs"),
+			TABLE_USE(&s->cands, "(process, finding) candidates", "max_candidates"),
+		};
+
+		s->err = tables_report(s->host, s->ctx, rules[CODES].code, "redundant-open", u,
+				       sizeof(u) / sizeof(u[0]));
+	}
 	return s->err;
 }
 

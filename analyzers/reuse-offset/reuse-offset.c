@@ -328,7 +328,7 @@ struct thread_io {
 #define KINDS		2
 
 /* the codes, as README.md explains them */
-static const struct dio_rule rules[KINDS + 1] = {
+static const struct dio_rule rules[KINDS + 2] = {
 	[KIND_STALE] = {
 		"reuse-offset.stale-offset", DIO_SEV_ERROR, 0,
 		"A reader resumed a replaced file at an offset it never read up to",
@@ -360,7 +360,9 @@ static const struct dio_rule rules[KINDS + 1] = {
 		"size means the file was truncated (copytruncate rotation) or replaced: start "
 		"again at 0, as tail -F does.",
 	},
-	[KINDS] = { NULL, 0, 0, NULL, NULL, NULL },
+	[KINDS] = TABLE_FULL_RULE("reuse-offset",
+				  "max_files, max_readers, max_positions, max_suspects, max_removals"),
+	[KINDS + 1] = { NULL, 0, 0, NULL, NULL, NULL },
 };
 
 #define SUSPECT_RECS	6
@@ -1487,9 +1489,18 @@ static int ro_finish(void *state)
 	struct ro *st = state;
 	struct pick p = { .all = 1 };
 
+	const struct table_use u[] = {
+		TABLE_USE(&st->inodes, "inode numbers", "max_files"),
+		TABLE_USE(&st->positions, "reading positions", "max_positions"),
+		TABLE_USE(&st->threads, "(file, thread) pairs", "max_readers"),
+		TABLE_USE(&st->suspects, "readers at a stale offset", "max_suspects"),
+		TABLE_USE(&st->removals, "unlink and rename calls", "max_removals"),
+	};
+
 	settle(st, &p, NULL);
 	emit_reports(st, 0, 1);
-	return 0;
+	return tables_report(st->host, st->ctx, rules[KINDS].code, "reuse-offset", u,
+			     sizeof(u) / sizeof(u[0]));
 }
 
 static void ro_destroy(void *state)

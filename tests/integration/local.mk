@@ -57,6 +57,8 @@ INTEGRATION_TESTS += tests/integration/replay-anywhere.sh
 INTEGRATION_TESTS += tests/integration/crafted-records.sh
 # records that pass the check with extreme values: no undefined behaviour in any reader
 INTEGRATION_TESTS += tests/integration/crafted-extremes.sh
+# an analyzer table too small for the trace: reported, with the option to raise
+INTEGRATION_TESTS += tests/integration/analyzer-tables.sh
 # a killed dio record keeps what it recorded up to about a second before
 INTEGRATION_TESTS += tests/integration/record-kill.sh
 # modules and config files: only from places no one else can write

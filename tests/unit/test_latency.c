@@ -239,8 +239,15 @@ static void state_stays_bounded_on_a_long_trace(void **state)
 	/* nothing allocated past init: the tables were sized then */
 	assert_true(heap_in_use() <= after_init + 4096);
 	stop_analyzer(st);
-	/* the 64 device rows in one finding; the million threads of pid 10 in one */
-	assert_int_equal(nfound, 2);
+	/*
+	 * the 64 device rows in one finding; the million threads of pid 10 in
+	 * one; the requests on the 4936 devices past max_devices in a third
+	 */
+	assert_int_equal(nfound, 3);
+	assert_int_equal(nfindings("latency.table-full"), 1);
+	assert_non_null(strstr(finding("latency.table-full")->title,
+			       "block requests on devices past the limit were not counted "
+			       "(max_devices=64)"));
 	assert_int_equal(nfindings("latency.slow-block-requests"), 1);
 	assert_int_equal(finding("latency.runq-delay")->count, 1000000);
 	assert_non_null(strstr(finding("latency.runq-delay")->title, "in 1000000 threads"));

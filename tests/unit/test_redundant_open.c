@@ -1329,7 +1329,7 @@ static void test_the_defaults_take_what_the_readme_says(void **state)
 	/* valgrind's allocator does not show in mallinfo2 */
 	if (!used)
 		skip();
-	if (used < 10100000 || used > 10250000)
+	if (used < 10350000 || used > 10500000)
 		fail_msg("%zu bytes after init", used);
 }
 
