@@ -471,6 +471,11 @@ static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 		return -EINVAL;
 	memset(&copy, 0, sizeof(copy));
 	memcpy(&copy, f, offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt));
+	/* what the analyzer states beyond the host's own fields, when it knows them */
+	if (f->size >= offsetof(struct dio_finding, processes) + sizeof(f->processes)) {
+		copy.cost_ns = f->cost_ns;
+		copy.processes = f->processes;
+	}
 	copy.size = sizeof(copy);
 	copy.analyzer = ctx->p->name;
 	classify(s, &copy, subject, sizeof(subject), uri, sizeof(uri), fp);

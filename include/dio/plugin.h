@@ -87,6 +87,15 @@ struct dio_finding {
 	uint32_t suppressed;	/* 1: matched a --suppress entry; counts for nothing */
 	const char *suppress_reason;	/* that entry's reason */
 	const char *rule_title;	/* the rule's title, when its analyzer declared it */
+	/*
+	 * ABI 1, appended, set by the analyzer (the host keeps them when the
+	 * producer's size covers them): what the pattern cost, and how widely
+	 * it was seen. 0: not stated.
+	 */
+	uint64_t cost_ns;	/* time the pattern cost: in the calls a fix would leave out,
+				 * in the failing calls, or waiting */
+	uint32_t processes;	/* processes that showed the pattern (a program's, or the run's) */
+	uint32_t pad2;
 };
 
 /*

@@ -320,6 +320,13 @@ static int console_finding(void *state, const struct dio_finding *f)
 	}
 	if (f->count)
 		fprintf(o, "    count: %" PRIu64 "\n", f->count);
+	if (HAS(f, processes) && f->cost_ns)
+		fprintf(o, "    cost: %.*f %s\n", f->cost_ns >= 1000000 ? 1 : 0,
+			f->cost_ns >= 1000000000 ? f->cost_ns / 1e9 :
+			f->cost_ns >= 1000000 ? f->cost_ns / 1e6 : f->cost_ns / 1e3,
+			f->cost_ns >= 1000000000 ? "s" : f->cost_ns >= 1000000 ? "ms" : "us");
+	if (HAS(f, processes) && f->processes > 1)
+		fprintf(o, "    processes: %u\n", f->processes);
 	if (f->excerpt && *f->excerpt) {
 		fputs("    calls:\n", o);
 		put_lines(o, "      ", f->excerpt);

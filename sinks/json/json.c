@@ -761,6 +761,12 @@ static int json_finding(void *state, const struct dio_finding *f)
 		    j->host->realtime_ns(j->ctx, f->ts_last), f->ts_last - first);
 	if (f->count)
 		put(j, ",\"count\":%" PRIu64, f->count);
+	if (f->size >= offsetof(struct dio_finding, processes) + sizeof(f->processes)) {
+		if (f->cost_ns)
+			put(j, ",\"cost_ns\":%" PRIu64, f->cost_ns);
+		if (f->processes)
+			put(j, ",\"processes\":%u", f->processes);
+	}
 	put_kstr_opt(j, "excerpt", f->excerpt);
 	if (f->size >= offsetof(struct dio_finding, rule_title) + sizeof(f->rule_title)) {
 		static const char *const states[] = { NULL, "new", "unchanged", "absent" };

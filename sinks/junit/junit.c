@@ -226,6 +226,10 @@ static void put_evidence(const struct junit *j, struct rbuf *b, const struct dio
 		rbuf_fmt(b, "subject: %s\n", f->subject);
 	if (f->count)
 		rbuf_fmt(b, "count: %" PRIu64 "\n", f->count);
+	if (f->cost_ns)
+		rbuf_fmt(b, "cost_ns: %" PRIu64 "\n", f->cost_ns);
+	if (f->processes > 1)
+		rbuf_fmt(b, "processes: %u\n", f->processes);
 	if (first) {
 		rbuf_str(b, "time: ");
 		put_clock(j, b, first);

@@ -480,6 +480,10 @@ static void put_properties(struct sarif *s, struct rbuf *b, const struct dio_fin
 			 f->tag.dev & 0xfffff, (uint64_t)f->tag.ino, f->tag.gen);
 	if (f->count)
 		rbuf_fmt(b, ",\"count\":%" PRIu64, f->count);
+	if (f->cost_ns)
+		rbuf_fmt(b, ",\"costNs\":%" PRIu64, f->cost_ns);
+	if (f->processes)
+		rbuf_fmt(b, ",\"processes\":%u", f->processes);
 	put_time(s, b, "firstTimeUtc", f->ts_first ? f->ts_first : f->ts_last);
 	if (f->ts_last > f->ts_first && f->ts_first)
 		put_time(s, b, "lastTimeUtc", f->ts_last);

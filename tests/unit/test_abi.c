@@ -175,7 +175,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_optval, set, 24),
 		OFF(dio_optval, pad, 28),
 
-		SZ(dio_finding, 176),
+		SZ(dio_finding, 192),
 		OFF(dio_finding, size, 0),
 		OFF(dio_finding, severity, 4),
 		OFF(dio_finding, code, 8),
@@ -201,6 +201,9 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_finding, suppressed, 156),
 		OFF(dio_finding, suppress_reason, 160),
 		OFF(dio_finding, rule_title, 168),
+		OFF(dio_finding, cost_ns, 176),
+		OFF(dio_finding, processes, 184),
+		OFF(dio_finding, pad2, 188),
 
 		SZ(dio_rule, 40),
 		OFF(dio_rule, code, 0),
