@@ -9,4 +9,4 @@ analyzers_common_libcommon_la_SOURCES = analyzers/common/table.c analyzers/commo
 	analyzers/common/calls.c analyzers/common/calls.h \
 	analyzers/common/pool.c analyzers/common/pool.h \
 	analyzers/common/expool.c analyzers/common/expool.h \
-	analyzers/common/hist.c analyzers/common/hist.h
+	analyzers/common/hist.c analyzers/common/hist.h analyzers/common/prog.h
