@@ -66,6 +66,7 @@ struct row {
 struct found {
 	char fp[17];
 	uint32_t severity;
+	int machine;		/* about the machine: --fail-on counts it only when named */
 	uint64_t n;
 	char *code, *title, *subject, *comm, *analyzer;	/* owned */
 };
@@ -261,6 +262,7 @@ static int on_finding(void *ud, const struct dio_finding *f)
 	memset(x, 0, sizeof(*x));
 	snprintf(x->fp, sizeof(x->fp), "%s", f->fingerprint);
 	x->severity = f->severity;
+	x->machine = session__machine(sd->s, f);
 	x->n = 1;
 	if (dup_str(&x->code, f->code ? f->code : "") || dup_str(&x->title, f->title) ||
 	    dup_str(&x->subject, f->subject) || dup_str(&x->comm, f->comm) ||
@@ -665,7 +667,8 @@ static int match_findings(struct cmp *c)
 		x->n[0] = d <= 0 ? a->found[i++].n : 0;
 		x->n[1] = d >= 0 ? b->found[k++].n : 0;
 		c->nfound[x->state]++;
-		if (x->state == FS_NEW && c->fail_on >= 0 && x->f->severity >= (uint32_t)c->fail_on)
+		if (x->state == FS_NEW && c->fail_on >= 0 && x->f->severity >= (uint32_t)c->fail_on &&
+		    !x->f->machine)
 			c->nfailing++;
 	}
 	if (c->nfp)
@@ -1000,7 +1003,7 @@ static void say_failures(const struct cmp *c)
 		const struct found *f = c->fp[i].f;
 
 		if (c->fp[i].state != FS_NEW || c->fail_on < 0 ||
-		    f->severity < (uint32_t)c->fail_on)
+		    f->severity < (uint32_t)c->fail_on || f->machine)
 			continue;
 		fprintf(stderr, "dio: diff: new finding %s (%s, --fail-on %s): %s\n", f->code,
 			findings_severity(f->severity), findings_severity((uint32_t)c->fail_on),

@@ -73,6 +73,7 @@ void options_free(struct options *o)
 {
 	free(o->cgroup);
 	free(o->srcroot);
+	free(o->fail_on_names);
 	free(o->baseline);
 	free(o->report);
 	free(o->suppress);
@@ -446,13 +447,26 @@ int options_set(struct options *o, const char *name, const char *v, char *err, s
 		return set_string(&o->cgroup, v, err, errlen);
 	}
 	if (!strcmp(name, "fail-on")) {
+		/* LEVEL, then the analyzers or codes about the machine it counts too */
+		size_t n = strcspn(v, ",");
+
 		for (int i = DIO_SEV_INFO; i <= DIO_SEV_ERROR; i++)
-			if (!strcmp(v, findings_severity((uint32_t)i))) {
+			if (strlen(findings_severity((uint32_t)i)) == n &&
+			    !strncmp(v, findings_severity((uint32_t)i), n)) {
 				o->fail_on = i;
-				return 0;
+				free(o->fail_on_names);
+				o->fail_on_names = NULL;
+				if (!v[n])
+					return 0;
+				if (!v[n + 1] || strstr(v + n, ",,") || v[strlen(v) - 1] == ',') {
+					snprintf(err, errlen, "--fail-on: '%s': name an analyzer or a code "
+						 "after each comma (e.g. warning,latency)", v);
+					return -EINVAL;
+				}
+				return set_string(&o->fail_on_names, v + n + 1, err, errlen);
 			}
-		snprintf(err, errlen, "--fail-on: '%s' is not a severity (use info, warning or error)",
-			 v);
+		snprintf(err, errlen, "--fail-on: '%.*s' is not a severity (use info, warning or error)",
+			 (int)n, v);
 		return -EINVAL;
 	}
 	if (!strcmp(name, "srcroot")) {

@@ -106,6 +106,8 @@ struct options {
 	int fail_on;			/* --fail-on: DIO_SEV_* that makes the exit status
 					 * DIO_EXIT_FINDINGS; -1 (default): none */
 	char *srcroot;			/* --srcroot DIR, made absolute */
+	char *fail_on_names;		/* --fail-on LEVEL,NAME...: the analyzers or codes of
+					 * DIO_RULE_MACHINE rules it counts too, comma-separated */
 	char *baseline;			/* --baseline SARIF */
 	char *report;			/* --report PAGE: the html sink writes it at the end */
 	char *suppress;			/* --suppress FILE */

@@ -377,6 +377,43 @@ static void set_time_info(struct session *s, const char *key, uint64_t mono)
  * whether a --suppress entry or the --baseline log knew it. --fail-on counts
  * it here, before --max-findings may leave it out.
  */
+/* whether a name of --fail-on LEVEL,NAME,... is the analyzer or the code of f */
+static int fail_on_names(const struct session *s, const struct dio_finding *f)
+{
+	const char *n = s->o->fail_on_names;
+	size_t alen = f->analyzer ? strlen(f->analyzer) : 0;
+
+	while (n && *n) {
+		size_t len = strcspn(n, ",");
+
+		if ((len == alen && !strncmp(n, f->analyzer, len)) ||
+		    (f->code && strlen(f->code) == len && !strncmp(n, f->code, len)))
+			return 1;
+		n += len + !!n[len];
+	}
+	return 0;
+}
+
+/*
+ * Whether f counts against --fail-on (at warning when none was given, as
+ * JUnit cases fail): what the machine did counts only when named.
+ */
+static int gates(const struct session *s, const struct dio_finding *f, const struct dio_rule *r)
+{
+	uint32_t level = s->o->fail_on >= 0 ? (uint32_t)s->o->fail_on : DIO_SEV_WARNING;
+
+	if (f->suppressed || f->baseline == DIO_BASELINE_UNCHANGED || f->severity < level)
+		return 0;
+	return !(r && (r->flags & DIO_RULE_MACHINE)) || fail_on_names(s, f);
+}
+
+int session__machine(struct session *s, const struct dio_finding *f)
+{
+	const struct dio_rule *r = find_rule(s, f->code, NULL);
+
+	return r && (r->flags & DIO_RULE_MACHINE) && !fail_on_names(s, f);
+}
+
 static void classify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
 		     char *uri, size_t ulen, char *fp)
 {
@@ -403,8 +440,8 @@ static void classify(struct session *s, struct dio_finding *f, char *subject, si
 		s->n_new++;
 	else if (f->baseline == DIO_BASELINE_UNCHANGED)
 		s->n_unchanged++;
-	if (!f->suppressed && f->baseline != DIO_BASELINE_UNCHANGED && s->o->fail_on >= 0 &&
-	    f->severity >= (uint32_t)s->o->fail_on)
+	f->gates = gates(s, f, r);
+	if (f->gates && s->o->fail_on >= 0)
 		s->failing++;
 }
 
@@ -447,8 +484,15 @@ static void set_default_info(struct session *s)
 	}
 	if (o->srcroot)
 		session__set_info(s, "srcroot", *o->srcroot ? o->srcroot : "/");
-	if (o->fail_on >= 0)
+	if (o->fail_on >= 0 && o->fail_on_names) {
+		char v[512];
+
+		snprintf(v, sizeof(v), "%s,%s", findings_severity((uint32_t)o->fail_on),
+			 o->fail_on_names);
+		session__set_info(s, "fail_on", v);
+	} else if (o->fail_on >= 0) {
 		session__set_info(s, "fail_on", findings_severity((uint32_t)o->fail_on));
+	}
 	cmd[0] = 0;
 	for (int i = 0; o->argv && o->argv[i] && off < sizeof(cmd); i++)
 		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", o->argv[i]);

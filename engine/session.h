@@ -100,6 +100,11 @@ struct selfstats *session__selfstats(const struct session *s);
 uint64_t session__malformed(const struct session *s);
 /* The session's record and loss counts as "key=value\n" lines into buf (snprintf-style). */
 int session__loss_text(struct session *s, char *buf, size_t len);
+/*
+ * 1 when f is about the machine (DIO_RULE_MACHINE) and --fail-on does not
+ * name its analyzer or code: no gate counts it.
+ */
+int session__machine(struct session *s, const struct dio_finding *f);
 /* Records lost that a run of dio could have kept (loss__dropped), the writer's among them. */
 uint64_t session__dropped(struct session *s);
 /*

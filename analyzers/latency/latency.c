@@ -67,7 +67,7 @@ static const struct dio_rule rules[] = {
 		"(logs, WAL) on a device of their own.",
 	},
 	{
-		"latency.runq-delay", DIO_SEV_INFO, 0,
+		"latency.runq-delay", DIO_SEV_INFO, DIO_RULE_MACHINE,
 		"Threads that waited for a CPU",
 		"Waits for a CPU of runq_slow_ms (5 ms) or more by traced threads that were ready "
 		"to run, one finding per process. Info, a hint that the machine was busy, or a "

@@ -95,7 +95,13 @@ struct dio_finding {
 	uint64_t cost_ns;	/* time the pattern cost: in the calls a fix would leave out,
 				 * in the failing calls, or waiting */
 	uint32_t processes;	/* processes that showed the pattern (a program's, or the run's) */
-	uint32_t pad2;
+	/*
+	 * ABI 1, appended, set by the host for sinks: 1 when the finding counts
+	 * against --fail-on (warning when none was given): not suppressed, not
+	 * in the baseline, at or above the level, and not about the machine
+	 * (DIO_RULE_MACHINE) unless --fail-on names it. A JUnit case fails on it.
+	 */
+	uint32_t gates;
 };
 
 /*
@@ -105,11 +111,19 @@ struct dio_finding {
 struct dio_rule {
 	const char *code;		/* "redundant-open.churn" */
 	uint32_t severity;		/* DIO_SEV_* it is usually reported with */
-	uint32_t pad;
+	uint32_t flags;			/* ABI 1, in what was padding: DIO_RULE_* */
 	const char *title;		/* what it is, one line */
 	const char *description;	/* what it detects and how */
 	const char *help;		/* why it matters and how to fix it */
 };
+
+/* dio_rule.flags */
+/*
+ * What it measures is the machine (CPUs, a disk shared with other work), not
+ * the program: --fail-on counts it only when it names the analyzer or the
+ * code (--fail-on warning,latency).
+ */
+#define DIO_RULE_MACHINE	0x1
 
 /* finding->baseline: against the --baseline log */
 #define DIO_BASELINE_NONE	0	/* no baseline given */

@@ -99,11 +99,11 @@ static char *case_name(const struct dio_finding *f)
 	return name;
 }
 
-/* whether f makes dio fail with --fail-on (at the sink's level): the case then fails */
+/* whether f makes dio fail with --fail-on (the host says: warning without it): the case fails */
 static int fails(const struct junit *j, const struct dio_finding *f)
 {
-	return !f->suppressed && f->baseline != DIO_BASELINE_UNCHANGED &&
-	       f->baseline != DIO_BASELINE_ABSENT && f->severity >= j->fail_level;
+	(void)j;
+	return f->gates && f->baseline != DIO_BASELINE_ABSENT;
 }
 
 static int cmp_case(const void *a, const void *b)
@@ -194,6 +194,9 @@ static void put_state(const struct junit *j, struct rbuf *b, const struct dio_fi
 	else if (f->severity < j->fail_level)
 		rbuf_fmt(b, "state: %s, below the %s level that fails\n", sev_name(f->severity),
 			 sev_name(j->fail_level));
+	else if (!f->gates)
+		rbuf_fmt(b, "state: %s, about the machine: --fail-on counts it only when it names "
+			 "%s\n", sev_name(f->severity), f->analyzer ? f->analyzer : "it");
 	else
 		rbuf_fmt(b, "state: %s%s\n", sev_name(f->severity),
 			 f->baseline == DIO_BASELINE_NEW ? ", new: not in the baseline" : "");
@@ -419,8 +422,8 @@ static int junit_finish(void *state)
 	int err;
 
 	/* without --fail-on, what dio calls a problem: warnings and errors */
-	j->fail_level = !fail_on ? DIO_SEV_WARNING : !strcmp(fail_on, "info") ? DIO_SEV_INFO :
-			!strcmp(fail_on, "error") ? DIO_SEV_ERROR : DIO_SEV_WARNING;
+	j->fail_level = !fail_on ? DIO_SEV_WARNING : !strncmp(fail_on, "info", 4) ? DIO_SEV_INFO :
+			!strncmp(fail_on, "error", 5) ? DIO_SEV_ERROR : DIO_SEV_WARNING;
 	err = report_rules(j->r.host, j->r.ctx, &j->r.found, &rules, &nrules);
 	if (!err)
 		err = make_suites(j, rules, nrules, &s, &ns);

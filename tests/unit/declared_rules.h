@@ -60,7 +60,7 @@ static void assert_rules_fit(const struct dio_analyzer *a)
 				fail();
 			}
 		assert_true(r->severity <= DIO_SEV_ERROR);
-		assert_int_equal(r->pad, 0);
+		assert_int_equal(r->flags & ~(uint32_t)DIO_RULE_MACHINE, 0);
 		assert_plain_text(r->code, "title", r->title, 0);
 		if (r->title[strlen(r->title) - 1] == '.') {
 			print_error("rule %s: a title is no sentence: \"%s\"\n", r->code, r->title);
