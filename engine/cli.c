@@ -35,6 +35,7 @@ enum {
 	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
 	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
 	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT, OPT_STATS, OPT_BENCH_FLOOR, OPT_REPORT,
+	OPT_HINTS,
 };
 
 static const struct option longopts[] = {
@@ -70,6 +71,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-details", no_argument, NULL, OPT_NO_DETAILS },
+	{ "hints", no_argument, NULL, OPT_HINTS },
 	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
@@ -160,6 +162,8 @@ void cli_usage(FILE *f, const char *cmd)
 "      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
 "      --sink NAME[:k=v,...] load a sink (default: console)\n"
 "      --no-summary          no summary table at exit\n"
+"      --hints               print info findings (hints) on the console too;\n"
+"                            otherwise one line counts them (files keep them)\n"
 "      --report PAGE.html    at exit, a self-contained HTML page (dio report)\n"
 "      --stats               at exit, where dio's time went (stderr): probe ns\n"
 "                            per call, ring, consumer, writer, wakeups, drops\n"
@@ -447,6 +451,9 @@ static int apply(int c, const char *v, struct options *o, struct seen *st, char 
 	case 'q':
 		o->quiet = 1;
 		return 0;
+	case OPT_HINTS:
+		o->hints = 1;
+		return 0;
 	case OPT_NO_DETAILS:
 		o->details = 0;
 		return 0;
@@ -583,6 +590,7 @@ static const struct option replay_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-details", no_argument, NULL, OPT_NO_DETAILS },
+	{ "hints", no_argument, NULL, OPT_HINTS },
 	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
 	{ "sink", required_argument, NULL, OPT_SINK },
 	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },

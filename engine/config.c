@@ -202,6 +202,7 @@ static const struct key {
 	BOOL_KEY("durations", durations),
 	BOOL_KEY("quiet", quiet),
 	BOOL_KEY("details", details),
+	BOOL_KEY("hints", hints),
 	LIST_KEY("analyzers", 2),
 	LIST_KEY("sinks", 3),
 	BOOL_KEY("no_summary", no_summary),

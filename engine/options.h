@@ -93,6 +93,7 @@ struct options {
 	int durations;			/* -T */
 	int quiet;			/* -q: no per-event lines, findings/summary only */
 	int details;			/* 1 (default): {off= type= tag=} suffix; --no-details */
+	int hints;			/* --hints: info findings on the console too */
 	/* modules */
 	int nanalyzers;
 	struct plugin_sel analyzers[OPT_MAX_PLUGINS];

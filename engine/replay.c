@@ -349,7 +349,7 @@ static void replay_usage(const char *cmd)
 	else
 		printf("usage: dio analyze FILE [--analyzer NAME[:k=v,...]|all] [--sink NAME[:k=v,...]]\n"
 		       "                        [--no-summary] [-o OUT] [-q] [-t|-tt|-ttt] [-T] [-C FILE]\n"
-		       "                        [the filters of dio dump]\n"
+		       "                        [--hints] [the filters of dio dump]\n"
 		       "  run analyzers over a recorded trace: the findings dio trace would have given;\n"
 		       "  -q (default) shows findings and the summary only\n"
 		       "example: dio analyze run.dio --analyzer all\n");

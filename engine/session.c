@@ -684,6 +684,8 @@ static int console_shortcuts(struct plugin *p, const struct options *o, char *er
 		e = plugin__set(p, "events", "false", w, err, errlen);
 	if (!e && !o->details)
 		e = plugin__set(p, "details", "false", w, err, errlen);
+	if (!e && o->hints)
+		e = plugin__set(p, "hints", "true", w, err, errlen);
 	return e;
 }
 

@@ -17,7 +17,7 @@
 #define IOBUF_SIZE	(1 << 20)	/* more than a drain period of lines at ~1M events/s */
 #define LINE_SIZE	4096		/* first line buffer; grows to the longest line seen */
 
-enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS };
+enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS, O_HINTS };
 
 static const struct dio_option options[] = {
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
@@ -29,6 +29,8 @@ static const struct dio_option options[] = {
 	[O_PATHS] = { "paths", DIO_OPT_BOOL, "false", "also print the path records" },
 	[O_PROC] = { "proc", DIO_OPT_BOOL, "true", "print fork, exec, exit and rename" },
 	[O_EVENTS] = { "events", DIO_OPT_BOOL, "true", "print events (false: findings only)" },
+	[O_HINTS] = { "hints", DIO_OPT_BOOL, "false",
+		      "print info findings (hints) too; otherwise one line counts them" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -39,7 +41,8 @@ struct console {
 	int own;		/* out was opened here: fclose it */
 	char *iobuf;		/* out's stdio buffer; freed only once out no longer uses it */
 	uint32_t flags;		/* DIO_FMT_* */
-	int paths, proc, events;
+	int paths, proc, events, hints;
+	uint64_t hidden;	/* info findings not printed (hints=false) */
 	int write_failed;	/* the first write error was logged */
 	uint64_t unformatted;	/* records format_event refused */
 	char *line;		/* one line; never truncated, so it grows instead */
@@ -166,6 +169,7 @@ static int console_init(const struct dio_host *host, struct dio_ctx *ctx,
 	c->paths = !!o[O_PATHS].i;
 	c->proc = !!o[O_PROC].i;
 	c->events = !!o[O_EVENTS].i;
+	c->hints = !!o[O_HINTS].i;
 	c->cap = LINE_SIZE;
 	c->line = malloc(c->cap);
 	if (!c->line) {
@@ -286,6 +290,14 @@ static int console_finding(void *state, const struct dio_finding *f)
 
 	if (f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
 		return -EINVAL;
+	/*
+	 * Hints are kept in the files (json, SARIF notes, the HTML report); the
+	 * terminal gets what may need acting on, and a count of the rest
+	 */
+	if (f->severity == DIO_SEV_INFO && !c->hints) {
+		c->hidden++;
+		return 0;
+	}
 	fprintf(o, "dio: [%s%s] %s: %s\n", sev_name(f->severity), state_name(f),
 		f->code ? f->code : "?", f->title ? f->title : "");
 	if (HAS(f, suppress_reason) && f->suppressed && f->suppress_reason)
@@ -351,6 +363,17 @@ static int console_flush(void *state)
 	return 0;
 }
 
+/* the hints left out, counted: the user learns they are there and how to see them */
+static int console_finish(void *state)
+{
+	struct console *c = state;
+
+	if (c->hidden)
+		fprintf(c->out, "dio: %" PRIu64 " hint%s (info findings) not shown: --hints shows them\n",
+			c->hidden, c->hidden == 1 ? "" : "s");
+	return 0;
+}
+
 const struct dio_sink dio_sink = {
 	.abi = DIO_SINK_ABI,
 	.size = sizeof(struct dio_sink),
@@ -365,5 +388,6 @@ const struct dio_sink dio_sink = {
 	.event = console_event,
 	.finding = console_finding,
 	.flush = console_flush,
+	.finish = console_finish,
 	.destroy = console_destroy,
 };

@@ -276,7 +276,7 @@ static void events_off_prints_findings_only(void **st)
 		.size = sizeof(f), .severity = DIO_SEV_INFO, .code = "x.y", .title = "seen",
 	};
 
-	opts_reset("events", "false", NULL);
+	opts_reset("events", "false", "hints", "true", NULL);
 	start(fx);
 	feed(fx, &e);
 	feed(fx, &pr);
@@ -391,7 +391,7 @@ static void finding_without_evidence_is_one_line(void **st)
 		.tag = { .ino = 7, .dev = (259 << 20) | 3, .gen = 0 }, .has_tag = 1,
 	};
 
-	opts_reset(NULL);
+	opts_reset("hints", "true", NULL);
 	start(fx);
 	assert_int_equal(dio_sink.finding(fx->state, &f), 0);
 	assert_int_equal(dio_sink.finding(fx->state, &g), 0);
@@ -402,13 +402,36 @@ static void finding_without_evidence_is_one_line(void **st)
 		    "    file: ? (tag 259:3|7|0)\n");
 }
 
+/* hints (info findings) are counted in one line at the end, unless hints=true */
+static void hints_are_counted_not_printed(void **st)
+{
+	struct fixture *fx = *st;
+	struct dio_finding w = {
+		.size = sizeof(w), .severity = DIO_SEV_WARNING, .code = "a.b", .title = "t",
+	};
+	struct dio_finding i = {
+		.size = sizeof(i), .severity = DIO_SEV_INFO, .code = "c.d", .title = "u",
+	};
+
+	opts_reset(NULL);
+	start(fx);
+	assert_int_equal(dio_sink.finding(fx->state, &i), 0);
+	assert_int_equal(dio_sink.finding(fx->state, &w), 0);
+	assert_int_equal(dio_sink.finding(fx->state, &i), 0);
+	assert_int_equal(dio_sink.finish(fx->state), 0);
+	assert_int_equal(dio_sink.flush(fx->state), 0);
+	assert_file(fx->path,
+		    "dio: [WARNING] a.b: t\n"
+		    "dio: 2 hints (info findings) not shown: --hints shows them\n");
+}
+
 static void events_and_findings_keep_their_order(void **st)
 {
 	struct fixture *fx = *st;
 	struct dio_ev_syscall e = syscall_rec(11, 0, 1);
 	struct dio_finding f = { .size = sizeof(f), .code = "a.b", .title = "t" };
 
-	opts_reset("tid", "false", "details", "false", NULL);
+	opts_reset("tid", "false", "details", "false", "hints", "true", NULL);
 	start(fx);
 	feed(fx, &e);
 	assert_int_equal(dio_sink.finding(fx->state, &f), 0);
@@ -555,6 +578,7 @@ int main(void)
 		T(lines_stay_buffered_until_flush),
 		T(finding_prints_as_an_indented_block),
 		T(finding_without_evidence_is_one_line),
+		T(hints_are_counted_not_printed),
 		T(events_and_findings_keep_their_order),
 		T(unopenable_output_fails_with_errno_and_says_why),
 		T(write_error_is_returned_and_logged_once),
