@@ -63,12 +63,13 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
 		       "boot_id=%s\nfeatures=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\n"
-		       "capture_bytes=%u\nsession_id=%s\noptions=",
+		       "capture_bytes=%u\nsession_id=%s\ndio_pid=%d\noptions=",
 		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot, ftext,
 		       (long long)session__realtime_off(s), o->mode == MODE_RAW ? "raw" : "detailed",
 		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
 		       o->capture_bytes,
-		       session__info(s, "session_id") ? session__info(s, "session_id") : "");
+		       session__info(s, "session_id") ? session__info(s, "session_id") : "",
+		       (int)getpid());
 	/* the command line as given, one line: arguments separated by spaces */
 	for (int i = 0; i < argc && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
@@ -549,6 +550,8 @@ static void recorded_info(struct session *s, void *ud)
 		session__set_info(s, "hostname", v);
 	if (!tf_reader__meta_get(ri->r, "options", v, sizeof(v)))
 		session__set_info(s, "command", v);
+	if (!tf_reader__meta_get(ri->r, "dio_pid", v, sizeof(v)) && *v)
+		session__set_info(s, "tracer_pid", v);
 	set_recorded_ids(s, ri->r);
 	/* FILE.K of a --max-size recording: its records are a part of the session's */
 	if (!tf_reader__meta_get(ri->r, "part", v, sizeof(v)))

@@ -484,6 +484,11 @@ static void set_default_info(struct session *s)
 	}
 	if (o->srcroot)
 		session__set_info(s, "srcroot", *o->srcroot ? o->srcroot : "/");
+	/* a live session's tracer is this process; a replay's, the recording's (if it says) */
+	if (!s->replay) {
+		snprintf(id, sizeof(id), "%d", (int)getpid());
+		session__set_info(s, "tracer_pid", id);
+	}
 	if (o->fail_on >= 0 && o->fail_on_names) {
 		char v[512];
 

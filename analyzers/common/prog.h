@@ -29,8 +29,11 @@ struct prog {
 static inline void prog_see(struct prog *p, uint32_t pid, uint32_t tid, const char *comm)
 {
 	if (tid == pid) {
-		memcpy(p->name, comm, DIO_COMM_LEN - 1);
-		p->name[DIO_COMM_LEN - 1] = 0;
+		size_t n = strnlen(comm, DIO_COMM_LEN - 1);
+
+		/* NUL to the end: the name is a key of fixed size */
+		memcpy(p->name, comm, n);
+		memset(p->name + n, 0, DIO_COMM_LEN - n);
 		p->from_leader = 1;
 	} else if (!p->from_leader && !p->name[0]) {
 		dio_thread_group(comm, p->name);

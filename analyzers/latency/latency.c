@@ -5,10 +5,11 @@
  * percentiles; requests and waits past a threshold become findings that name
  * the request, its submitter and, when the submitter was a traced thread in a
  * system call, that call and its file. Slow requests are one finding that
- * names the worst rows; the waits of a process's threads are one finding per
- * process, a warning when they cost a share of the time it was traced. State
- * is bounded by options: a table of device/operation rows, one of threads, one
- * of processes, and a few pending call matches, all allocated at start.
+ * names the worst rows; the waits of a program's threads are one finding per
+ * program (the processes that run it added up), a warning when they cost a
+ * share of the time it was traced. State is bounded by options: a table of
+ * device/operation rows, one of threads, one of processes, one of programs,
+ * and a few pending call matches, all allocated at start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,6 +20,7 @@
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/hist.h"
+#include "analyzers/common/prog.h"
 #include "analyzers/common/table.h"
 
 #define EXCERPT_LINES	8
@@ -28,7 +30,7 @@
 
 enum {
 	O_BLOCK_MS, O_RUNQ_MS, O_RUNQ_SHARE, O_RUNQ_MIN_MS, O_MAX_DEVICES, O_MAX_THREADS,
-	O_MAX_PROCS, O_OUTPUT
+	O_MAX_PROCS, O_MAX_PROGRAMS, O_OUTPUT
 };
 
 static const struct dio_option options[] = {
@@ -46,6 +48,9 @@ static const struct dio_option options[] = {
 			    "threads with a run-queue row; the least recent make room" },
 	[O_MAX_PROCS] = { "max_procs", DIO_OPT_INT, "1024",
 			  "processes followed; the least recent make room" },
+	[O_MAX_PROGRAMS] = { "max_programs", DIO_OPT_INT, "256",
+			     "programs whose processes' waits are added up; the least recent make "
+			     "room" },
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
 	{ NULL, 0, NULL, NULL },
@@ -70,15 +75,17 @@ static const struct dio_rule rules[] = {
 		"latency.runq-delay", DIO_SEV_INFO, DIO_RULE_MACHINE,
 		"Threads that waited for a CPU",
 		"Waits for a CPU of runq_slow_ms (5 ms) or more by traced threads that were ready "
-		"to run, one finding per process. Info, a hint that the machine was busy, or a "
-		"warning when the slow waits add up to runq_share (5%) of the time the process "
-		"was traced and to runq_min_ms (50 ms).",
+		"to run, one finding per program (its processes added up). Info, a hint that the "
+		"machine was busy, or a warning when the slow waits add up to runq_share (5%) of "
+		"the time its processes were traced and to runq_min_ms (50 ms). Waits that dio's "
+		"own threads caused do not count. About the machine: --fail-on counts it only "
+		"when it names latency.",
 		"A thread that waits for a CPU is slow whatever the storage does: its calls take "
 		"that much longer.\n\n"
 		"Give it CPUs the busy threads do not use (taskset, cpusets), lower their "
 		"priority (nice, cgroup cpu.weight), or run fewer of them.",
 	},
-	TABLE_FULL_RULE("latency", "max_threads, max_procs, max_devices"),
+	TABLE_FULL_RULE("latency", "max_threads, max_procs, max_programs, max_devices"),
 	{ NULL, 0, 0, NULL, NULL, NULL },
 };
 
@@ -125,8 +132,29 @@ struct procrow {
 	uint64_t slow, slow_ns, slow_first, slow_last;
 	uint64_t waits, wait_ns, threads;	/* threads: those with slow waits */
 	char comm[DIO_COMM_LEN];
+	struct prog prog;			/* the program it runs: findings group by it */
 	struct ptop top[TOP];			/* most slow waits first; of equals the first */
 	struct dio_ev_runq worst;		/* the longest wait */
+};
+
+/* a process among the worst of its program */
+struct pptop {
+	uint64_t slow, slow_ns, max;
+	uint32_t pid, threads;
+};
+
+/*
+ * A program: the waits of its processes once each is done (gone from its
+ * table, or the trace ended), so that a hundred compiler processes are one
+ * finding. lead is the process whose slow waits took longest, as it was.
+ */
+struct progrow {
+	uint64_t span, slow, slow_ns, waits, wait_ns, slow_first, slow_last;
+	uint64_t procs, slow_procs;		/* processes; those with slow waits */
+	uint32_t lead_pid, pad;
+	struct procrow lead;
+	struct pptop top[TOP];			/* most slow time first */
+	struct excerpt x;			/* the calls of the lead's worst thread */
 };
 
 /* a slow request's call: (tid, entry time) -> its row */
@@ -151,8 +179,10 @@ struct lat {
 	uint64_t runq_min;		/* ns of slow waits a warning needs */
 	double runq_min_ms;
 	double block_ms, runq_ms;	/* as given, for messages */
-	struct table devs, thrs, procs, pending;
+	struct table devs, thrs, procs, pending, progs;
 	uint64_t devs_full;		/* requests on devices without a row */
+	uint32_t tracer;		/* dio's own pid: waits it caused are not the program's */
+	uint64_t by_tracer;		/* waits that ended when a thread of dio left the CPU */
 	struct rows dr, tr, pr;		/* for the end: sized at start */
 };
 
@@ -168,6 +198,7 @@ static void lat_destroy(void *state)
 	table_free(&l->thrs);
 	table_free(&l->procs);
 	table_free(&l->pending);
+	table_free(&l->progs);
 	free(l->dr.kv);
 	free(l->tr.kv);
 	free(l->pr.kv);
@@ -196,11 +227,12 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	l->host = host;
 	l->ctx = ctx;
 	if (o[O_BLOCK_MS].d <= 0 || o[O_RUNQ_MS].d <= 0 || o[O_MAX_DEVICES].i < 1 ||
-	    o[O_MAX_THREADS].i < 1 || o[O_MAX_PROCS].i < 1 || !(o[O_RUNQ_SHARE].d > 0) ||
+	    o[O_MAX_THREADS].i < 1 || o[O_MAX_PROCS].i < 1 || o[O_MAX_PROGRAMS].i < 1 ||
+	    !(o[O_RUNQ_SHARE].d > 0) ||
 	    o[O_RUNQ_SHARE].d > 1 || !(o[O_RUNQ_MIN_MS].d >= 0)) {
 		host->log(ctx, "block_slow_ms and runq_slow_ms must be above 0, runq_share above 0 "
 			  "and at most 1, runq_min_ms at least 0, max_devices, max_threads and "
-			  "max_procs at least 1");
+			  "max_procs and max_programs at least 1");
 		err = -EINVAL;
 		goto fail;
 	}
@@ -222,6 +254,11 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	if (!err)
 		err = table_init(&l->pending, sizeof(struct callkey), sizeof(struct devkey),
 				 PENDING_MAX);
+	/* no more programs than processes: the rows of either fit in pr */
+	if (!err)
+		err = table_init(&l->progs, DIO_COMM_LEN, sizeof(struct progrow),
+				 (size_t)(o[O_MAX_PROGRAMS].i < o[O_MAX_PROCS].i ?
+					  o[O_MAX_PROGRAMS].i : o[O_MAX_PROCS].i));
 	if (!err)
 		err = rows_init(&l->dr, l->devs.max);
 	if (!err)
@@ -233,6 +270,8 @@ static int lat_init(const struct dio_host *host, struct dio_ctx *ctx,
 	l->thrs.evict = on_thread_evict;
 	l->procs.evict = on_proc_evict;
 	l->thrs.ud = l->procs.ud = l;
+	if (DIO_HOST_HAS(host, info) && host->info(ctx, "tracer_pid"))
+		l->tracer = (uint32_t)strtoul(host->info(ctx, "tracer_pid"), NULL, 10);
 	if (!path) {
 		l->out = stderr;
 	} else if (!strcmp(path, "-")) {
@@ -376,7 +415,54 @@ static void on_thread_evict(void *key, void *val, void *ud)
 		fold_thread(p, val, k->tid);
 }
 
-static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p);
+/*
+ * A process is done (pushed out of its table, or the trace ended): its waits,
+ * its threads' already folded in, go to its program.
+ */
+static void fold_proc(struct lat *l, uint32_t pid, const struct procrow *p)
+{
+	char key[DIO_COMM_LEN] = { 0 };
+	struct progrow *g;
+	struct pptop *t;
+	int at = 0;
+
+	memcpy(key, p->prog.name[0] ? p->prog.name : p->comm,
+	       strnlen(p->prog.name[0] ? p->prog.name : p->comm, DIO_COMM_LEN - 1));
+	g = table_put(&l->progs, key, NULL);
+	t = g->top;
+	g->procs++;
+	g->span += p->last_ts - p->first_ts;
+	g->waits += p->waits;
+	g->wait_ns += p->wait_ns;
+	if (!p->slow)
+		return;
+	if (!g->slow || p->slow_first < g->slow_first)
+		g->slow_first = p->slow_first;
+	if (p->slow_last > g->slow_last)
+		g->slow_last = p->slow_last;
+	g->slow += p->slow;
+	g->slow_ns += p->slow_ns;
+	if (!g->slow_procs || p->slow_ns > g->lead.slow_ns) {
+		struct thrkey tk = { .pid = pid, .tid = p->top[0].tid };
+		const struct thrrow *tr = table_get(&l->thrs, &tk);
+
+		g->lead = *p;
+		g->lead_pid = pid;
+		/* the calls of its worst thread, while its row is there */
+		if (tr)
+			g->x = tr->x;
+		else
+			memset(&g->x, 0, sizeof(g->x));
+	}
+	while (at < TOP && (uint64_t)at < g->slow_procs && t[at].slow_ns >= p->slow_ns)
+		at++;
+	g->slow_procs++;
+	if (at == TOP)
+		return;
+	memmove(&t[at + 1], &t[at], (TOP - 1 - (size_t)at) * sizeof(*t));
+	t[at] = (struct pptop){ .slow = p->slow, .slow_ns = p->slow_ns, .max = p->worst.delay,
+				.pid = pid, .threads = (uint32_t)p->threads };
+}
 
 struct pick {
 	struct lat *l;
@@ -394,7 +480,7 @@ static void pick_thread(void *key, void *val, void *ud)
 	r->kv[2 * r->n++ + 1] = val;
 }
 
-/* a process pushed out of its table: reported now, with its threads */
+/* a process pushed out of its table: to its program now, with its threads */
 static void on_proc_evict(void *key, void *val, void *ud)
 {
 	struct lat *l = ud;
@@ -405,8 +491,7 @@ static void on_proc_evict(void *key, void *val, void *ud)
 	table_each(&l->thrs, pick_thread, &pk);
 	for (size_t i = 0; i < l->tr.n; i++)
 		fold_thread(p, l->tr.kv[2 * i + 1], ((const struct thrkey *)l->tr.kv[2 * i])->tid);
-	if (p->slow)
-		runq_finding(l, pk.pid, p);
+	fold_proc(l, pk.pid, p);
 	for (size_t i = 0; i < l->tr.n; i++) {
 		struct thrkey k = *(const struct thrkey *)l->tr.kv[2 * i];
 
@@ -414,8 +499,9 @@ static void on_proc_evict(void *key, void *val, void *ud)
 	}
 }
 
-/* a record of process pid from start to end: the time it was traced */
-static void proc_seen(struct lat *l, uint32_t pid, const char *comm, uint64_t start, uint64_t end)
+/* a record of thread tid of process pid from start to end: the time it was traced */
+static void proc_seen(struct lat *l, uint32_t pid, uint32_t tid, const char *comm, uint64_t start,
+		      uint64_t end)
 {
 	int created;
 	struct procrow *p = table_put(&l->procs, &pid, &created);
@@ -425,6 +511,7 @@ static void proc_seen(struct lat *l, uint32_t pid, const char *comm, uint64_t st
 		memcpy(p->comm, comm, DIO_COMM_LEN);
 		p->comm[DIO_COMM_LEN - 1] = 0;
 	}
+	prog_see(&p->prog, pid, tid, comm);
 	if (start < p->first_ts)
 		p->first_ts = start;
 	if (end > p->last_ts)
@@ -437,8 +524,16 @@ static void on_runq(struct lat *l, const struct dio_ev_runq *q)
 	struct thrrow *r;
 	int created;
 
+	/*
+	 * A wait that ended when one of dio's own threads left the CPU is dio's
+	 * cost, not the program's: counted apart, in the table only
+	 */
+	if (l->tracer && q->prev_pid == l->tracer) {
+		l->by_tracer++;
+		return;
+	}
 	/* the process first: pushing another out takes its threads, not this one */
-	proc_seen(l, q->pid, q->comm, q->hdr.ts, q->hdr.ts + q->delay);
+	proc_seen(l, q->pid, q->tid, q->comm, q->hdr.ts, q->hdr.ts + q->delay);
 	r = table_put(&l->thrs, &k, &created);
 	memcpy(r->comm, q->comm, DIO_COMM_LEN);
 	r->comm[DIO_COMM_LEN - 1] = 0;
@@ -468,7 +563,7 @@ static int lat_event(void *state, const struct dio_ev_hdr *ev)
 		on_runq(l, (const void *)ev);
 		break;
 	case DIO_EV_SYSCALL:
-		proc_seen(l, e->pid, e->comm, ev->ts, ev->ts + e->duration);
+		proc_seen(l, e->pid, e->tid, e->comm, ev->ts, ev->ts + e->duration);
 		on_syscall(l, e);
 		break;
 	}
@@ -611,6 +706,9 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 			fprintf(f, "(%" PRIu64 " threads past max_threads left the table; the findings "
 				"count their waits)\n", l->thrs.evicted);
 	}
+	if (l->by_tracer)
+		fprintf(f, "(%" PRIu64 " waits that dio's own threads caused are not counted)\n",
+			l->by_tracer);
 	fflush(f);
 }
 
@@ -741,39 +839,68 @@ static int block_finding(struct lat *l, const struct rows *dr)
 }
 
 /*
- * The slow waits of a process's threads: a warning when they add up to
- * runq_share of the time it was traced and to runq_min_ms (a cost it paid),
- * info below (a hint that the machine was busy).
+ * The slow waits of a program's processes (for most, one process): a warning
+ * when they add up to runq_share of the time its processes were traced and to
+ * runq_min_ms (a cost it paid), info below (a hint that the machine was busy).
  */
-static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p)
+static int runq_finding(struct lat *l, const char *name, const struct progrow *g)
 {
+	const struct procrow *p = &g->lead;
+	uint32_t pid = g->lead_pid;
 	const struct dio_ev_runq *w = &p->worst;
 	const struct ptop *t = &p->top[0];
-	struct thrkey tk = { .pid = pid, .tid = t->tid };
-	struct thrrow *tr = table_get(&l->thrs, &tk);
 	struct dio_finding fd = { .size = sizeof(fd) };
-	uint64_t span = p->last_ts - p->first_ts;
-	int warn = share_at_least(p->slow_ns, span, l->runq_ppm) && p->slow_ns >= l->runq_min;
+	uint64_t span = g->span;
+	int warn = share_at_least(g->slow_ns, span, l->runq_ppm) && g->slow_ns >= l->runq_min;
 	char title[512], msg[3072], cost[384], worst[256], all[32];
 	size_t at;
 
 	snprintf(cost, sizeof(cost),
-		 "The waits of %.3g ms or more add up to %.3f ms%s, %.1f%% of the %.3f s from its "
-		 "first record to its last: %s %g%% and %g ms).",
-		 l->runq_ms, ms(p->slow_ns), p->threads > 1 ? " over its threads" : "",
-		 span ? 100.0 * (double)p->slow_ns / (double)span : 0.0, (double)span / 1e9,
+		 "The waits of %.3g ms or more add up to %.3f ms%s, %.1f%% of the %.3f s %s: %s "
+		 "%g%% and %g ms).",
+		 l->runq_ms, ms(g->slow_ns),
+		 g->slow_procs > 1 ? " over its processes" : p->threads > 1 ? " over its threads" : "",
+		 span ? 100.0 * (double)g->slow_ns / (double)span : 0.0, (double)span / 1e9,
+		 g->procs > 1 ? "its processes were traced, added up" :
+		 "from its first record to its last",
 		 warn ? "a cost (a warning from" : "a hint that the machine was busy (a warning from",
 		 100.0 * (double)l->runq_ppm / 1e6, l->runq_min_ms);
 	/* all the waits: "90 ms", "39.6 s" */
-	if (p->wait_ns < 1000000000)
-		snprintf(all, sizeof(all), "%.3g ms", ms(p->wait_ns));
+	if (g->wait_ns < 1000000000)
+		snprintf(all, sizeof(all), "%.3g ms", ms(g->wait_ns));
 	else
-		snprintf(all, sizeof(all), "%.1f s", (double)p->wait_ns / 1e9);
+		snprintf(all, sizeof(all), "%.1f s", (double)g->wait_ns / 1e9);
 	snprintf(worst, sizeof(worst), "%.3f ms after it was %s, ended when %.16s (%u/%u) left the "
 		 "CPU%s%s", ms(w->delay), (w->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken up",
 		 w->prev_comm, w->prev_pid, w->prev_tid, (w->flags & DIO_RF_SYSCALL) ? "; it was in " : "",
 		 (w->flags & DIO_RF_SYSCALL) ? l->host->syscall_name(w->nr) : "");
-	if (p->threads == 1) {
+	if (g->slow_procs > 1) {
+		snprintf(title, sizeof(title),
+			 "program %s: %" PRIu64 " processes waited %.3g ms or more for a CPU %" PRIu64
+			 " times, most %u %" PRIu64 " time%s (max %.3f ms)",
+			 name, g->slow_procs, l->runq_ms, g->slow, pid, p->slow, plural(p->slow),
+			 ms(w->delay));
+		at = (size_t)snprintf(msg, sizeof(msg),
+				      "Its processes were ready to run but waited for a CPU %" PRIu64
+				      " times for %.3g ms or more (%" PRIu64 " wait%s of %s in "
+				      "all). Processes with the most:\n",
+				      g->slow, l->runq_ms, g->waits, plural(g->waits), all);
+		for (int i = 0; i < TOP && (uint64_t)i < g->slow_procs && at < sizeof(msg); i++)
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  %u: %" PRIu64 " time%s in %u thread%s, %.3f ms in all, "
+					       "max %.3f ms\n",
+					       g->top[i].pid, g->top[i].slow, plural(g->top[i].slow),
+					       g->top[i].threads, plural(g->top[i].threads),
+					       ms(g->top[i].slow_ns), ms(g->top[i].max));
+		if (g->slow_procs > TOP && at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "  and %" PRIu64 " more processes\n",
+					       g->slow_procs - TOP);
+		if (at < sizeof(msg))
+			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
+					       "The longest, of %.16s (%u/%u), %s.\n", w->comm, pid,
+					       w->tid, worst);
+	} else if (p->threads == 1) {
 		snprintf(title, sizeof(title),
 			 "thread %s (%u/%u) waited %.3g ms or more for a CPU %" PRIu64 " time%s (max "
 			 "%.3f ms)",
@@ -782,7 +909,7 @@ static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p)
 				      "The thread was ready to run but waited for a CPU %" PRIu64
 				      " time%s for %.3g ms or more (%" PRIu64 " wait%s of %s in "
 				      "all). The longest, %s.\n",
-				      p->slow, plural(p->slow), l->runq_ms, p->waits, plural(p->waits),
+				      p->slow, plural(p->slow), l->runq_ms, g->waits, plural(g->waits),
 				      all, worst);
 	} else {
 		snprintf(title, sizeof(title),
@@ -794,7 +921,7 @@ static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p)
 				      "Its threads were ready to run but waited for a CPU %" PRIu64
 				      " times for %.3g ms or more (%" PRIu64 " wait%s of %s in "
 				      "all). Threads with the most:\n",
-				      p->slow, l->runq_ms, p->waits, plural(p->waits), all);
+				      p->slow, l->runq_ms, g->waits, plural(g->waits), all);
 		for (int i = 0; i < TOP && (uint64_t)i < p->threads && at < sizeof(msg); i++)
 			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
 					       "  %s (%u/%u): %" PRIu64 " time%s, %.3f ms in all, max "
@@ -822,12 +949,14 @@ static int runq_finding(struct lat *l, uint32_t pid, const struct procrow *p)
 	fd.message = msg;
 	fd.pid = pid;
 	fd.tid = t->tid;
-	fd.comm = t->comm;
-	fd.ts_first = p->slow_first;
-	fd.ts_last = p->slow_last;
-	fd.count = p->slow;
-	/* the calls of the thread with the most; none when it was pushed out of its table */
-	fd.excerpt = tr ? excerpt_text(&tr->x) : NULL;
+	fd.comm = g->slow_procs > 1 ? name : t->comm;
+	fd.ts_first = g->slow_first;
+	fd.ts_last = g->slow_last;
+	fd.count = g->slow;
+	fd.cost_ns = g->slow_ns;
+	fd.processes = (uint32_t)g->slow_procs;
+	/* the calls of the lead's thread with the most; none when it had left its table */
+	fd.excerpt = g->x.len ? excerpt_text((struct excerpt *)&g->x) : NULL;
 	return l->host->emit_finding(l->ctx, &fd);
 }
 
@@ -852,6 +981,17 @@ static int proc_cmp(const void *a, const void *b)
 	return (*kx > *ky) - (*kx < *ky);
 }
 
+/* programs the same way; ties by name */
+static int prog_cmp(const void *a, const void *b)
+{
+	const char *kx = *(void *const *)a, *ky = *(void *const *)b;
+	const struct progrow *x = ((void *const *)a)[1], *y = ((void *const *)b)[1];
+
+	if (x->slow_ns != y->slow_ns)
+		return x->slow_ns < y->slow_ns ? 1 : -1;
+	return strncmp(kx, ky, DIO_COMM_LEN);
+}
+
 static int lat_finish(void *state)
 {
 	struct lat *l = state;
@@ -871,14 +1011,19 @@ static int lat_finish(void *state)
 		if (p)
 			fold_thread(p, l->tr.kv[2 * i + 1], k->tid);
 	}
+	/* every process to its program, then one finding a program */
 	gather(&l->procs, &l->pr, proc_cmp);
+	for (size_t i = 0; i < l->pr.n; i++)
+		fold_proc(l, *(const uint32_t *)l->pr.kv[2 * i], l->pr.kv[2 * i + 1]);
+	gather(&l->progs, &l->pr, prog_cmp);
 	for (size_t i = 0; !err && i < l->pr.n; i++)
-		if (((const struct procrow *)l->pr.kv[2 * i + 1])->slow)
-			err = runq_finding(l, *(const uint32_t *)l->pr.kv[2 * i], l->pr.kv[2 * i + 1]);
+		if (((const struct progrow *)l->pr.kv[2 * i + 1])->slow)
+			err = runq_finding(l, l->pr.kv[2 * i], l->pr.kv[2 * i + 1]);
 	if (!err) {
 		const struct table_use u[] = {
 			TABLE_USE(&l->thrs, "threads", "max_threads"),
 			TABLE_USE(&l->procs, "processes", "max_procs"),
+			TABLE_USE(&l->progs, "programs", "max_programs"),
 			{ l->devs_full, "block requests on devices past the limit were not counted",
 			  "max_devices", l->devs.max },
 		};

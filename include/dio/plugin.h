@@ -258,7 +258,9 @@ struct dio_host {
 	 * "session_id" (32 hex digits, new for each live session and kept in its
 	 * recording, so that the rows of one session in a database are one set),
 	 * "part" (replaying FILE.K of a --max-size recording: K; its records are
-	 * the Kth part of the session's).
+	 * the Kth part of the session's), "tracer_pid" (the pid of the dio that
+	 * traced: its threads are not the program's; unknown in a replay of a
+	 * recording made before dio kept it).
 	 */
 	const char *(*info)(struct dio_ctx *ctx, const char *key);
 	/*

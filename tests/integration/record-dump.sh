@@ -62,6 +62,8 @@ for k in "kernel=$(uname -r)" "host=$(uname -n)" "mode=detailed" "blocks: 1 inta
 	"lost_ringbuf=0" "dropped_records=0"; do
 	grep -qxF "$k" "$TMP/info" || { echo "FAIL: dio info lacks '$k'"; fail=1; }
 done
+# the recording dio's pid, so that a replay knows which waits dio itself caused
+grep -qE '^dio_pid=[1-9][0-9]*$' "$TMP/info" || { echo "FAIL: dio info lacks dio_pid"; fail=1; }
 # per process: the workload with as many records as the dump has call lines for it
 pid=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* basic\] .*/\1/p' "$TMP/dump" | head -1)
 n=$(calls "$pid" "$TMP/dump" | wc -l)

@@ -127,7 +127,8 @@ static uint64_t fake_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
 struct fake_finding {
 	uint32_t severity, pid, tid, has_tag;
 	struct dio_file_tag tag;
-	uint64_t ts_first, ts_last, count;
+	uint64_t ts_first, ts_last, count, cost_ns;
+	uint32_t processes;
 	char code[64], title[256], message[4096], comm[32], path[256], excerpt[2048];
 };
 static struct fake_finding found[FAKE_FINDINGS];
@@ -153,6 +154,8 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	d->ts_first = f->ts_first;
 	d->ts_last = f->ts_last;
 	d->count = f->count;
+	d->cost_ns = f->cost_ns;
+	d->processes = f->processes;
 #define COPY(field) snprintf(d->field, sizeof(d->field), "%s", f->field ? f->field : "")
 	COPY(code); COPY(title); COPY(message); COPY(comm); COPY(path); COPY(excerpt);
 #undef COPY
@@ -200,6 +203,18 @@ static void fake_log(struct dio_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* host->info: "key", "value", ... NULL pairs a test sets; NULL: nothing known */
+static const char *const *fake_infos;
+
+static const char *fake_info(struct dio_ctx *ctx, const char *key)
+{
+	(void)ctx;
+	for (int k = 0; fake_infos && fake_infos[k]; k += 2)
+		if (!strcmp(fake_infos[k], key))
+			return fake_infos[k + 1];
+	return NULL;
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -211,6 +226,7 @@ static const struct dio_host host = {
 	.stats = fake_stats,
 	.log = fake_log,
 	.create_output = fake_create_output,
+	.info = fake_info,
 	.syscall_info = decode_syscall_info,
 	.decode_arg = decode_arg,
 	.name_of = decode_name_of,
