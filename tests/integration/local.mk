@@ -63,6 +63,7 @@ INTEGRATION_TESTS += tests/integration/diff.sh
 # dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
 INTEGRATION_TESTS += tests/integration/top-basic.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
+INTEGRATION_TESTS += tests/integration/report-files.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)
