@@ -795,6 +795,7 @@ static void top_selfstats(struct top *t)
 		warn_msg("--stats: cannot read the BPF programs' run times");
 	if (!probe__counters(t->probe, l.n)) {
 		l.n[LOSS_MALFORMED] = t->malformed;
+		l.n[LOSS_PATHS_EVICTED] = tagtab__evicted(t->paths);
 		selfstats__loss(t->stats, &l);
 	}
 	selfstats__print(t->stats, stderr);
@@ -933,7 +934,8 @@ int top_main(int argc, char **argv)
 		die_msg("%s", err);
 		goto cleanup;
 	}
-	t.paths = tagtab__new();
+	/* as dio trace's: twice the kernel's table of the tags it sent */
+	t.paths = tagtab__new(2 * (size_t)o.tag_entries);
 	if (!t.paths) {
 		die_msg("out of memory");
 		goto cleanup;

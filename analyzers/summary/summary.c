@@ -579,6 +579,10 @@ static int report_lost(struct summary *s, FILE *f)
 	n = causes_of(&st, c);
 	for (size_t i = 0; i < n; i++)
 		lost += c[i].n;
+	/* not a loss of calls: files of the table above may show as <tag ...> */
+	if (st.paths_evicted)
+		fprintf(f, "dio: warning: %" PRIu64 " file paths forgotten (the host's tag table, "
+			"twice --tag-table, was full)\n", st.paths_evicted);
 	if (!lost && !st.lost_pathtab)
 		return 0;
 	put_causes(causes, sizeof(causes), c, n, 0);

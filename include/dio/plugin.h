@@ -129,6 +129,10 @@ struct dio_stats {
 	uint64_t lost_writer;		/* records dio record's writer thread could not keep */
 	uint32_t writer_cause;		/* DIO_WRITER_*: what held that thread back */
 	uint32_t pad;
+	/* ABI 1, appended: */
+	uint64_t paths_evicted;		/* paths the host forgot to bound its tag table:
+					 * tag_path gives NULL for those files from then on,
+					 * until the kernel sends their path again */
 };
 
 /* dio_stats.writer_cause */
@@ -187,7 +191,12 @@ struct dio_host {
 	/* Name of a system call number (x86_64), "syscall_NNN" for unknown ones.
 	 * The string is static. */
 	const char *(*syscall_name)(uint32_t nr);
-	/* Last path seen for a file tag, NULL if none; valid until the session ends. */
+	/*
+	 * Last path seen for a file tag, NULL if none. Valid until the module
+	 * returns from the call it was asked in (event, finding, flush, finish):
+	 * the host keeps a bounded number of paths, so a path may be forgotten
+	 * or replaced (a rename) with the next record. Copy what is kept.
+	 */
 	const char *(*tag_path)(struct dio_ctx *ctx, const struct dio_file_tag *tag);
 	/* strace-like rendering of a record into buf (snprintf semantics, no newline);
 	 * -EINVAL, with buf empty, for a record that breaks a promise of dio/event.h. */

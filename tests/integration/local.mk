@@ -64,6 +64,7 @@ INTEGRATION_TESTS += tests/integration/diff.sh
 INTEGRATION_TESTS += tests/integration/top-basic.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh
+INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)
