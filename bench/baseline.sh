@@ -68,14 +68,15 @@ for dio in "$@"; do
 			"$trace" --baseline "$work/$f.sarif" --sink json:file=/dev/null \
 			> /dev/null 2> "$work/err" || rc=$?
 		read -r secs rss < <(tail -1 "$work/time")
-		[ "$rc" -eq 137 ] && secs=">$limit"
+		# stopped: its peak so far is not what it would have taken
+		[ "$rc" -eq 137 ] && secs=">$limit" rss=-1024
 		case $f in
 		r*) name="${f#r} results" ;;
 		*) name="zeros" ;;
 		esac
-		printf '%-28s %-16s %9.1f %9s %12d %s\n' "$(basename "$(dirname "$dio")")/dio" "$name" \
+		printf '%-28s %-16s %9.1f %9s %12s %s\n' "$(basename "$(dirname "$dio")")/dio" "$name" \
 			"$(echo "$(stat -c %s "$work/$f.sarif") / 1000000" | bc -l)" "$secs" \
-			"$((rss / 1024))" "$rc"
+			"$([ "$rss" -lt 0 ] && echo - || echo $((rss / 1024)))" "$rc"
 	done
 done
 printf '\nreproduce: %s -l %s -n "%s" -z %s %s\n' "$0" "$limit" "$sizes" "$zeros" "$*"
