@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dio/plugin.h>
 #include "cli.h"
 #include "diff.h"
 #include "findings.h"
@@ -700,10 +701,13 @@ static void fmt_value(int m, double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
-/* a name from a traced program, safe for a terminal */
-static const char *escaped(const char *s, char *buf, size_t len)
+/*
+ * A name from a traced program, safe for a terminal; a title with
+ * DIO_ESC_TEXT, since the names in it are escaped already.
+ */
+static const char *escaped(const char *s, unsigned int flags, char *buf, size_t len)
 {
-	format_escaped(s, strlen(s), buf, len);
+	dio_escape(s, strlen(s), flags, buf, len);
 	return buf;
 }
 
@@ -743,7 +747,7 @@ static int print_table(const struct cmp *c, const struct table *t, FILE *out)
 	if (n)
 		qsort(l, n, sizeof(*l), by_change);
 	for (size_t i = 0; i < n; i++) {
-		int w = (int)strlen(escaped(l[i].p->key, esc, sizeof(esc)));
+		int w = (int)strlen(escaped(l[i].p->key, 0, esc, sizeof(esc)));
 
 		if (w > width)
 			width = w < KEY_WIDTH ? w : KEY_WIDTH;
@@ -767,7 +771,7 @@ static int print_table(const struct cmp *c, const struct table *t, FILE *out)
 		fmt_value(m, p->v[1][m], vb, sizeof(vb));
 		diff_ratio_text(p->v[0][m], p->v[1][m], ch, sizeof(ch));
 		fprintf(out, "  %-*s%s%-9s %14s %14s %10s%s\n", width < 0 ? 0 : width,
-			width < 0 ? "" : escaped(p->key, esc, sizeof(esc)), width < 0 ? "" : " ",
+			width < 0 ? "" : escaped(p->key, 0, esc, sizeof(esc)), width < 0 ? "" : " ",
 			metrics[m].text, va, vb, ch, regressed(c, t, p, m) ? " !" : "");
 	}
 	free(l);
@@ -779,7 +783,7 @@ static void print_side(const char *name, const struct side *sd, FILE *out)
 	char esc[4 * 4096 + 1];
 
 	fprintf(out, "%s: %s: %llu calls in %.3f s, %zu distinct finding%s\n", name,
-		escaped(sd->path, esc, sizeof(esc)), (unsigned long long)sd->total.calls,
+		escaped(sd->path, 0, esc, sizeof(esc)), (unsigned long long)sd->total.calls,
 		(double)(sd->last - sd->first) / 1e9, sd->nfound, sd->nfound == 1 ? "" : "s");
 }
 
@@ -794,10 +798,10 @@ static void print_findings(const struct cmp *c, FILE *out)
 
 		fprintf(out, "  %-9s %-7s %s %s [%s]: %s\n", state_names[c->fp[i].state],
 			findings_severity(f->severity),
-			escaped(f->code, code, sizeof(code)),
-			f->subject && *f->subject ? escaped(f->subject, subj, sizeof(subj)) : "-",
-			f->comm ? escaped(f->comm, comm, sizeof(comm)) : "-",
-			f->title ? escaped(f->title, title, sizeof(title)) : "");
+			escaped(f->code, 0, code, sizeof(code)),
+			f->subject && *f->subject ? escaped(f->subject, 0, subj, sizeof(subj)) : "-",
+			f->comm ? escaped(f->comm, 0, comm, sizeof(comm)) : "-",
+			f->title ? escaped(f->title, DIO_ESC_TEXT, title, sizeof(title)) : "");
 	}
 }
 
@@ -996,7 +1000,7 @@ static void say_failures(const struct cmp *c)
 		diff_ratio_text(r->p->v[0][r->m], r->p->v[1][r->m], ch, sizeof(ch));
 		fprintf(stderr, "dio: diff: %s%s%s: %s %s -> %s (%s), worse by more than %ld%%\n",
 			r->t->t == T_TOTAL ? "in all" : r->t->json, r->t->t == T_TOTAL ? "" : " ",
-			r->t->t == T_TOTAL ? "" : escaped(r->p->key, esc, sizeof(esc)),
+			r->t->t == T_TOTAL ? "" : escaped(r->p->key, 0, esc, sizeof(esc)),
 			metrics[r->m].text, va, vb, ch, c->d->regress_pct);
 	}
 	for (size_t i = 0; i < c->nfp; i++) {
@@ -1007,7 +1011,7 @@ static void say_failures(const struct cmp *c)
 			continue;
 		fprintf(stderr, "dio: diff: new finding %s (%s, --fail-on %s): %s\n", f->code,
 			findings_severity(f->severity), findings_severity((uint32_t)c->fail_on),
-			f->title ? escaped(f->title, esc, sizeof(esc)) : "");
+			f->title ? escaped(f->title, DIO_ESC_TEXT, esc, sizeof(esc)) : "");
 	}
 }
 

@@ -71,25 +71,29 @@ int findings_subject(const char *path, const char *srcroot, char *buf, size_t le
 	return !!rel;
 }
 
+#define FNV_START	0xcbf29ce484222325ULL
+
+/* FNV-1a 64 of h so far and s with its NUL */
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+	const unsigned char *c = (const unsigned char *)s;
+
+	do {
+		h ^= *c;
+		h *= 0x100000001b3ULL;
+	} while (*c++);
+	return h;
+}
+
 void findings_fingerprint(const char *code, const char *subject, const char *comm, char out[17])
 {
-	/* FNV-1a 64 over the three strings, each with its NUL */
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV_START;
 	char name[64];
-	const char *parts[3];
 
 	findings_subject(comm ? comm : "", NULL, name, sizeof(name));
-	parts[0] = code ? code : "";
-	parts[1] = subject ? subject : "";
-	parts[2] = name;
-	for (int i = 0; i < 3; i++) {
-		const unsigned char *c = (const unsigned char *)parts[i];
-
-		do {
-			h ^= *c;
-			h *= 0x100000001b3ULL;
-		} while (*c++);
-	}
+	h = fnv1a(h, code ? code : "");
+	h = fnv1a(h, subject ? subject : "");
+	h = fnv1a(h, name);
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
@@ -322,13 +326,23 @@ const char *suppressions__match(const struct suppressions *s, const struct dio_f
 struct base_result {
 	const char *fingerprint, *code, *title, *subject, *uri, *uri_base, *comm;
 	uint32_t severity;
-	int seen;
+	uint32_t first;		/* the first result of its fingerprint: the one that counts */
+	uint32_t seen;		/* (of a first) this run had it too */
+	uint32_t pad;
 };
 
+/*
+ * The results, and their fingerprints hashed (open addressing, at most half
+ * full): a finding is classified in constant time, not by a walk of every
+ * result, so that a baseline of 100 000 results costs no more per finding
+ * than one of 10.
+ */
 struct baseline {
 	struct json_value *doc;
 	size_t n;
 	struct base_result *r;
+	size_t *slot;		/* index + 1 of the first result of a fingerprint; 0: free */
+	size_t mask;		/* slots - 1 */
 };
 
 void baseline__free(struct baseline *b)
@@ -337,7 +351,39 @@ void baseline__free(struct baseline *b)
 		return;
 	json_free(b->doc);
 	free(b->r);
+	free(b->slot);
 	free(b);
+}
+
+/* the slot of fingerprint fp: its first result's, or the free one where it would go */
+static size_t *find_slot(const struct baseline *b, const char *fp)
+{
+	size_t i = (size_t)fnv1a(FNV_START, fp) & b->mask;
+
+	while (b->slot[i] && strcmp(b->r[b->slot[i] - 1].fingerprint, fp))
+		i = (i + 1) & b->mask;
+	return &b->slot[i];
+}
+
+/* the results' fingerprints into the table; each result's first set */
+static int hash_results(struct baseline *b)
+{
+	size_t slots = 16;
+
+	while (slots < 2 * b->n)
+		slots *= 2;
+	b->slot = calloc(slots, sizeof(*b->slot));
+	if (!b->slot)
+		return -ENOMEM;
+	b->mask = slots - 1;
+	for (size_t i = 0; i < b->n; i++) {
+		size_t *s = find_slot(b, b->r[i].fingerprint);
+
+		b->r[i].first = !*s;
+		if (!*s)
+			*s = i + 1;
+	}
+	return 0;
 }
 
 static uint32_t severity_of(const char *level)
@@ -399,8 +445,12 @@ struct baseline *baseline__load(const char *path, char *err, size_t errlen)
 	}
 	b->doc = json_parse(text, total, why, sizeof(why));
 	if (!b->doc) {
-		snprintf(err, errlen, "%s: not valid JSON (%s): give a SARIF log dio wrote", path, why);
 		e = -errno;
+		if (e == -E2BIG)
+			snprintf(err, errlen, "%s: %s: give a SARIF log dio wrote", path, why);
+		else
+			snprintf(err, errlen, "%s: not valid JSON (%s): give a SARIF log dio wrote",
+				 path, why);
 		goto cleanup;
 	}
 	runs = json_get(b->doc, "runs");
@@ -432,6 +482,9 @@ struct baseline *baseline__load(const char *path, char *err, size_t errlen)
 				take_result(b, &res->items[k]);
 		}
 	}
+	e = hash_results(b);
+	if (e)
+		snprintf(err, errlen, "out of memory");
 cleanup:
 	free(text);
 	if (f)
@@ -446,14 +499,12 @@ cleanup:
 
 int baseline__classify(struct baseline *b, const char *fingerprint)
 {
-	int found = 0;
+	size_t *s = find_slot(b, fingerprint);
 
-	for (size_t i = 0; i < b->n; i++)
-		if (!strcmp(b->r[i].fingerprint, fingerprint)) {
-			b->r[i].seen = 1;
-			found = 1;
-		}
-	return found ? DIO_BASELINE_UNCHANGED : DIO_BASELINE_NEW;
+	if (!*s)
+		return DIO_BASELINE_NEW;
+	b->r[*s - 1].seen = 1;
+	return DIO_BASELINE_UNCHANGED;
 }
 
 int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
@@ -461,12 +512,9 @@ int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 	for (; *i < b->n; (*i)++) {
 		const struct base_result *r = &b->r[*i];
 
-		if (r->seen)
-			continue;
 		/* one absent result per fingerprint, however often the baseline had it */
-		for (size_t k = 0; k < *i; k++)
-			if (!strcmp(b->r[k].fingerprint, r->fingerprint))
-				goto next;
+		if (r->seen || !r->first)
+			continue;
 		memset(f, 0, sizeof(*f));
 		f->size = sizeof(*f);
 		f->code = r->code ? r->code : "?";
@@ -481,8 +529,6 @@ int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 		f->baseline = DIO_BASELINE_ABSENT;
 		(*i)++;
 		return 1;
-next:
-		;
 	}
 	return 0;
 }

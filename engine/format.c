@@ -112,68 +112,18 @@ static void put_x(struct out *o, int (*fn)(uint64_t, char *, size_t), uint64_t v
 		o->off += n;
 }
 
-/*
- * n bytes of s with C escapes, stopping at a NUL unless bin. quote: inside
- * "...", so '"' is escaped too. Octal escapes take all three digits when a
- * digit follows, so that "\0" "1" is not read back as "\01".
- */
-static int plain(unsigned char c, int quote)
+/* n bytes of s at the cursor as dio_escape() writes them (DIO_ESC_* flags) */
+static void put_esc(struct out *o, const char *s, size_t n, unsigned int flags)
 {
-	return c >= 0x20 && c < 0x7f && c != '\\' && !(quote && c == '"');
-}
-
-static void put_esc(struct out *o, const char *s, size_t n, int quote, int bin)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = s[i];
-		const char *e = NULL;
-		size_t j = i;
-
-		while (j < n && plain((unsigned char)s[j], quote))
-			j++;
-		if (j > i) {
-			put_mem(o, s + i, j - i);
-			i = j - 1;
-			continue;
-		}
-
-		if (!c && !bin)
-			break;
-		switch (c) {
-		case '\t': e = "\\t"; break;
-		case '\n': e = "\\n"; break;
-		case '\v': e = "\\v"; break;
-		case '\f': e = "\\f"; break;
-		case '\r': e = "\\r"; break;
-		case '\\': e = "\\\\"; break;
-		case '"': e = quote ? "\\\"" : NULL; break;
-		}
-		if (e)
-			put_mem(o, e, 2);
-		else if (c >= 0x20 && c < 0x7f)
-			put_mem(o, (const char *)&c, 1);
-		else if (i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '7')
-			put(o, "\\%03o", c);
-		else
-			put(o, "\\%o", c);
-	}
-}
-
-int format_escaped(const char *s, size_t n, char *buf, size_t len)
-{
-	struct out o = { .buf = buf, .len = len };
-
-	put_esc(&o, s, n, 0, 0);
-	if (len)
-		buf[o.off < len ? o.off : len - 1] = 0;
-	return (int)o.off;
+	o->off += dio_escape(s, n, flags, o->off < o->len ? o->buf + o->off : NULL,
+			     o->off < o->len ? o->len - o->off : 0);
 }
 
 /* a string argument or path: "...", and ... after it when it was cut */
 static void put_quoted(struct out *o, const char *s, size_t n, int cut)
 {
 	put_mem(o, "\"", 1);
-	put_esc(o, s, n, 1, 0);
+	put_esc(o, s, n, DIO_ESC_QUOTE);
 	put_str(o, cut ? "\"..." : "\"");
 }
 
@@ -226,7 +176,7 @@ static void put_file(const struct fmt_ctx *fc, struct out *o, const struct dio_f
 
 	put_mem(o, "<", 1);
 	if (path) {
-		put_esc(o, path, strlen(path), 0, 0);
+		put_esc(o, path, strlen(path), 0);
 	} else {
 		put_str(o, "tag ");
 		put_tag(o, tag);
@@ -315,7 +265,7 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 	put_u(o, tid);
 	if (comm[0]) {
 		put_mem(o, " ", 1);
-		put_esc(o, comm, DIO_COMM_LEN, 0, 0);
+		put_esc(o, comm, DIO_COMM_LEN, 0);
 	}
 	put_str(o, "] ");
 }
@@ -602,7 +552,7 @@ static void format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall
 			    ct.hashed_len);
 			if (ct.data_len) {
 				put_str(o, " data=\"");
-				put_esc(o, data, ct.data_len, 1, 1);
+				put_esc(o, data, ct.data_len, DIO_ESC_QUOTE | DIO_ESC_BIN);
 				put_mem(o, "\"", 1);
 			}
 		}

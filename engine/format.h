@@ -23,13 +23,6 @@ struct fmt_ctx {
  */
 int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len);
 
-/*
- * At most n bytes of s (up to a NUL) with control and other bytes a terminal
- * would act on written as C escapes, as dump writes names and strings
- * (snprintf semantics).
- */
-int format_escaped(const char *s, size_t n, char *buf, size_t len);
-
 /* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon"; NULL for DIO_FT_NONE and others */
 const char *format_ftype_name(unsigned int ftype);
 /* The same with "-" for DIO_FT_NONE and others. Static strings. */

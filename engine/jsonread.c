@@ -10,12 +10,22 @@
 #include "engine/jsonread.h"
 
 #define MAX_DEPTH	64
+/*
+ * The tree may take this many times the text, and MEM_MIN more: a SARIF log
+ * dio wrote takes about 3 times, 4.6 for results of the shortest texts (its
+ * values are long strings and objects); "[0,0,0,...]" would take 16 to 32
+ * times (32 bytes a value for each 2 of text) and is refused instead.
+ */
+#define MEM_FACTOR	8
+#define MEM_MIN		(1u << 20)
+#define MALLOC_COST	16	/* what malloc keeps beside each block */
 
 struct parser {
 	const char *p, *end, *start;
 	char *err;
 	size_t errlen;
 	int failed;	/* errno of the first failure */
+	size_t used, budget;	/* bytes of the tree so far, and at most */
 };
 
 static int fail(struct parser *ps, int e, const char *fmt, ...)
@@ -94,6 +104,16 @@ static size_t put_utf8(char *o, unsigned int cp)
 	return 4;
 }
 
+/* n more bytes for the tree: within the budget, or the parse fails */
+static int charge(struct parser *ps, size_t n)
+{
+	ps->used += n;
+	if (ps->used <= ps->budget)
+		return 0;
+	return fail(ps, E2BIG, "its values would take more than %zu bytes, %d times the text: "
+		    "too many small values for a file of this size", ps->budget, MEM_FACTOR);
+}
+
 /* A string at ps->p (its opening quote): unescaped into a new buffer. */
 static int string(struct parser *ps, char **out, size_t *outlen)
 {
@@ -109,6 +129,8 @@ static int string(struct parser *ps, char **out, size_t *outlen)
 	}
 	if (ps->p >= ps->end)
 		return fail(ps, EINVAL, "unterminated string");
+	if (charge(ps, (size_t)(ps->p - s) + 1 + MALLOC_COST))
+		return -E2BIG;
 	buf = malloc((size_t)(ps->p - s) + 1);
 	if (!buf)
 		return fail(ps, ENOMEM, "out of memory");
@@ -164,9 +186,14 @@ static struct json_value *grow(struct parser *ps, struct json_value *v, size_t *
 {
 	if (v->n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 4;
-		struct json_value *items = realloc(v->items, nc * sizeof(*items));
+		struct json_value *items;
 		char **keys;
 
+		if (charge(ps, (nc - *cap) * (sizeof(*items) +
+					     (v->type == JSON_OBJECT ? sizeof(*keys) : 0)) +
+			   MALLOC_COST))
+			return NULL;
+		items = realloc(v->items, nc * sizeof(*items));
 		if (!items)
 			return fail(ps, ENOMEM, "out of memory"), NULL;
 		v->items = items;
@@ -182,6 +209,21 @@ static struct json_value *grow(struct parser *ps, struct json_value *v, size_t *
 	if (v->keys)
 		v->keys[v->n] = NULL;
 	return &v->items[v->n++];
+}
+
+/* the room grow() doubled and did not use, given back */
+static void fit(struct json_value *v, size_t cap)
+{
+	struct json_value *items;
+	char **keys;
+
+	if (v->n == cap || !v->n)
+		return;
+	items = realloc(v->items, v->n * sizeof(*items));
+	if (items)
+		v->items = items;
+	if (v->keys && (keys = realloc(v->keys, v->n * sizeof(*keys))))
+		v->keys = keys;
 }
 
 static int container(struct parser *ps, struct json_value *v, int depth)
@@ -225,16 +267,42 @@ static int container(struct parser *ps, struct json_value *v, int depth)
 		}
 		if (ps->p < ps->end && *ps->p == close) {
 			ps->p++;
+			fit(v, cap);
 			return 0;
 		}
 		return fail(ps, EINVAL, "expected ',' or '%c'", close);
 	}
 }
 
+/*
+ * The number at ps->p, read by strtod from a NUL-terminated copy of its
+ * characters: the text itself has no NUL after it.
+ */
+static int number(struct parser *ps, double *out)
+{
+	const char *s = ps->p;
+	char small[64], *copy = small, *end;
+	size_t n;
+
+	while (ps->p < ps->end && strchr("+-.eE0123456789", *ps->p) && *ps->p)
+		ps->p++;
+	n = (size_t)(ps->p - s);
+	if (n >= sizeof(small) && !(copy = malloc(n + 1)))
+		return fail(ps, ENOMEM, "out of memory");
+	memcpy(copy, s, n);
+	copy[n] = 0;
+	*out = strtod(copy, &end);
+	if (copy != small)
+		free(copy);
+	if (end != copy + n) {
+		ps->p = s;
+		return fail(ps, EINVAL, "bad number");
+	}
+	return 0;
+}
+
 static int value(struct parser *ps, struct json_value *v, int depth)
 {
-	char *end;
-
 	skip_ws(ps);
 	if (ps->p >= ps->end)
 		return fail(ps, EINVAL, "unexpected end of the text");
@@ -258,26 +326,26 @@ static int value(struct parser *ps, struct json_value *v, int depth)
 	default:
 		if (*ps->p != '-' && (*ps->p < '0' || *ps->p > '9'))
 			return fail(ps, EINVAL, "expected a value");
-		/* strtod reads past the text only on digits, and the text ends in one of ours */
 		v->type = JSON_NUMBER;
-		v->number = strtod(ps->p, &end);
-		if (end == ps->p || end > ps->end)
-			return fail(ps, EINVAL, "bad number");
-		ps->p = end;
-		return 0;
+		return number(ps, &v->number);
 	}
 }
 
 static void free_value(struct json_value *v)
 {
-	for (size_t i = 0; v->type >= JSON_ARRAY && i < v->n; i++) {
+	if (v->type == JSON_STRING) {
+		free(v->string);
+		return;
+	}
+	if (v->type != JSON_ARRAY && v->type != JSON_OBJECT)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
 		free_value(&v->items[i]);
 		if (v->keys)
 			free(v->keys[i]);
 	}
 	free(v->items);
 	free(v->keys);
-	free(v->string);
 }
 
 void json_free(struct json_value *v)
@@ -291,27 +359,22 @@ void json_free(struct json_value *v)
 struct json_value *json_parse(const char *text, size_t len, char *err, size_t errlen)
 {
 	struct json_value *v = calloc(1, sizeof(*v));
-	/* a NUL-terminated copy: strtod must stop inside it */
-	char *copy = malloc(len + 1);
-	struct parser ps = { .err = err, .errlen = errlen };
+	struct parser ps = { .err = err, .errlen = errlen,
+			     .budget = len > (SIZE_MAX - MEM_MIN) / MEM_FACTOR ? SIZE_MAX :
+				       len * MEM_FACTOR + MEM_MIN };
 
-	if (!v || !copy) {
+	if (!v) {
 		snprintf(err, errlen, "out of memory");
-		free(v);
-		free(copy);
 		errno = ENOMEM;
 		return NULL;
 	}
-	memcpy(copy, text, len);
-	copy[len] = 0;
-	ps.p = ps.start = copy;
-	ps.end = copy + len;
+	ps.p = ps.start = text;
+	ps.end = text + len;
 	if (!value(&ps, v, 0)) {
 		skip_ws(&ps);
 		if (ps.p < ps.end)
 			fail(&ps, EINVAL, "text after the value");
 	}
-	free(copy);
 	if (ps.failed) {
 		json_free(v);
 		errno = ps.failed;

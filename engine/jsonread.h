@@ -11,19 +11,26 @@
 
 enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
 
+/* 32 bytes: a tree of many small values stays within a few times its text */
 struct json_value {
 	enum json_type type;
-	double number;		/* JSON_NUMBER; JSON_BOOL: 0 or 1 */
-	char *string;		/* JSON_STRING, NUL-terminated (may hold NULs before it) */
 	size_t n;		/* JSON_ARRAY, JSON_OBJECT: entries; JSON_STRING: length */
-	char **keys;		/* JSON_OBJECT: n keys */
-	struct json_value *items;	/* JSON_ARRAY, JSON_OBJECT: n values */
+	union {
+		double number;	/* JSON_NUMBER; JSON_BOOL: 0 or 1 */
+		char *string;	/* JSON_STRING, NUL-terminated (may hold NULs before it) */
+		struct {
+			char **keys;	/* JSON_OBJECT: n keys; JSON_ARRAY: NULL */
+			struct json_value *items;	/* JSON_ARRAY, JSON_OBJECT: n values */
+		};
+	};
 };
 
 /*
  * Parse len bytes of text. NULL on failure with "line N: what" in err (and
- * errno set: EINVAL for bad text, ENOMEM). The tree is the caller's:
- * json_free() it.
+ * errno set: EINVAL for bad text, ENOMEM, E2BIG when the tree would take
+ * more than 8 times the text and 1 MiB: what a file of many small values
+ * would take is refused before it is taken). The text is not copied; the
+ * tree is the caller's: json_free() it.
  */
 struct json_value *json_parse(const char *text, size_t len, char *err, size_t errlen);
 void json_free(struct json_value *v);

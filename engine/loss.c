@@ -40,6 +40,12 @@ static const struct reason {
 	{ DIO_LOST_OTHER, "lost_other", "records lost for other reasons (malformed)", "" },
 };
 
+/* the host's own bound: not a record lost, so apart from the reasons */
+static const char paths_evicted_what[] =
+	"paths forgotten: the host's tag table (twice --tag-table) was full";
+static const char paths_evicted_advice[] =
+	"calls on those files, if they come again, show a tag; raise --tag-table";
+
 static const char *const cause_names[] = {
 	[DIO_WRITER_UNKNOWN] = "unknown",
 	[DIO_WRITER_CPU] = "cpu",
@@ -123,6 +129,7 @@ void loss__each(const struct loss *l,
 {
 	for (size_t i = 0; i < N(reasons); i++)
 		cb(ud, reasons[i].key, reasons[i].what, count_of(l, reasons[i].idx));
+	cb(ud, "paths_evicted", paths_evicted_what, l->n[LOSS_PATHS_EVICTED]);
 }
 
 void loss__warn(const struct loss *l)
@@ -141,6 +148,9 @@ void loss__warn(const struct loss *l)
 	if (l->n[DIO_LOST_PATHTAB])
 		warn_msg("%" PRIu64 " paths could not be remembered (file-tag table full): raise --tag-table",
 			 l->n[DIO_LOST_PATHTAB]);
+	if (l->n[LOSS_PATHS_EVICTED])
+		warn_msg("%" PRIu64 " %s; %s", l->n[LOSS_PATHS_EVICTED], paths_evicted_what,
+			 paths_evicted_advice);
 }
 
 void loss__stats(const struct loss *l, struct dio_stats *out)
@@ -158,4 +168,5 @@ void loss__stats(const struct loss *l, struct dio_stats *out)
 	out->lost_procs = l->n[DIO_LOST_PROCS];
 	out->lost_writer = l->n[LOSS_WRITER];
 	out->writer_cause = l->writer_cause;
+	out->paths_evicted = l->n[LOSS_PATHS_EVICTED];
 }

@@ -15,7 +15,9 @@
 /* The host's reasons, after the kernel's DIO_LOST_* in the same array. */
 #define LOSS_WRITER	DIO_CNT_MAX		/* dio record's writer thread was behind */
 #define LOSS_MALFORMED	(DIO_CNT_MAX + 1)	/* records that failed the host's checks */
-#define LOSS_MAX	(DIO_CNT_MAX + 2)
+/* paths the host's tag table forgot to stay within its bound: not records, not in a trace file */
+#define LOSS_PATHS_EVICTED	(DIO_CNT_MAX + 2)
+#define LOSS_MAX	(DIO_CNT_MAX + 3)
 
 struct loss {
 	uint64_t n[LOSS_MAX];

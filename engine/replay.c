@@ -958,7 +958,7 @@ static void print_meta(const char *meta)
 		size_t n = strcspn(meta, "\n");
 
 		for (size_t off = 0; off < n; off += 1024) {
-			format_escaped(meta + off, n - off < 1024 ? n - off : 1024, line, sizeof(line));
+			dio_escape(meta + off, n - off < 1024 ? n - off : 1024, 0, line, sizeof(line));
 			fputs(line, stdout);
 		}
 		putchar('\n');
@@ -978,7 +978,7 @@ static void print_procs(struct proc_count *t, uint64_t others)
 	for (size_t i = 0; i < n && i < PROC_SHOWN; i++) {
 		char comm[4 * DIO_COMM_LEN + 1];
 
-		format_escaped(t[i].comm, DIO_COMM_LEN, comm, sizeof(comm));
+		dio_escape(t[i].comm, DIO_COMM_LEN, 0, comm, sizeof(comm));
 		printf("  %-8u %-16s %llu\n", t[i].pid, comm, (unsigned long long)t[i].n);
 	}
 	if (n > PROC_SHOWN)

@@ -175,6 +175,7 @@ static void refresh_counters(struct session *s)
 		probe__counters(s->probe, s->loss.n);
 	if (s->rec_loss)
 		s->rec_loss(s->rec_ud, &s->loss.n[LOSS_WRITER], &s->loss.writer_cause);
+	s->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(s->tags);
 }
 
 static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
@@ -845,7 +846,11 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	}
 	s->o = o;
 	s->realtime_off = clock_offset();
-	s->tags = tagtab__new();
+	/*
+	 * Twice the kernel's table of the tags it sent: a tag the kernel still
+	 * knows, and so will not send again, is one the host still knows.
+	 */
+	s->tags = tagtab__new(2 * (size_t)o->tag_entries);
 	if (!s->tags) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
@@ -1105,6 +1110,11 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 	}
 	if (h->type == DIO_EV_PATH && set_path(s, rec))
 		return -ENOMEM;
+	/* a file in use keeps its path when the table must forget one */
+	if (h->type == DIO_EV_SYSCALL && (((const struct dio_ev_syscall *)h)->flags & DIO_SF_FILE))
+		tagtab__touch(s->tags, &((const struct dio_ev_syscall *)h)->tag);
+	else if (h->type == DIO_EV_IOURING)
+		tagtab__touch(s->tags, &((const struct dio_ev_iouring *)h)->tag);
 	if (h->type == DIO_EV_PROC && ((const struct dio_ev_proc *)h)->kind == DIO_PROC_EXIT &&
 	    (((const struct dio_ev_proc *)h)->flags & DIO_PROCF_GROUP_DEAD))
 		s->exits++;

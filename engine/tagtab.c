@@ -6,25 +6,28 @@
 #include "tagtab.h"
 
 /*
- * Open addressing with linear probing. Paths are never freed before the table:
- * plugins hold the pointers tag_path returned, and a rename must not pull a
- * string out from under them. Old strings are kept on a list.
+ * Open addressing with linear probing, at most max paths. Past that the
+ * clock hand goes round the slots and forgets the first path not used since
+ * it last passed (a slot's ref is set by every set, touch and lookup):
+ * nearly the least recently used, as the kernel's own table of the tags it
+ * sent (an LRU hash of --tag-table entries) forgets, so that a tag the
+ * kernel would not send again is one the host still knows. A removed slot
+ * is filled by shifting the ones after it back, so no lookup needs a
+ * tombstone.
  */
 struct slot {
 	struct dio_file_tag tag;
 	char *path;		/* NULL: empty slot */
-};
-
-struct oldpath {
-	struct oldpath *next;
-	char *path;
+	uint8_t ref;		/* used since the hand last passed */
 };
 
 struct tagtab {
 	struct slot *slots;
 	size_t cap;		/* power of two */
-	size_t count;
-	struct oldpath *old;
+	size_t count, max;
+	size_t hand;		/* the clock's next slot */
+	uint64_t evicted;	/* paths forgotten to stay within max */
+	struct dio_file_tag last;	/* the last tag touched: most records repeat it */
 };
 
 static uint64_t tag_hash(const struct dio_file_tag *t)
@@ -40,13 +43,14 @@ static int tag_eq(const struct dio_file_tag *a, const struct dio_file_tag *b)
 	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
 }
 
-struct tagtab *tagtab__new(void)
+struct tagtab *tagtab__new(size_t max)
 {
 	struct tagtab *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	t->cap = 1024;
+	t->max = max ? max : SIZE_MAX / 2;
 	t->slots = calloc(t->cap, sizeof(*t->slots));
 	if (!t->slots) {
 		free(t);
@@ -62,13 +66,6 @@ void tagtab__free(struct tagtab *t)
 		return;
 	for (size_t i = 0; i < t->cap; i++)
 		free(t->slots[i].path);
-	while (t->old) {
-		struct oldpath *o = t->old;
-
-		t->old = o->next;
-		free(o->path);
-		free(o);
-	}
 	free(t->slots);
 	free(t);
 }
@@ -100,46 +97,104 @@ static int grow(struct tagtab *t)
 	return 0;
 }
 
+/* empty slot i, moving back the slots after it that probing would no longer reach */
+static void remove_at(struct tagtab *t, size_t i)
+{
+	size_t mask = t->cap - 1;
+
+	free(t->slots[i].path);
+	t->slots[i].path = NULL;
+	t->count--;
+	for (size_t j = (i + 1) & mask; t->slots[j].path; j = (j + 1) & mask) {
+		size_t home = tag_hash(&t->slots[j].tag) & mask;
+
+		/* j stays where it is when its home lies cyclically in (i, j] */
+		if ((j > i && home > i && home <= j) || (j < i && (home > i || home <= j)))
+			continue;
+		t->slots[i] = t->slots[j];
+		t->slots[j].path = NULL;
+		i = j;
+	}
+}
+
+/* forget the first path the hand finds not used since it last passed */
+static void evict_one(struct tagtab *t)
+{
+	for (;;) {
+		struct slot *s = &t->slots[t->hand];
+
+		if (s->path && !s->ref) {
+			remove_at(t, t->hand);
+			t->evicted++;
+			/* a slot shifted back into the hand's place is looked at next */
+			return;
+		}
+		s->ref = 0;
+		t->hand = (t->hand + 1) & (t->cap - 1);
+	}
+}
+
 int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *path, size_t len)
 {
 	struct slot *s;
 	char *copy;
 
-	if ((t->count + 1) * 4 > t->cap * 3 && grow(t))
+	if ((t->count + 1) * 4 > t->cap * 3 && t->count < t->max && grow(t))
 		return -ENOMEM;
 	copy = strndup(path, len);
 	if (!copy)
 		return -ENOMEM;
 	s = find(t, tag);
 	if (s->path) {
-		struct oldpath *o;
-
+		s->ref = 1;
+		/* sent again after the kernel forgot the tag: the same string stays */
 		if (!strcmp(s->path, copy)) {
 			free(copy);
 			return 0;
 		}
-		o = malloc(sizeof(*o));
-		if (!o) {
-			free(copy);
-			return -ENOMEM;
-		}
-		o->path = s->path;
-		o->next = t->old;
-		t->old = o;
+		/* renamed: the old string goes, as modules were told (dio/plugin.h) */
+		free(s->path);
 	} else {
+		if (t->count >= t->max) {
+			evict_one(t);
+			s = find(t, tag);
+		}
 		t->count++;
 		s->tag = *tag;
 	}
 	s->path = copy;
+	s->ref = 1;
 	return 0;
 }
 
-const char *tagtab__lookup(const struct tagtab *t, const struct dio_file_tag *tag)
+void tagtab__touch(struct tagtab *t, const struct dio_file_tag *tag)
 {
-	return find(t, tag)->path;
+	struct slot *s;
+
+	if (tag_eq(tag, &t->last))
+		return;
+	t->last = *tag;
+	s = find(t, tag);
+	if (s->path)
+		s->ref = 1;
+}
+
+const char *tagtab__lookup(struct tagtab *t, const struct dio_file_tag *tag)
+{
+	struct slot *s = find(t, tag);
+
+	if (!s->path)
+		return NULL;
+	s->ref = 1;
+	return s->path;
 }
 
 size_t tagtab__count(const struct tagtab *t)
 {
 	return t->count;
+}
+
+uint64_t tagtab__evicted(const struct tagtab *t)
+{
+	return t->evicted;
 }

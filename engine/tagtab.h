@@ -1,24 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * File tag -> path table, filled from DIO_EV_PATH records. The kernel sends a
- * path once per tag (again after a rename), so the host must keep every path
- * it was sent for the whole session.
+ * path once per tag (again after a rename, and again once its own table of
+ * the tags it sent, --tag-table entries, forgot the tag), so the host keeps
+ * the paths of at least as many tags; past its bound it forgets the path
+ * used least recently, and counts it.
  */
 #ifndef DIO_ENGINE_TAGTAB_H
 #define DIO_ENGINE_TAGTAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <dio/event.h>
 
 struct tagtab;
 
-/* NULL and errno set on failure. */
-struct tagtab *tagtab__new(void);
+/* At most max paths (0: no bound). NULL and errno set on failure. */
+struct tagtab *tagtab__new(size_t max);
 void tagtab__free(struct tagtab *t);
-/* Set the path of a tag; the string (len bytes, need not be NUL-terminated) is copied. 0 or -ENOMEM. */
+/*
+ * Set the path of a tag; the string (len bytes, need not be NUL-terminated)
+ * is copied. A full table forgets a path first. 0 or -ENOMEM.
+ */
 int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *path, size_t len);
-/* The path, or NULL. The pointer stays valid until the table is freed, even after a later set. */
-const char *tagtab__lookup(const struct tagtab *t, const struct dio_file_tag *tag);
+/* The tag's file was used: its path is among the last forgotten. */
+void tagtab__touch(struct tagtab *t, const struct dio_file_tag *tag);
+/*
+ * The path, or NULL. The pointer stays valid until the next tagtab__set
+ * (which may forget it, or replace it when the file was renamed) or free.
+ */
+const char *tagtab__lookup(struct tagtab *t, const struct dio_file_tag *tag);
 size_t tagtab__count(const struct tagtab *t);
+/* Paths forgotten to stay within max. */
+uint64_t tagtab__evicted(const struct tagtab *t);
 
 #endif

@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <dio/event.h>
+#include <dio/plugin.h>
 #include "bpf/top.h"
 #include "cli.h"
 #include "loss.h"
@@ -605,8 +605,10 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		"  BLOCK BLK_AVG_MS BLK_MAX_MS   RUNQ RUNQ_AVG_MS RUNQ_MAX_MS\n");
 	for (size_t i = 0; i < np && (int)i < max_rows; i++) {
 		const struct row *w = pr[i];
+		char comm[4 * DIO_COMM_LEN + 1];
 
-		fprintf(f, "%7u %-15s", w->pid, w->comm[0] ? w->comm : "?");
+		dio_escape(w->comm[0] ? w->comm : "?", DIO_COMM_LEN, 0, comm, sizeof(comm));
+		fprintf(f, "%7u %-15s", w->pid, comm);
 		call_cols(f, t, w);
 		fprintf(f, " %6s %10.3f %10.3f %6s %11.3f %11.3f\n", num(t, w->show[V_BLK], a, sizeof(a)),
 			avg_ms(w->show[V_BLK_NS], w->show[V_BLK]), ms(w->show[V_BLK_MAX]),
@@ -615,7 +617,10 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 	}
 	fprintf(f, "\n    TID     PID COMMAND         " CALL_HDR "\n");
 	for (size_t i = 0; i < nt && (int)i < max_rows; i++) {
-		fprintf(f, "%7u %7u %-15s", th[i]->tid, th[i]->pid, th[i]->comm);
+		char comm[4 * DIO_COMM_LEN + 1];
+
+		dio_escape(th[i]->comm, DIO_COMM_LEN, 0, comm, sizeof(comm));
+		fprintf(f, "%7u %7u %-15s", th[i]->tid, th[i]->pid, comm);
 		call_cols(f, t, th[i]);
 		fputc('\n', f);
 	}
@@ -625,14 +630,14 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		struct dio_file_tag tag = { .ino = w->key[0], .dev = w->key[1] >> 32,
 					    .gen = (uint32_t)w->key[1] };
 		const char *path = tagtab__lookup(t->paths, &tag);
-		char tagtext[64];
+		char text[4 * DIO_PATH_MAX + 1];
 
-		if (!path) {
-			dio_file_tag_format(&tag, tagtext, sizeof(tagtext));
-			path = tagtext;
-		}
+		if (path)
+			dio_escape(path, strlen(path), 0, text, sizeof(text));
+		else
+			dio_file_tag_format(&tag, text, sizeof(text));
 		call_cols(f, t, w);
-		fprintf(f, " %7u %-4s %s\n", w->pid, ftype_name(w->ftype), path);
+		fprintf(f, " %7u %-4s %s\n", w->pid, ftype_name(w->ftype), text);
 	}
 cleanup:
 	free(pr);
@@ -790,6 +795,7 @@ static void top_selfstats(struct top *t)
 		warn_msg("--stats: cannot read the BPF programs' run times");
 	if (!probe__counters(t->probe, l.n)) {
 		l.n[LOSS_MALFORMED] = t->malformed;
+		l.n[LOSS_PATHS_EVICTED] = tagtab__evicted(t->paths);
 		selfstats__loss(t->stats, &l);
 	}
 	selfstats__print(t->stats, stderr);
@@ -928,7 +934,8 @@ int top_main(int argc, char **argv)
 		die_msg("%s", err);
 		goto cleanup;
 	}
-	t.paths = tagtab__new();
+	/* as dio trace's: twice the kernel's table of the tags it sent */
+	t.paths = tagtab__new(2 * (size_t)o.tag_entries);
 	if (!t.paths) {
 		die_msg("out of memory");
 		goto cleanup;

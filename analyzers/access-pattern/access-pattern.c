@@ -273,21 +273,22 @@ static void report(struct ap *st, uint32_t pid, const struct proc *pr, int kind,
 	const char *path = st->host->tag_path(st->ctx, &t->tag);
 	const char *det = kind == K_REREAD ? "the" : "its";
 	struct dio_finding f = { .size = sizeof(f) };
-	char title[768], msg[3072], files[1600];
+	char title[768], msg[3072], files[1600], comm[COMM_LABEL_LEN], label[320];
 
 	f.path = path;
-	if (!path)
-		path = "(path unknown)";
+	path = path ? file_label(st->host, st->ctx, &t->tag, label, sizeof(label)) :
+		      "(path unknown)";
+	comm_label(pr->comm, comm);
 	if (pr->with[kind] > 1)
 		snprintf(title, sizeof(title),
-			 "pid %u (%.*s) %s %" PRIu64 " of %s %" PRIu64 " %s%s (%.1f%%) on %" PRIu64
+			 "pid %u (%s) %s %" PRIu64 " of %s %" PRIu64 " %s%s (%.1f%%) on %" PRIu64
 			 " files, most on %s%s",
-			 pid, DIO_COMM_LEN, pr->comm, k->verb, n, det, total, k->whole, what,
+			 pid, comm, k->verb, n, det, total, k->whole, what,
 			 pct(n, total), pr->with[kind], path, tail);
 	else
 		snprintf(title, sizeof(title),
-			 "pid %u (%.*s) %s %" PRIu64 " of %s %" PRIu64 " %s%s%s%s (%.1f%%)%s",
-			 pid, DIO_COMM_LEN, pr->comm, k->verb, n, det, t->of, k->whole, k->prep, path,
+			 "pid %u (%s) %s %" PRIu64 " of %s %" PRIu64 " %s%s%s%s (%.1f%%)%s",
+			 pid, comm, k->verb, n, det, t->of, k->whole, k->prep, path,
 			 what, pct(n, t->of), tail);
 	list_files(st, pr, kind, k->unit, files, sizeof(files));
 	snprintf(msg, sizeof(msg), "%s%s\nFix: %s", explain, files, fix);

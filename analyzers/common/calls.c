@@ -125,11 +125,17 @@ const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
 	char t[DIO_FILE_TAG_LEN];
 
 	if (path) {
-		snprintf(buf, len, "%s", path);
+		dio_escape(path, strlen(path), 0, buf, len);
 	} else {
 		dio_file_tag_format(tag, t, sizeof(t));
 		snprintf(buf, len, "<tag %s>", t);
 	}
+	return buf;
+}
+
+const char *comm_label(const char *comm, char buf[COMM_LABEL_LEN])
+{
+	dio_escape(comm, DIO_COMM_LEN, 0, buf, COMM_LABEL_LEN);
 	return buf;
 }
 

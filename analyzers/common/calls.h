@@ -101,9 +101,15 @@ size_t rec_copy(void *dst, size_t room, const struct dio_ev_hdr *ev);
 /*
  * The path of a file tag as the host knows it, or "<tag MAJ:MIN|INO|GEN>" when
  * its path never arrived; into buf (snprintf semantics), which is returned.
+ * The path is escaped (dio_escape): a label is for titles and messages,
+ * never for dio_finding.path, which takes the path as it is.
  */
 const char *file_label(const struct dio_host *host, struct dio_ctx *ctx,
 		       const struct dio_file_tag *tag, char *buf, size_t len);
+
+/* A thread name (at most DIO_COMM_LEN bytes) escaped for a title or message; buf is returned. */
+#define COMM_LABEL_LEN	(4 * DIO_COMM_LEN + 1)
+const char *comm_label(const char *comm, char buf[COMM_LABEL_LEN]);
 
 /* A span of time for a title: "2.50 s", "12.3 ms", "480 us"; into buf, which is returned. */
 const char *span_text(uint64_t ns, char *buf, size_t len);

@@ -1124,6 +1124,7 @@ static void put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_
 
 	for (uint32_t i = 0; i < s->ngroups; i++) {
 		const struct group *o = &s->groups[i];
+		char name[COMM_LABEL_LEN];
 		double r, br;
 		uint64_t p, bp;
 
@@ -1135,7 +1136,8 @@ static void put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_
 		}
 		harm_numbers(s, o, &r, &br, &p, &bp);
 		put(m, "%s %s (%+.0f%% calls/s, p99 x%.1f)", n == 1 ?
-		    "Other foreground groups of this process were slowed down too:" : ",", o->name,
+		    "Other foreground groups of this process were slowed down too:" : ",",
+		    comm_label(o->name, name),
 		    change(r, br), bp ? (double)p / (double)bp : 0);
 	}
 	if (n)
@@ -1160,8 +1162,10 @@ static void put_fix(struct buf *m)
 
 static void put_members(struct buf *m, const struct group *g)
 {
+	char c[COMM_LABEL_LEN];
+
 	for (uint32_t i = 0; i < g->nmembers; i++)
-		put(m, "%s %s", i ? "," : "", g->members[i]);
+		put(m, "%s %s", i ? "," : "", comm_label(g->members[i], c));
 	if (g->nmembers == MEMBERS)
 		put(m, ", ...");
 }
@@ -1190,15 +1194,15 @@ static int emit(struct contention *s, const struct group *g, const char *code, u
 static int report_base(struct contention *s, uint32_t gi, uint32_t unreported)
 {
 	struct group *g = &s->groups[gi];
-	char title[512], msg[4096];
+	char title[512], msg[4096], gname[COMM_LABEL_LEN], c[COMM_LABEL_LEN];
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	double br = rate(s, g->base.calls, g->base.windows);
 	double hr = rate(s, g->harm.calls, g->harm.windows);
 	uint64_t bp = hist_pct(&g->base.h, 0.99), hp = hist_pct(&g->harm.h, 0.99);
 	uint32_t named = g->harm_bg.nthreads;
 
-	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ", g->name, hr, br,
-	    change(hr, br));
+	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ",
+	    comm_label(g->name, gname), hr, br, change(hr, br));
 	put_dur(&t, hp);
 	put(&t, " instead of ");
 	put_dur(&t, bp);
@@ -1209,7 +1213,7 @@ static int report_base(struct contention *s, uint32_t gi, uint32_t unreported)
 	put_members(&m, g);
 	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs while at least %u "
 	    "background threads did I/O in the same %" PRIu64 " ms window:\n",
-	    g->name, s->min_bg, s->wns / 1000000);
+	    gname, s->min_bg, s->wns / 1000000);
 	put(&m, "  baseline (%" PRIu64 " windows without): %.0f calls/s, p99 ", g->base.windows, br);
 	put_dur(&m, bp);
 	put(&m, "\n  contended (%" PRIu64 " windows):         %.0f calls/s, p99 ", g->harm.windows,
@@ -1217,7 +1221,7 @@ static int report_base(struct contention *s, uint32_t gi, uint32_t unreported)
 	put_dur(&m, hp);
 	put(&m, "\nBackground threads doing I/O then:");
 	for (uint32_t i = 0; i < named && i < SHOWN; i++)
-		put(&m, "%s %s", i ? "," : "", g->harm_bg.names[i].comm);
+		put(&m, "%s %s", i ? "," : "", comm_label(g->harm_bg.names[i].comm, c));
 	put(&m, "%s (%" PRIu64 " calls, ", g->harm_bg.more || named > SHOWN ? ", ..." : "",
 	    g->harm_bg.calls);
 	put_bytes(&m, g->harm_bg.bytes);
@@ -1310,7 +1314,7 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 {
 	struct group *g = &s->groups[gi];
 	const struct split *sp = &g->lj.sp;
-	char title[512], msg[4096];
+	char title[512], msg[4096], gname[COMM_LABEL_LEN], c[COMM_LABEL_LEN];
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	double br = rate(s, sp->few.calls, sp->few.windows);
 	double hr = rate(s, sp->many.calls, sp->many.windows);
@@ -1323,8 +1327,8 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 		bg_merge(&bg, &s->lvbg[l]);
 	named = bg.nthreads;
 
-	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ", g->name, hr, br,
-	    change(hr, br));
+	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ",
+	    comm_label(g->name, gname), hr, br, change(hr, br));
 	put_dur(&t, hp);
 	put(&t, " instead of ");
 	put_dur(&t, bp);
@@ -1336,7 +1340,7 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 	put(&m, "The foreground threads");
 	put_members(&m, g);
 	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs in the %" PRIu64
-	    " ms windows in which more background threads did I/O.\n", g->name, s->wns / 1000000);
+	    " ms windows in which more background threads did I/O.\n", gname, s->wns / 1000000);
 	if (quiet < s->baseline_windows)
 		put(&m, "There was no baseline without them (%" PRIu64 " windows with fewer "
 		    "than %u busy, %" PRIu64 " needed),\nso the windows are compared by how many "
@@ -1357,7 +1361,7 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 	put_dur(&m, hp);
 	put(&m, " (x%.1f)\nBackground threads doing I/O then:", bp ? (double)hp / (double)bp : 0);
 	for (uint32_t i = 0; i < named && i < SHOWN; i++)
-		put(&m, "%s %s", i ? "," : "", bg.names[i].comm);
+		put(&m, "%s %s", i ? "," : "", comm_label(bg.names[i].comm, c));
 	put(&m, "%s (%" PRIu64 " calls, ", bg.more || named > SHOWN ? ", ..." : "", bg.calls);
 	put_bytes(&m, bg.bytes);
 	put(&m, ").\n");
@@ -1408,7 +1412,7 @@ static void put_why(struct contention *s, struct buf *b, const struct lvjudge *l
 /* the groups that had contention that could not be judged: one finding */
 static int report_unjudged(struct contention *s)
 {
-	char title[512], msg[4096];
+	char title[512], msg[4096], gname[COMM_LABEL_LEN];
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	uint32_t gi = s->ngroups, others = 0;
 	const struct group *g;
@@ -1422,7 +1426,7 @@ static int report_unjudged(struct contention *s)
 		return 0;
 	g = &s->groups[gi];
 	quiet = g->base.windows;
-	put(&t, "%s: contention not judged: ", g->name);
+	put(&t, "%s: contention not judged: ", comm_label(g->name, gname));
 	if (quiet)
 		put(&t, "only %" PRIu64 " windows", quiet);
 	else
@@ -1434,7 +1438,7 @@ static int report_unjudged(struct contention *s)
 	put_members(&m, g);
 	put(&m, " (group %s) did I/O in %" PRIu64 " windows of %" PRIu64 " ms\nin which at least "
 	    "%u background threads did I/O too (%" PRIu64 " calls), but whether they were\nslowed "
-	    "down could not be told:\n", g->name, g->cont_windows, s->wns / 1000000, s->min_bg,
+	    "down could not be told:\n", gname, g->cont_windows, s->wns / 1000000, s->min_bg,
 	    g->cont_calls);
 	put(&m, "- a baseline needs %" PRIu64 " windows with fewer than %u background threads "
 	    "busy: there were %" PRIu64 ";\n", s->baseline_windows, s->min_bg, quiet);

@@ -225,8 +225,13 @@ static const char *what_text(struct errs *s, const struct group *g, char *buf, s
 {
 	if (g->by == BY_TAG)
 		return file_label(s->host, s->ctx, &g->tag, buf, len);
-	if (g->by == BY_PATH)
-		snprintf(buf, len, "\"%s\"%s", g->path, g->path_cut ? "..." : "");
+	if (g->by == BY_PATH) {
+		char esc[PATH_KEEP];
+
+		/* cut shorter than buf, so that the closing quote always fits */
+		dio_escape(g->path, sizeof(g->path), DIO_ESC_QUOTE, esc, sizeof(esc));
+		snprintf(buf, len, "\"%s\"%s", esc, g->path_cut ? "..." : "");
+	}
 	else if (g->fd >= 0)
 		snprintf(buf, len, "fd %d", g->fd);
 	else
@@ -289,18 +294,19 @@ static int report(struct errs *s, uint32_t pid, const struct proc *p)
 {
 	struct dio_finding fd = { .size = sizeof(fd) };
 	const struct item *w = &p->top[0];
-	char title[1024], msg[4096], e1[16];
+	char title[1024], msg[4096], e1[16], comm[COMM_LABEL_LEN];
 	size_t at;
 	int err;
 
 	title_of(s, p, title, sizeof(title));
+	comm_label(p->comm, comm);
 	if (p->groups == 1) {
 		at = (size_t)snprintf(msg, sizeof(msg),
 				      "Process %u (%s) made %" PRIu64 " %s calls on %s that failed with "
 				      "%s, in %" PRIu64 " burst%s of %" PRIu64 " or more within %" PRIu64
 				      " ms (at most %" PRIu64 " in one); %" PRIu64
 				      " failed the same way in all.\n",
-				      pid, p->comm, p->n, s->host->syscall_name(w->nr), w->what,
+				      pid, comm, p->n, s->host->syscall_name(w->nr), w->what,
 				      err_text(s, w->err, e1, sizeof(e1)), p->bursts,
 				      plural(p->bursts), s->min_failures, s->window_ns / 1000000,
 				      w->peak, p->total);
@@ -310,7 +316,7 @@ static int report(struct errs *s, uint32_t pid, const struct proc *p)
 				      PRIu64 " or more within %" PRIu64 " ms, in %" PRIu64 " ways "
 				      "(call, errno, file or path); %" PRIu64 " failed the same ways "
 				      "in all. The worst:\n",
-				      pid, p->comm, p->n, s->min_failures, s->window_ns / 1000000,
+				      pid, comm, p->n, s->min_failures, s->window_ns / 1000000,
 				      p->groups, p->total);
 		for (int i = 0; i < TOP && (uint64_t)i < p->groups && at < sizeof(msg); i++) {
 			const struct item *t = &p->top[i];
@@ -402,8 +408,12 @@ static void fold(struct errs *s, struct proc *p, const struct gkey *k, struct gr
 	memcpy(p->comm, g->comm, sizeof(p->comm));
 	p->has_tag = g->by == BY_TAG;
 	p->tag = p->has_tag ? g->tag : (struct dio_file_tag){ 0 };
-	if (g->by == BY_TAG)
-		snprintf(p->path, sizeof(p->path), "%s", it.what);
+	if (g->by == BY_TAG) {
+		/* the path as it is: it.what is escaped for the text */
+		const char *path = s->host->tag_path(s->ctx, &g->tag);
+
+		snprintf(p->path, sizeof(p->path), "%s", path ? path : it.what);
+	}
 	else if (g->by == BY_PATH)
 		snprintf(p->path, sizeof(p->path), "%s", g->path);
 	else

@@ -693,12 +693,13 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 		for (size_t i = 0; i < tr->n && i < SHOWN_THREADS; i++) {
 			const struct thrkey *k = tr->kv[2 * i];
 			const struct thrrow *r = tr->kv[2 * i + 1];
-			char id[32];
+			char id[32], comm[4 * DIO_COMM_LEN + 1];
 
 			snprintf(id, sizeof(id), "%u/%u", k->pid, k->tid);
+			dio_escape(r->comm, DIO_COMM_LEN, 0, comm, sizeof(comm));
 			fprintf(f, "%-16s %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %10" PRIu64 " %s\n", id,
 				r->h.n, ms(hist_pct(&r->h, 0.50)), ms(hist_pct(&r->h, 0.99)),
-				ms(r->h.max), ms(r->h.sum), r->slow, r->comm);
+				ms(r->h.max), ms(r->h.sum), r->slow, comm);
 		}
 		if (tr->n > SHOWN_THREADS)
 			fprintf(f, "(%zu more threads)\n", tr->n - SHOWN_THREADS);
@@ -754,7 +755,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 	const struct devkey *k;
 	const struct devrow *r;
 	const struct dio_ev_block *w;
-	char title[512], msg[3072], who[512];
+	char title[512], msg[3072], who[512], comm[COMM_LABEL_LEN], path[256];
 
 	n = worst_rows(dr, idx, &nrows);
 	if (!n)
@@ -772,15 +773,17 @@ static int block_finding(struct lat *l, const struct rows *dr)
 	k = dr->kv[2 * idx[0]];
 	r = dr->kv[2 * idx[0] + 1];
 	w = &r->worst;
+	comm_label(w->comm, comm);
+	dio_escape(r->path, sizeof(r->path), 0, path, sizeof(path));
 	if (w->flags & DIO_BF_KTHREAD)
 		snprintf(who, sizeof(who),
-			 "kernel thread %.16s (%u): writeback or journal work, done for whichever "
-			 "process dirtied the data, which the request does not tell", w->comm, w->tid);
+			 "kernel thread %s (%u): writeback or journal work, done for whichever "
+			 "process dirtied the data, which the request does not tell", comm, w->tid);
 	else if (w->flags & DIO_BF_SYSCALL)
-		snprintf(who, sizeof(who), "%.16s (%u/%u) in %s%s%s", w->comm, w->pid, w->tid,
-			 l->host->syscall_name(w->nr), r->path[0] ? " of " : "", r->path);
+		snprintf(who, sizeof(who), "%s (%u/%u) in %s%s%s", comm, w->pid, w->tid,
+			 l->host->syscall_name(w->nr), path[0] ? " of " : "", path);
 	else
-		snprintf(who, sizeof(who), "%.16s (%u/%u), outside a traced call", w->comm, w->pid,
+		snprintf(who, sizeof(who), "%s (%u/%u), outside a traced call", comm, w->pid,
 			 w->tid);
 	if (nrows == 1)
 		snprintf(title, sizeof(title),
@@ -853,6 +856,7 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 	uint64_t span = g->span;
 	int warn = share_at_least(g->slow_ns, span, l->runq_ppm) && g->slow_ns >= l->runq_min;
 	char title[512], msg[3072], cost[384], worst[256], all[32];
+	char comm[COMM_LABEL_LEN], tcomm[COMM_LABEL_LEN];
 	size_t at;
 
 	snprintf(cost, sizeof(cost),
@@ -870,16 +874,16 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 		snprintf(all, sizeof(all), "%.3g ms", ms(g->wait_ns));
 	else
 		snprintf(all, sizeof(all), "%.1f s", (double)g->wait_ns / 1e9);
-	snprintf(worst, sizeof(worst), "%.3f ms after it was %s, ended when %.16s (%u/%u) left the "
+	snprintf(worst, sizeof(worst), "%.3f ms after it was %s, ended when %s (%u/%u) left the "
 		 "CPU%s%s", ms(w->delay), (w->flags & DIO_RF_PREEMPTED) ? "preempted" : "woken up",
-		 w->prev_comm, w->prev_pid, w->prev_tid, (w->flags & DIO_RF_SYSCALL) ? "; it was in " : "",
+		 comm_label(w->prev_comm, comm), w->prev_pid, w->prev_tid, (w->flags & DIO_RF_SYSCALL) ? "; it was in " : "",
 		 (w->flags & DIO_RF_SYSCALL) ? l->host->syscall_name(w->nr) : "");
 	if (g->slow_procs > 1) {
 		snprintf(title, sizeof(title),
 			 "program %s: %" PRIu64 " processes waited %.3g ms or more for a CPU %" PRIu64
 			 " times, most %u %" PRIu64 " time%s (max %.3f ms)",
-			 name, g->slow_procs, l->runq_ms, g->slow, pid, p->slow, plural(p->slow),
-			 ms(w->delay));
+			 comm_label(name, tcomm), g->slow_procs, l->runq_ms, g->slow, pid, p->slow,
+			 plural(p->slow), ms(w->delay));
 		at = (size_t)snprintf(msg, sizeof(msg),
 				      "Its processes were ready to run but waited for a CPU %" PRIu64
 				      " times for %.3g ms or more (%" PRIu64 " wait%s of %s in "
@@ -898,13 +902,15 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 					       g->slow_procs - TOP);
 		if (at < sizeof(msg))
 			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
-					       "The longest, of %.16s (%u/%u), %s.\n", w->comm, pid,
+					       "The longest, of %s (%u/%u), %s.\n",
+					       comm_label(w->comm, comm), pid,
 					       w->tid, worst);
 	} else if (p->threads == 1) {
 		snprintf(title, sizeof(title),
 			 "thread %s (%u/%u) waited %.3g ms or more for a CPU %" PRIu64 " time%s (max "
 			 "%.3f ms)",
-			 t->comm, pid, t->tid, l->runq_ms, p->slow, plural(p->slow), ms(w->delay));
+			 comm_label(t->comm, tcomm), pid, t->tid, l->runq_ms, p->slow,
+			 plural(p->slow), ms(w->delay));
 		at = (size_t)snprintf(msg, sizeof(msg),
 				      "The thread was ready to run but waited for a CPU %" PRIu64
 				      " time%s for %.3g ms or more (%" PRIu64 " wait%s of %s in "
@@ -915,7 +921,8 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 		snprintf(title, sizeof(title),
 			 "process %s (%u) waited %.3g ms or more for a CPU %" PRIu64 " times in %"
 			 PRIu64 " threads, most %s (%u/%u) %" PRIu64 " time%s (max %.3f ms)",
-			 p->comm, pid, l->runq_ms, p->slow, p->threads, t->comm, pid, t->tid, t->slow,
+			 comm_label(p->comm, comm), pid, l->runq_ms, p->slow, p->threads,
+			 comm_label(t->comm, tcomm), pid, t->tid, t->slow,
 			 plural(t->slow), ms(w->delay));
 		at = (size_t)snprintf(msg, sizeof(msg),
 				      "Its threads were ready to run but waited for a CPU %" PRIu64
@@ -926,7 +933,8 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
 					       "  %s (%u/%u): %" PRIu64 " time%s, %.3f ms in all, max "
 					       "%.3f ms\n",
-					       p->top[i].comm, pid, p->top[i].tid, p->top[i].slow,
+					       comm_label(p->top[i].comm, comm), pid, p->top[i].tid,
+					       p->top[i].slow,
 					       plural(p->top[i].slow), ms(p->top[i].slow_ns),
 					       ms(p->top[i].max));
 		if (p->threads > TOP && at < sizeof(msg))
@@ -934,7 +942,8 @@ static int runq_finding(struct lat *l, const char *name, const struct progrow *g
 					       "  and %" PRIu64 " more threads\n", p->threads - TOP);
 		if (at < sizeof(msg))
 			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
-					       "The longest, of %.16s (%u/%u), %s.\n", w->comm, pid,
+					       "The longest, of %s (%u/%u), %s.\n",
+					       comm_label(w->comm, comm), pid,
 					       w->tid, worst);
 	}
 	if (at < sizeof(msg))

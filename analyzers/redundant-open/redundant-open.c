@@ -762,6 +762,7 @@ struct named {
 	char first[512];	/* the path with the most */
 	char list[1536];	/* "a (3), b (2) and 4 more files (9 times)" */
 	char who[600];		/* the first path, or "N files" */
+	char comm[COMM_LABEL_LEN];	/* the thread's name, escaped */
 };
 
 static void name_paths(struct ro *s, const struct cand *c, struct named *nm)
@@ -770,6 +771,7 @@ static void name_paths(struct ro *s, const struct cand *c, struct named *nm)
 	size_t off = 0;
 
 	nm->n = c->ntop;
+	comm_label(c->t.comm, nm->comm);
 	memcpy(nm->top, c->top, sizeof(nm->top));
 	qsort(nm->top, nm->n, sizeof(nm->top[0]), top_cmp);
 	file_label(s->host, s->ctx, &nm->top[0].tag, nm->first, sizeof(nm->first));
@@ -819,7 +821,10 @@ static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const s
 	fd.pid = c->pid;
 	fd.tid = c->t.tid;
 	fd.comm = c->t.comm;
-	fd.path = nm->first;
+	/* the path as it is; nm->first is escaped for the text */
+	fd.path = s->host->tag_path(s->ctx, &nm->top[0].tag);
+	if (!fd.path)
+		fd.path = nm->first;
 	fd.tag = nm->top[0].tag;
 	fd.has_tag = 1;
 	fd.ts_first = c->t.ts_first;
@@ -900,7 +905,7 @@ static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "(%" PRIu64 " of its %" PRIu64 " open-close windows on %s, %" PRIu64
 		 " bytes in all); %s%" PRIu32 " of them made the calls %s.%s%s\n"
 		 "The opens, closes and the calls around them are %s.\n%s",
-		 c->pid, v->comm, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
+		 c->pid, nm->comm, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
 		 s->max_data_calls, v->count, c->windows, c->paths > 1 ? "them" : "it", c->bytes,
 		 c->seq_approx ? "at most " : "", top->count, seq, c->paths > 1 ? " Files: " : "",
 		 c->paths > 1 ? nm->list : "", cost, fix);
@@ -943,7 +948,7 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "transaction (TRUNCATE and PERSIST keep the journal but still sync its "
 		 "directory for every transaction, and PERSIST opens it again), or larger "
 		 "transactions (BEGIN ... COMMIT around many statements).",
-		 c->pid, v->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
+		 c->pid, nm->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
 		 c->paths > 1 ? nm->list : "", w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES],
 		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], cost);
 	return emit(s, C_CYCLE, serial, c, nm, DIO_SEV_WARNING, title, msg);
@@ -966,7 +971,7 @@ static int report_dup(struct ro *s, uint32_t serial, struct cand *c, const struc
 		 "Read it once and keep what was parsed; where it may change, compare its size "
 		 "and modification time (fstat) with those of the last read before reading it "
 		 "again.",
-		 c->pid, v->comm, nm->who, c->paths > 1 ? "each" : "it", v->count,
+		 c->pid, nm->comm, nm->who, c->paths > 1 ? "each" : "it", v->count,
 		 c->paths > 1 ? "they" : "it", c->paths > 1 ? " Files: " : "",
 		 c->paths > 1 ? nm->list : "", c->bytes, cost);
 	return emit(s, C_DUP, serial, c, nm, DIO_SEV_WARNING, title, msg);
@@ -979,8 +984,9 @@ static int report_reopen(struct ro *s, uint32_t serial, struct cand *c, const st
 
 	threads[0] = 0;
 	for (uint32_t i = 0; i < c->ncomm && off < sizeof(threads); i++) {
-		int k = snprintf(threads + off, sizeof(threads) - off, "%s%.16s", i ? ", " : "",
-				 c->comm[i]);
+		char comm[COMM_LABEL_LEN];
+		int k = snprintf(threads + off, sizeof(threads) - off, "%s%s", i ? ", " : "",
+				 comm_label(c->comm[i], comm));
 
 		off += k > 0 ? (size_t)k : 0;
 	}
@@ -1014,7 +1020,7 @@ static int report_seek(struct ro *s, uint32_t serial, struct cand *c, const stru
 		 "fd was at already, and then read or wrote there.%s%s These lseeks are %s. The "
 		 "kernel keeps the offset of an open file: leave these lseek calls out, or use "
 		 "pread/pwrite where the offset must be stated.",
-		 c->pid, c->t.comm, nm->who, c->t.count, c->paths > 1 ? " Files: " : "",
+		 c->pid, nm->comm, nm->who, c->t.count, c->paths > 1 ? " Files: " : "",
 		 c->paths > 1 ? nm->list : "", cost);
 	return emit(s, C_SEEK, serial, c, nm,
 		    share_of(c) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);

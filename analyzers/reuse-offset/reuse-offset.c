@@ -565,7 +565,9 @@ static void add_rec(struct suspect *s, const struct dio_ev_syscall *e)
 /* "pid 811 (logwriter)": who did what a saved record shows */
 static void who(char *buf, size_t len, uint32_t pid, const char *comm)
 {
-	snprintf(buf, len, "pid %u (%.*s)", pid, DIO_COMM_LEN, comm);
+	char name[COMM_LABEL_LEN];
+
+	snprintf(buf, len, "pid %u (%s)", pid, comm_label(comm, name));
 }
 
 /*

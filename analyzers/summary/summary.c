@@ -366,21 +366,13 @@ static void put_file_start(FILE *f, const struct filerow *r, uint64_t total_ns)
 		r->errors, r->rbytes, r->wbytes);
 }
 
-/* a path on one line: control characters (a newline in a file name) escaped */
+/* a path on one line, as dio dump writes it: nothing in a file name drives the terminal */
 static void put_path(FILE *f, const char *p)
 {
-	for (; *p; p++) {
-		unsigned char ch = (unsigned char)*p;
+	char buf[4 * DIO_PATH_MAX + 1];
 
-		if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
+	dio_escape(p, strlen(p), 0, buf, sizeof(buf));
+	fputs(buf, f);
 }
 
 static void add_file(struct filerow *sum, const struct filerow *r)
@@ -587,6 +579,10 @@ static int report_lost(struct summary *s, FILE *f)
 	n = causes_of(&st, c);
 	for (size_t i = 0; i < n; i++)
 		lost += c[i].n;
+	/* not a loss of calls: files of the table above may show as <tag ...> */
+	if (st.paths_evicted)
+		fprintf(f, "dio: warning: %" PRIu64 " file paths forgotten (the host's tag table, "
+			"twice --tag-table, was full)\n", st.paths_evicted);
 	if (!lost && !st.lost_pathtab)
 		return 0;
 	put_causes(causes, sizeof(causes), c, n, 0);

@@ -152,6 +152,10 @@ struct dio_stats {
 	uint64_t lost_writer;		/* records dio record's writer thread could not keep */
 	uint32_t writer_cause;		/* DIO_WRITER_*: what held that thread back */
 	uint32_t pad;
+	/* ABI 1, appended: */
+	uint64_t paths_evicted;		/* paths the host forgot to bound its tag table:
+					 * tag_path gives NULL for those files from then on,
+					 * until the kernel sends their path again */
 };
 
 /* dio_stats.writer_cause */
@@ -216,7 +220,12 @@ struct dio_host {
 	/* Name of a system call number (x86_64), "syscall_NNN" for unknown ones.
 	 * The string is static. */
 	const char *(*syscall_name)(uint32_t nr);
-	/* Last path seen for a file tag, NULL if none; valid until the session ends. */
+	/*
+	 * Last path seen for a file tag, NULL if none. Valid until the module
+	 * returns from the call it was asked in (event, finding, flush, finish):
+	 * the host keeps a bounded number of paths, so a path may be forgotten
+	 * or replaced (a rename) with the next record. Copy what is kept.
+	 */
 	const char *(*tag_path)(struct dio_ctx *ctx, const struct dio_file_tag *tag);
 	/* strace-like rendering of a record into buf (snprintf semantics, no newline);
 	 * -EINVAL, with buf empty, for a record that breaks a promise of dio/event.h. */
@@ -330,6 +339,69 @@ static inline void dio_thread_group(const char *comm, char out[DIO_COMM_LEN])
 	for (unsigned int i = 0; i < n; i++)
 		out[i] = comm[i];
 	out[n] = 0;
+}
+
+/* dio_escape() flags */
+#define DIO_ESC_QUOTE	0x1	/* the text goes inside "...": '"' is escaped too */
+#define DIO_ESC_BIN	0x2	/* all n bytes: a NUL is written as \0, not the end */
+#define DIO_ESC_TEXT	0x4	/* text dio made, whose names are escaped already:
+				 * '\\' is kept, so that escaping it again changes nothing */
+
+/*
+ * A name a traced program chose (a thread name, a path, a string argument)
+ * made safe for a terminal, as dio dump writes it: C escapes (\n, \t, \\,
+ * \033 ...) for control bytes, backslashes and every byte past ASCII, so
+ * that no escape sequence, OSC title or line break of the program's reaches
+ * the screen or splits a line. Every text dio and its modules print for a
+ * person goes through this one function. At most n bytes of s, stopping at a
+ * NUL unless DIO_ESC_BIN; into buf with snprintf semantics: returns the
+ * length the whole text needs, and buf (NULL when len is 0) always ends with
+ * a NUL. An octal escape takes all three digits when a digit follows, so that
+ * "\0" "1" is not read back as "\01".
+ */
+static inline size_t dio_escape(const char *s, size_t n, unsigned int flags, char *buf,
+				size_t len)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i], next;
+		char e[4];
+		unsigned int k = 0;
+
+		if (c >= 0x20 && c < 0x7f && (c != '\\' || (flags & DIO_ESC_TEXT)) &&
+		    (c != '"' || !(flags & DIO_ESC_QUOTE))) {
+			if (off < len)
+				buf[off] = (char)c;
+			off++;
+			continue;
+		}
+		if (!c && !(flags & DIO_ESC_BIN))
+			break;
+		next = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+		e[k++] = '\\';
+		switch (c) {
+		case '\t': e[k++] = 't'; break;
+		case '\n': e[k++] = 'n'; break;
+		case '\v': e[k++] = 'v'; break;
+		case '\f': e[k++] = 'f'; break;
+		case '\r': e[k++] = 'r'; break;
+		case '\\': e[k++] = '\\'; break;
+		case '"': e[k++] = '"'; break;
+		default:
+			if (c >= 0100 || (next >= '0' && next <= '7'))
+				e[k++] = (char)('0' + (c >> 6));
+			if (c >= 010 || (next >= '0' && next <= '7'))
+				e[k++] = (char)('0' + ((c >> 3) & 7));
+			e[k++] = (char)('0' + (c & 7));
+		}
+		for (unsigned int j = 0; j < k; j++, off++)
+			if (off < len)
+				buf[off] = e[j];
+	}
+	if (len)
+		buf[off < len ? off : len - 1] = 0;
+	return off;
 }
 
 #define DIO_PLUGIN_ABI	1

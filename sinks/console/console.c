@@ -240,13 +240,33 @@ static const char *sev_name(uint32_t s)
 	}
 }
 
+/*
+ * n bytes of s escaped with dio_escape(): names as they came (flags 0), or
+ * text an analyzer made (DIO_ESC_TEXT), whose names it escaped already and
+ * whose other bytes are escaped here, so that no module's text drives the
+ * terminal either.
+ */
+static void put_esc(FILE *f, const char *s, size_t n, unsigned int flags)
+{
+	char small[512], *big = NULL;
+	size_t need = dio_escape(s, n, flags, small, sizeof(small));
+
+	/* without memory for all of it, the text is cut: never written raw */
+	if (need >= sizeof(small) && (big = malloc(need + 1)))
+		dio_escape(s, n, flags, big, need + 1);
+	fputs(big ? big : small, f);
+	free(big);
+}
+
 /* every line of text, each after indent (text may or may not end in a newline) */
 static void put_lines(FILE *f, const char *indent, const char *text)
 {
 	while (text && *text) {
 		size_t len = strcspn(text, "\n");
 
-		fprintf(f, "%s%.*s\n", indent, (int)len, text);
+		fputs(indent, f);
+		put_esc(f, text, len, DIO_ESC_TEXT);
+		fputc('\n', f);
 		text += len;
 		if (*text)
 			text++;
@@ -298,17 +318,29 @@ static int console_finding(void *state, const struct dio_finding *f)
 		c->hidden++;
 		return 0;
 	}
-	fprintf(o, "dio: [%s%s] %s: %s\n", sev_name(f->severity), state_name(f),
-		f->code ? f->code : "?", f->title ? f->title : "");
-	if (HAS(f, suppress_reason) && f->suppressed && f->suppress_reason)
-		fprintf(o, "    suppressed: %s\n", f->suppress_reason);
+	fprintf(o, "dio: [%s%s] ", sev_name(f->severity), state_name(f));
+	put_esc(o, f->code ? f->code : "?", f->code ? strlen(f->code) : 1, 0);
+	fputs(": ", o);
+	if (f->title)
+		put_esc(o, f->title, strlen(f->title), DIO_ESC_TEXT);
+	fputc('\n', o);
+	if (HAS(f, suppress_reason) && f->suppressed && f->suppress_reason) {
+		/* the reason comes from a --suppress file, which may not be dio's user's */
+		fputs("    suppressed: ", o);
+		put_esc(o, f->suppress_reason, strlen(f->suppress_reason), 0);
+		fputc('\n', o);
+	}
 	if (HAS(f, baseline) && f->baseline == DIO_BASELINE_ABSENT)
 		fputs("    in the baseline, not in this run\n", o);
 	put_lines(o, "    ", f->message);
-	if (f->pid || f->tid)
-		fprintf(o, "    process: %u/%u %s\n", f->pid, f->tid, f->comm ? f->comm : "?");
+	if (f->pid || f->tid) {
+		fprintf(o, "    process: %u/%u ", f->pid, f->tid);
+		put_esc(o, f->comm ? f->comm : "?", f->comm ? strlen(f->comm) : 1, 0);
+		fputc('\n', o);
+	}
 	if (f->path || f->has_tag) {
-		fprintf(o, "    file: %s", f->path ? f->path : "?");
+		fputs("    file: ", o);
+		put_esc(o, f->path ? f->path : "?", f->path ? strlen(f->path) : 1, 0);
 		if (f->has_tag) {
 			char t[DIO_FILE_TAG_LEN];
 
@@ -344,8 +376,11 @@ static int console_finding(void *state, const struct dio_finding *f)
 		put_lines(o, "      ", f->excerpt);
 	}
 	/* what a --suppress entry names it by */
-	if (HAS(f, fingerprint) && f->fingerprint)
-		fprintf(o, "    fingerprint: %s\n", f->fingerprint);
+	if (HAS(f, fingerprint) && f->fingerprint) {
+		fputs("    fingerprint: ", o);
+		put_esc(o, f->fingerprint, strlen(f->fingerprint), 0);
+		fputc('\n', o);
+	}
 	/* findings are rare and the reason to run dio: show them now, not at the next drain */
 	errno = 0;
 	if (fflush(o))

@@ -30,6 +30,13 @@ static const struct dio_option options[] = {
 #define HBUCKETS	40	/* log2 ns latency buckets: up to ~9 minutes */
 #define NCLASS		TL_CLASSES	/* the DIO_SC_* classes, and calls in none */
 #define BLKOPS		16	/* block histograms by device and operation */
+/*
+ * Files with a row of their own, as the summary analyzer keeps 10 000: past
+ * twice as many, those that cost least (time in calls, then calls) are added
+ * into one row, so that a trace of millions of files makes a page of
+ * megabytes, not of hundreds.
+ */
+#define FILES_SHOWN	10000
 
 static const char *const class_names[NCLASS] = {
 	"data", "sync", "meta", "dir", "xattr", "async", "other",
@@ -75,6 +82,8 @@ struct html {
 	struct blkop blkops[BLKOPS + 1];	/* the last: the rest */
 	uint32_t nblkops;
 	struct table files, threads;
+	struct fstat other;		/* the files summed into one row */
+	uint64_t nother;		/* rows summed into it */
 	struct timeline tl;
 };
 
@@ -153,10 +162,73 @@ static int table_grow(struct table *t, int files)
 	return 0;
 }
 
+/* the most costly first: time in calls, then calls, then the tag */
+static int by_cost(const void *a, const void *b)
+{
+	const struct fstat *x = *(const struct fstat *const *)a, *y = *(const struct fstat *const *)b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	if (x->tag.ino != y->tag.ino)
+		return x->tag.ino < y->tag.ino ? -1 : 1;
+	if (x->tag.dev != y->tag.dev)
+		return x->tag.dev < y->tag.dev ? -1 : 1;
+	return x->tag.gen < y->tag.gen ? -1 : x->tag.gen > y->tag.gen;
+}
+
+/*
+ * The keep files that cost most stay in the table; the others are added into
+ * h->other and counted. A file that comes back starts a row again (its
+ * earlier figures stay in the sum). 0 or -ENOMEM.
+ */
+static int keep_costly(struct html *h, size_t keep)
+{
+	struct fstat *v = h->files.v, **by = NULL, *nv = NULL;
+	size_t n = 0;
+	int err = -ENOMEM;
+
+	if (h->files.n <= keep)
+		return 0;
+	by = malloc(h->files.n * sizeof(*by));
+	nv = calloc(h->files.cap, sizeof(*nv));
+	if (!by || !nv)
+		goto cleanup;
+	for (size_t i = 0; i < h->files.cap; i++)
+		if (v[i].used)
+			by[n++] = &v[i];
+	qsort(by, n, sizeof(*by), by_cost);
+	for (size_t i = 0; i < n; i++) {
+		if (i < keep) {
+			*file_slot(nv, h->files.cap, &by[i]->tag) = *by[i];
+			continue;
+		}
+		h->other.calls += by[i]->calls;
+		h->other.errors += by[i]->errors;
+		h->other.rbytes += by[i]->rbytes;
+		h->other.wbytes += by[i]->wbytes;
+		h->other.ns += by[i]->ns;
+		h->nother++;
+	}
+	free(h->files.v);
+	h->files.v = nv;
+	h->files.n = keep;
+	nv = NULL;
+	err = 0;
+cleanup:
+	free(by);
+	free(nv);
+	return err;
+}
+
 static struct fstat *file_of(struct html *h, const struct dio_file_tag *tag)
 {
 	struct fstat *f;
 
+	/* amortised: one sort for every FILES_SHOWN new files */
+	if (h->files.n >= 2 * FILES_SHOWN && keep_costly(h, FILES_SHOWN))
+		return NULL;
 	if (2 * (h->files.n + 1) > h->files.cap && table_grow(&h->files, 1))
 		return NULL;
 	f = file_slot(h->files.v, h->files.cap, tag);
@@ -420,10 +492,17 @@ static void json_findings(struct html *h, struct rbuf *b)
 
 static void json_files(struct html *h, struct rbuf *b)
 {
-	const struct fstat *v = h->files.v;
+	const struct fstat *v;
 	const struct dio_host *host = h->r.host;
 	int first = 1;
 
+	/* without memory to sort, every row is written: a larger page, nothing lost */
+	keep_costly(h, FILES_SHOWN);
+	v = h->files.v;
+	rbuf_fmt(b, "\"files_other\":{\"files\":%" PRIu64 ",\"calls\":%" PRIu64
+		 ",\"errors\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
+		 ",\"ns\":%" PRIu64 "},", h->nother, h->other.calls, h->other.errors,
+		 h->other.rbytes, h->other.wbytes, h->other.ns);
 	rbuf_str(b, "\"files\":[");
 	for (size_t i = 0; i < h->files.cap; i++) {
 		const struct fstat *f = &v[i];

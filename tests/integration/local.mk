@@ -71,6 +71,9 @@ INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace
 INTEGRATION_TESTS += tests/integration/diff.sh
 # dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
 INTEGRATION_TESTS += tests/integration/top-basic.sh
+INTEGRATION_TESTS += tests/integration/names-escaped.sh
+INTEGRATION_TESTS += tests/integration/report-files.sh
+INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)

@@ -9,14 +9,14 @@ writes them (docs/trace-format.md), so dio's reader hands every record on.
     from tracefile_writer import write_trace
     write_trace(path, meta, records)
 
-meta is the metadata as a dict; records are bytes objects, written as one
-records block.
+meta is the metadata as a dict; records are bytes objects, written in
+records blocks of up to RAW_MAX bytes each.
 """
 import struct
 import zlib
 
 from tracefile_reader import BLOCK_HDR, BLOCK_MAGIC, FILE_HDR, INDEX_ENT, TRAILER, \
-    KIND_INDEX, KIND_META, KIND_RECORDS
+    KIND_INDEX, KIND_META, KIND_RECORDS, RAW_MAX
 
 BF_STATE, BF_VALID = 0x1, 0x80000000
 DIO_EV_PATH, DIO_EV_PROC = 2, 4
@@ -34,12 +34,19 @@ def write_trace(path, meta, records):
     text = "".join(f"{k}={v}\n" for k, v in meta.items()).encode()
     out = FILE_HDR.pack(b"DIOTRACE", 1, FILE_HDR.size) + block(KIND_META, text)
     index = b""
-    if records:
-        ts = [struct.unpack_from("<Q", r, 8)[0] for r in records]
-        types = {struct.unpack_from("<H", r, 0)[0] for r in records}
+    start = 0
+    while start < len(records):
+        end, size = start, 0
+        while end < len(records) and size + len(records[end]) <= RAW_MAX:
+            size += len(records[end])
+            end += 1
+        part = records[start:end]
+        ts = [struct.unpack_from("<Q", r, 8)[0] for r in part]
+        types = {struct.unpack_from("<H", r, 0)[0] for r in part}
         flags = BF_VALID | (BF_STATE if types & {DIO_EV_PATH, DIO_EV_PROC} else 0)
-        index = INDEX_ENT.pack(len(out), min(ts), max(ts), len(records), flags)
-        out += block(KIND_RECORDS, b"".join(records), len(records), min(ts), max(ts), flags)
+        index += INDEX_ENT.pack(len(out), min(ts), max(ts), len(part), flags)
+        out += block(KIND_RECORDS, b"".join(part), len(part), min(ts), max(ts), flags)
+        start = end
     index_offset = len(out)
     out += block(KIND_INDEX, index, len(index) // INDEX_ENT.size)
     out += TRAILER.pack(index_offset, b"DIOINDEX")

@@ -213,7 +213,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_rule, description, 24),
 		OFF(dio_rule, help, 32),
 
-		SZ(dio_stats, 112),
+		SZ(dio_stats, 120),
 		OFF(dio_stats, events, 0),
 		OFF(dio_stats, lost_ringbuf, 8),
 		OFF(dio_stats, lost_inflight, 16),
@@ -229,6 +229,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, lost_writer, 96),
 		OFF(dio_stats, writer_cause, 104),
 		OFF(dio_stats, pad, 108),
+		OFF(dio_stats, paths_evicted, 112),
 
 		SZ(dio_syscall_info, 24),
 		OFF(dio_syscall_info, name, 0),

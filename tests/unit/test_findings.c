@@ -214,6 +214,44 @@ static void baseline_mistakes_are_one_line(void **state)
 	assert_non_null(strstr(err, "not a regular file"));
 }
 
+/*
+ * Results of one fingerprint twice, many of them: each fingerprint classified
+ * by the hash, each absent one listed once, in the order of the log.
+ */
+static void baseline_of_many_results(void **state)
+{
+	enum { N = 20000 };
+	size_t len = 0, cap = N * 80 + 256, i = 0, absent = 0;
+	char *text = malloc(cap), fp[17], err[512];
+	struct dio_finding f;
+	struct baseline *b;
+
+	(void)state;
+	assert_non_null(text);
+	len += (size_t)snprintf(text, cap, "{\"version\":\"2.1.0\",\"runs\":[{\"results\":[");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"%s{\"ruleId\":\"x.y\",\"partialFingerprints\":"
+					"{\"dio/v1\":\"%016x\"}}", k ? "," : "", k % (N / 2));
+	snprintf(text + len, cap - len, "]}]}");
+	b = baseline__load(write_file("many.sarif", text), err, sizeof(err));
+	free(text);
+	if (!b)
+		fail_msg("%s", err);
+	for (int k = 0; k < N / 2; k += 2) {
+		snprintf(fp, sizeof(fp), "%016x", k);
+		assert_int_equal(baseline__classify(b, fp), DIO_BASELINE_UNCHANGED);
+	}
+	assert_int_equal(baseline__classify(b, "ffffffffffffffff"), DIO_BASELINE_NEW);
+	while (baseline__next_absent(b, &i, &f)) {
+		snprintf(fp, sizeof(fp), "%016zx", 2 * absent + 1);
+		assert_string_equal(f.fingerprint, fp);
+		absent++;
+	}
+	assert_int_equal(absent, N / 4);
+	baseline__free(b);
+}
+
 /* ---- the JSON reader ---------------------------------------------------- */
 
 static void json_reads_values_and_refuses_bad_text(void **state)
@@ -251,6 +289,41 @@ static void json_reads_values_and_refuses_bad_text(void **state)
 	assert_non_null(strstr(err, "nested deeper than"));
 }
 
+/*
+ * The tree stays within 8 times the text and 1 MiB: 4 MiB of "0," would take
+ * 64 MiB of values (32 bytes each) and is refused, where a SARIF log dio
+ * wrote takes about 3 times its text.
+ */
+static void json_memory_is_bounded_by_the_text(void **state)
+{
+	size_t n = 4u << 20;
+	char *text = malloc(n), err[256];
+	struct json_value *v;
+
+	(void)state;
+	assert_non_null(text);
+	text[0] = '[';
+	for (size_t i = 1; i + 1 < n; i += 2)
+		memcpy(text + i, "0,", 2);
+	text[n - 2] = '0';
+	text[n - 1] = ']';
+	errno = 0;
+	v = json_parse(text, n, err, sizeof(err));
+	free(text);
+	assert_null(v);
+	assert_int_equal(errno, E2BIG);
+	assert_non_null(strstr(err, "8 times the text: too many small values"));
+	/* the text is read within its length: no NUL needed after a number */
+	v = json_parse("[1234]5", 6, err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	assert_true(v->items[0].number == 1234);
+	json_free(v);
+	assert_null(json_parse("[12", 3, err, sizeof(err)));
+	assert_null(json_parse("1e", 2, err, sizeof(err)));
+	assert_non_null(strstr(err, "bad number"));
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -275,6 +348,8 @@ int main(void)
 		cmocka_unit_test(suppressions_match_by_fingerprint_or_patterns),
 		cmocka_unit_test(suppression_mistakes_name_the_line),
 		cmocka_unit_test(baseline_classifies_and_lists_the_absent),
+		cmocka_unit_test(baseline_of_many_results),
+		cmocka_unit_test(json_memory_is_bounded_by_the_text),
 		cmocka_unit_test(baseline_mistakes_are_one_line),
 		cmocka_unit_test(json_reads_values_and_refuses_bad_text),
 	};

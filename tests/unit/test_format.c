@@ -275,6 +275,45 @@ static void strings_are_escaped(void **state)
 	expect(&r, &plain, "rename(\"a\\\"b\\\\c\\td\", \"e\\n\\33\\0017\\303\\251\") = 0");
 }
 
+/*
+ * The one escaping function of dio and its modules: a name as dump writes it;
+ * text whose names are escaped already (DIO_ESC_TEXT) keeps its backslashes,
+ * so escaping it again changes nothing; snprintf semantics when cut.
+ */
+static void escape_names_and_text(void **state)
+{
+	static const struct {
+		const char *in;
+		unsigned int flags;
+		const char *out;
+	} cases[] = {
+		{ "\033]0;x\007\n\033[2J", 0, "\\33]0;x\\7\\n\\33[2J" },
+		{ "a\\b\"c", 0, "a\\\\b\"c" },
+		{ "a\\b\"c", DIO_ESC_QUOTE, "a\\\\b\\\"c" },
+		{ "x \\33 \033\n", DIO_ESC_TEXT, "x \\33 \\33\\n" },
+		{ "\001" "7\303\251\x9b", 0, "\\0017\\303\\251\\233" },
+	};
+	char buf[64], small[6];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = dio_escape(cases[i].in, strlen(cases[i].in), cases[i].flags, buf,
+				      sizeof(buf));
+
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+	}
+	/* a NUL ends a name, not data */
+	assert_int_equal(dio_escape("ab\0c", 4, 0, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "ab");
+	assert_int_equal(dio_escape("ab\0c", 4, DIO_ESC_BIN, buf, sizeof(buf)), 5);
+	assert_string_equal(buf, "ab\\0c");
+	/* cut: what fits and a NUL; the length of all of it */
+	assert_int_equal(dio_escape("\033\033\033", 3, 0, small, sizeof(small)), 9);
+	assert_string_equal(small, "\\33\\3");
+	assert_int_equal(dio_escape("abc", 3, 0, NULL, 0), 3);
+}
+
 static void rename_two_strings_each_cut_or_unreadable(void **state)
 {
 	struct rec r = mk(NR_rename, 0, "/a/old", "/a/new");
@@ -806,6 +845,7 @@ int main(void)
 		cmocka_unit_test(fstat_through_an_empty_path),
 		cmocka_unit_test(strings_cut_unreadable_or_absent),
 		cmocka_unit_test(strings_are_escaped),
+		cmocka_unit_test(escape_names_and_text),
 		cmocka_unit_test(rename_two_strings_each_cut_or_unreadable),
 		cmocka_unit_test(xattr_path_and_name),
 		cmocka_unit_test(close_names_its_file),

@@ -55,3 +55,7 @@ tests_workloads_appender_SOURCES = tests/workloads/appender.c
 check_PROGRAMS += tests/workloads/topload
 tests_workloads_topload_SOURCES = tests/workloads/topload.c
 tests_workloads_topload_LDADD = -lpthread
+
+# names that hold terminal escapes, newlines and OSC titles (names-escaped.sh)
+check_PROGRAMS += tests/workloads/hostile
+tests_workloads_hostile_SOURCES = tests/workloads/hostile.c
