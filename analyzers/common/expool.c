@@ -86,6 +86,17 @@ struct excerpt *expool_excerpt(struct expool *p, uint32_t id)
 	return s ? &s->x : NULL;
 }
 
+void expool_reown(struct expool *p, uint32_t id, const void *owner, uint64_t score)
+{
+	struct expool_slot *s = slot_of(p, id);
+
+	if (!s)
+		return;
+	memset(s->owner, 0, sizeof(s->owner));
+	memcpy(s->owner, owner, p->owner_size);
+	s->score = score;
+}
+
 void expool_put(struct expool *p, uint32_t id)
 {
 	struct expool_slot *s = slot_of(p, id);

@@ -50,6 +50,12 @@ uint32_t expool_take(struct expool *p, const void *owner, uint64_t score);
 void expool_score(struct expool *p, uint32_t id, uint64_t score);
 /* The excerpt of a lent id, NULL for 0 or an id not lent. */
 struct excerpt *expool_excerpt(struct expool *p, uint32_t id);
+/*
+ * Hand a lent id, excerpt and all, to another owner with its own score: the
+ * old owner forgets the id (release is not called), the new one is released
+ * if the slot changes hands later. id 0 is ignored.
+ */
+void expool_reown(struct expool *p, uint32_t id, const void *owner, uint64_t score);
 /* Give the id back (release is not called). id 0 is ignored. */
 void expool_put(struct expool *p, uint32_t id);
 

@@ -7,7 +7,8 @@
  *
  * A process's program is its name: the comm of its main thread (tid == pid),
  * which exec sets to the executable's name, as the last DIO_PROC_EXEC record
- * or a record of the main thread gave it; until one is seen (a process
+ * or the first record of the main thread gave it (a main thread that renames
+ * itself later stays the program it was); until one is seen (a process
  * traced with -p whose main thread made no call yet), its threads' names with
  * their trailing numbers dropped (dio_thread_group), so that a pool of
  * "worker-3" threads is still one program. A process that forks without exec
@@ -28,7 +29,7 @@ struct prog {
 /* Learn the program of the process of a record with this pid, tid and comm. */
 static inline void prog_see(struct prog *p, uint32_t pid, uint32_t tid, const char *comm)
 {
-	if (tid == pid) {
+	if (tid == pid && !p->from_leader) {
 		size_t n = strnlen(comm, DIO_COMM_LEN - 1);
 
 		/* NUL to the end: the name is a key of fixed size */
@@ -51,8 +52,10 @@ static inline void prog_see_record(struct prog *p, const struct dio_ev_hdr *ev)
 		const struct dio_ev_proc *e = (const void *)ev;
 
 		/* exec names the new program; a thread's rename is not the program's */
-		if (e->kind == DIO_PROC_EXEC)
+		if (e->kind == DIO_PROC_EXEC) {
+			p->from_leader = 0;
 			prog_see(p, e->pid, e->pid, e->comm);
+		}
 	}
 }
 

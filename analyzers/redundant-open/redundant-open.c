@@ -43,19 +43,21 @@
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/expool.h"
+#include "analyzers/common/prog.h"
 #include "analyzers/common/table.h"
 
 enum {
 	O_MIN_SHARE, O_MIN_WINDOWS, O_MAX_BYTES, O_MAX_DATA_CALLS, O_MIN_CYCLES, O_MIN_READS,
 	O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS, O_MAX_FILES, O_MAX_FDS, O_MAX_CANDIDATES,
-	O_EXCERPTS,
+	O_EXCERPTS, O_MIN_COST_RATE, O_MAX_SHARED_PATHS,
 };
 
 static const struct dio_option options[] = {
 	[O_MIN_SHARE] = { "min_share", DIO_OPT_DOUBLE, "10",
-			  "percent of a process's calls that the calls a finding would save must "
-			  "reach (churn, create-unlink, duplicate-read; seek and sync-reopen are "
-			  "warnings above it, hints below)" },
+			  "percent of the time on storage of the processes showing a pattern that "
+			  "the calls a finding would save must take (churn, create-unlink, "
+			  "duplicate-read; seek and sync-reopen are warnings above it, hints "
+			  "below)" },
 	[O_MIN_WINDOWS] = { "min_windows", DIO_OPT_INT, "5",
 			    "small open-to-close windows on one path before it counts as churn" },
 	[O_MAX_BYTES] = { "max_bytes", DIO_OPT_INT, "65536",
@@ -79,6 +81,12 @@ static const struct dio_option options[] = {
 			     "(process, finding) candidates tracked" },
 	[O_EXCERPTS] = { "excerpts", DIO_OPT_INT, "256",
 			 "evidence excerpts kept for the likeliest findings" },
+	[O_MIN_COST_RATE] = { "min_cost_rate", DIO_OPT_DOUBLE, "1",
+			      "ms a second of the program's run (from its first record to its "
+			      "last) that the calls a finding would save must take, at least" },
+	[O_MAX_SHARED_PATHS] = { "max_shared_paths", DIO_OPT_INT, "1024",
+				 "(program, path) pairs whose create-unlink cycles are added up over "
+				 "the program's processes" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -93,7 +101,9 @@ static const struct dio_rule rules[CODES + 2] = {
 		"A file or directory that one process opened and closed at least min_windows (5) "
 		"times, each time reading and writing fewer than max_bytes (65536) bytes in at "
 		"most max_data_calls (8) calls, when those opens, closes and the calls around "
-		"them are at least min_share (10%) of the process's system calls. Files under "
+		"them take at least min_share (10%) of the time on storage of the program's "
+		"processes that show it, and min_cost_rate (1 ms) a second of their run. Files "
+		"under "
 		"/proc, /sys and /dev do not count.",
 		"Each open and close pays a path lookup and the calls around it for a few bytes "
 		"of I/O: Redis once opened, wrote and closed its log for every line, and a shell "
@@ -109,8 +119,10 @@ static const struct dio_rule rules[CODES + 2] = {
 		"A file created, used and deleted again under the same path for every operation",
 		"A file that one process created, used (often synced) and deleted again under the "
 		"same path at least min_cycles (5) times, when the opens, closes, unlinks and "
-		"directory calls of those cycles are at least min_share (10%) of the process's "
-		"system calls: SQLite's rollback journal in its default DELETE mode, or a lock or "
+		"directory calls of those cycles (their syncs included) take at least min_share "
+		"(10%) of the time on storage of the program's processes that make them (cycles "
+		"of one path add up over the program's processes), and min_cost_rate (1 ms) a "
+		"second of their run: SQLite's rollback journal in its default DELETE mode, or a lock or "
 		"temporary file made per operation.",
 		"Every cycle pays a new inode, two directory updates and the journal commits that "
 		"make them durable, on top of the syncs its data needs.\n\n"
@@ -126,7 +138,9 @@ static const struct dio_rule rules[CODES + 2] = {
 		"A file that one process read from its start to its end at least min_reads (2) "
 		"times while it did not change (the same file, the same size, no write, truncate "
 		"or O_TRUNC open by the process in between), when the calls of the reads after "
-		"the first are at least min_share (10%) of the process's system calls. Files "
+		"the first take at least min_share (10%) of the time on storage of the "
+		"program's processes that show it, and min_cost_rate (1 ms) a second of their "
+		"run. Files "
 		"under /proc, /sys and /dev do not count.",
 		"Each read after the first pays the open, the reads and the parsing again for "
 		"content the program had: glibc's NSS reads /etc/group again for each group it "
@@ -140,7 +154,9 @@ static const struct dio_rule rules[CODES + 2] = {
 		"A file that the process holds open, opened a second time only to sync it (fsync, "
 		"fdatasync or sync_file_range, and fstat at most) and closed again, from "
 		"min_sync_reopens (1) time per path. Info, or a warning when these opens and "
-		"closes are at least min_share (10%) of the process's system calls.",
+		"closes take at least min_share (10%) of the time on storage of the "
+		"program's processes that show it; none under min_cost_rate (1 ms) a second of "
+		"their run.",
 		"An fsync through either fd syncs the same file: the second open and close are a "
 		"path lookup and two calls for nothing (Elasticsearch's FsHealthService did "
 		"this).\n\n"
@@ -152,8 +168,9 @@ static const struct dio_rule rules[CODES + 2] = {
 		"An lseek to the offset the file is at already, before a read or write",
 		"An lseek with SEEK_SET or SEEK_END that returns the offset the open file already "
 		"had, followed by a read or write that uses it, from min_seeks (10) per path. "
-		"Info, or a warning when these lseeks are at least min_share (10%) of the "
-		"process's system calls.",
+		"Info, or a warning when these lseeks take at least min_share (10%) of the "
+		"time on storage of the program's processes that make them; none under "
+		"min_cost_rate (1 ms) a second of their run.",
 		"The kernel keeps the offset of an open file (0 after the open, o + n after a "
 		"write of n bytes at offset o): such an lseek does nothing, and before every read "
 		"or write it doubles the calls.\n\n"
@@ -178,6 +195,7 @@ static const struct dio_rule rules[CODES + 2] = {
 #define SEEK_SET_	0
 #define SEEK_END_	2
 #define O_TRUNC_	01000
+#define O_PATH_		010000000
 #define AT_REMOVEDIR_	0x200
 
 /* what this analyzer needs to know of calls beyond their kind (by name, at init) */
@@ -224,6 +242,7 @@ struct seqcount {
 struct tally {
 	uint64_t count;
 	uint64_t avoid;
+	uint64_t avoid_ns;	/* the time of those calls */
 	uint64_t ts_first, ts_last;
 	uint32_t tid, pad;
 	char comm[DIO_COMM_LEN];
@@ -284,6 +303,8 @@ struct desc {
 	uint32_t gen;		/* generation of the path's file when it was opened */
 	uint32_t flags;
 	uint32_t calls, data_calls, sync_calls, closes;
+	uint64_t ns, data_ns, sync_ns;	/* the time of those calls */
+	uint64_t seek_ns;		/* of the pending D_SEEK's lseek */
 	uint8_t ftype;
 	uint8_t pad[7];
 	struct seq seq;
@@ -328,6 +349,7 @@ struct path {
 	uint32_t gen, gen_windows, unlinked_gen;
 	uint32_t gen_opens, gen_closes, gen_syncs, gen_meta;
 	uint64_t gen_ts, gen_dir_calls, gen_dir_syncs;
+	uint64_t gen_ns, gen_dir_ns;	/* time of its calls but reads and writes; p->dir_ns then */
 	uint64_t cu[CU_N];
 	/* duplicate-read: the run of whole reads of one unchanged content */
 	struct dio_file_tag dr_tag;
@@ -343,10 +365,25 @@ struct recent {
 	uint32_t base, pad;
 };
 
+/*
+ * The system calls of a process, or added up, of the processes of a program
+ * that showed a pattern: what the pattern's cost is a share of
+ */
+struct prg {
+	uint64_t calls, ns;		/* calls and their time */
+	uint64_t storage_ns;		/* the time of its calls on files and directories, or paths */
+	uint64_t run_ns;		/* from its first record to the end of its last */
+};
+
 struct proc {
 	uint32_t serial, nrecent;
+	struct prog prog;		/* the program it runs: findings are a program's */
+	uint32_t contrib;		/* 1 << code: it has instances in the program's candidate */
 	uint64_t calls;			/* system call records of the process */
+	struct prg tot;			/* its calls, for the share of the pattern's cost */
+	uint64_t first_ts, last_ts;
 	uint64_t dir_calls, dir_syncs;	/* calls on directories but reads, and syncs of them */
+	uint64_t dir_ns;		/* their time */
 	uint64_t cu_cap;		/* the path whose create-unlink cycle is being captured */
 	struct recent recent[RECENT];	/* most recent first */
 };
@@ -363,6 +400,7 @@ struct top {
 };
 
 struct cand {
+	char prog[DIO_COMM_LEN];	/* its process's program */
 	uint32_t pid, ntop, ncomm, seq_approx;
 	uint32_t dirs, pad;	/* paths that are directories */
 	uint64_t calls;		/* the process's calls when it was last seen */
@@ -375,16 +413,60 @@ struct cand {
 	char comm[NAMES][DIO_COMM_LEN];
 };
 
-/* who holds an excerpt of the pool */
+/* ---- programs: what findings are about --------------------------------------------- */
+
+
+/*
+ * The instances of a code in the processes of a program: their candidates
+ * added up as each process is done (create-unlink: cycles counted per path
+ * across its processes), reported once at the end, so that a hundred
+ * processes of a build are one finding.
+ */
+struct pckey {
+	char name[DIO_COMM_LEN];
+	uint32_t code;
+};
+
+struct pcand {
+	struct cand c;		/* the sums; c.pid: the process whose excerpt it keeps */
+	struct prg tot;		/* the calls of the processes that showed it, once each is done */
+	uint64_t procs;		/* processes that showed the pattern */
+	uint64_t lead;		/* instances of that process */
+	uint32_t ex;		/* its excerpt, now the program's */
+	uint32_t pad;
+};
+
+/* create-unlink cycles of one path in the processes of a program */
+struct gpkey {
+	char name[DIO_COMM_LEN];
+	uint64_t key;
+};
+
+struct gpath {
+	struct tally t;
+	uint64_t cu[CU_N];
+	struct dio_file_tag tag;
+	uint32_t procs, last_serial;	/* processes that made cycles of it; the latest */
+	uint32_t first_pid, pad;	/* the first of them */
+	uint32_t ex, folded;		/* a whole cycle's excerpt; in the program's candidate */
+};
+
+/*
+ * Who holds an excerpt of the pool: a path of a process (serial), or once the
+ * process is done a program: its candidate for code (key 0) or its cycles on
+ * a path (key).
+ */
 struct owner {
 	uint32_t code, serial;
 	uint64_t key;
+	char name[DIO_COMM_LEN];	/* the program, when serial is 0 */
 };
 
 struct ref {
 	uint64_t ts;
-	uint32_t code, pid, serial;
-	struct cand *c;
+	uint32_t code;
+	const char *name;
+	struct pcand *c;
 };
 
 struct ro {
@@ -393,9 +475,11 @@ struct ro {
 	struct call_kinds kinds;
 	uint16_t xf[CALLS_NR_MAX];
 	struct table procs, paths, descs, cands;
+	struct table pcands, gpaths;	/* what is the programs' */
 	struct expool pool;
 	uint64_t floor[CODES];
 	uint64_t max_bytes, max_data_calls;
+	double min_cost_rate;		/* ms a second of the program's run the calls saved take */
 	double min_share;
 	uint32_t next_serial, next_id;
 	struct {
@@ -458,13 +542,14 @@ static void tally_add(struct tally *t, const struct tally *in)
 		t->ts_last = in->ts_last;
 	t->count += in->count;
 	t->avoid += in->avoid;
+	t->avoid_ns += in->avoid_ns;
 }
 
-static struct tally one(uint64_t count, uint64_t avoid, uint64_t first, uint64_t last,
-			uint32_t tid, const char *comm)
+static struct tally one(uint64_t count, uint64_t avoid, uint64_t avoid_ns, uint64_t first,
+			uint64_t last, uint32_t tid, const char *comm)
 {
-	struct tally t = { .count = count, .avoid = avoid, .ts_first = first, .ts_last = last,
-			   .tid = tid };
+	struct tally t = { .count = count, .avoid = avoid, .avoid_ns = avoid_ns, .ts_first = first,
+			   .ts_last = last, .tid = tid };
 
 	memcpy(t.comm, comm, sizeof(t.comm));
 	return t;
@@ -561,8 +646,28 @@ static void on_release(const void *owner, void *ud)
 	const struct owner *o = owner;
 	struct ro *s = ud;
 	struct pkey k = { o->serial, 0, o->key };
-	struct path *f = table_get(&s->paths, &k);
+	struct path *f;
 
+	if (!o->serial) {
+		/* a program's: its candidate's (key 0) or its cycles' on a path */
+		struct gpkey gk;
+		struct pckey pk;
+		struct gpath *gp;
+		struct pcand *pc;
+
+		memset(&gk, 0, sizeof(gk));
+		memset(&pk, 0, sizeof(pk));
+		memcpy(gk.name, o->name, DIO_COMM_LEN);
+		memcpy(pk.name, o->name, DIO_COMM_LEN);
+		gk.key = o->key;
+		pk.code = o->code;
+		if (o->key && (gp = table_get(&s->gpaths, &gk)))
+			gp->ex = 0;
+		else if (!o->key && (pc = table_get(&s->pcands, &pk)))
+			pc->ex = 0;
+		return;
+	}
+	f = table_get(&s->paths, &k);
 	if (f)
 		memset(&f->ex[o->code], 0, sizeof(f->ex[0]));
 }
@@ -577,10 +682,14 @@ static void capture_start(struct ro *s, const struct pkey *k, struct path *f, in
 			  struct desc *d, uint32_t cap, uint64_t score, const struct dio_ev_hdr *ev)
 {
 	struct exs *x = &f->ex[code];
-	struct owner o = { (uint32_t)code, k->serial, k->key };
+	struct owner o;
 
 	if (x->cap || x->done)
 		return;
+	memset(&o, 0, sizeof(o));
+	o.code = (uint32_t)code;
+	o.serial = k->serial;
+	o.key = k->key;
 	if (!x->ex && expool_worth_asking(score))
 		x->ex = expool_take(&s->pool, &o, score);
 	if (!x->ex)
@@ -669,6 +778,8 @@ static void cand_add(struct cand *c, int code, const struct inc *in)
  * Instances of code on path f: into the path's tally; when the path reaches
  * the floor, all of them into its process's candidate, and each later one.
  */
+static void cycle_inst(struct ro *s, const struct pkey *k, struct path *f, const struct inc *in);
+
 static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int code,
 		       const struct inc *in)
 {
@@ -678,6 +789,14 @@ static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int c
 	int created;
 
 	tally_add(&f->tl[code], &in->t);
+	/* a file made and deleted per operation: counted across the program's processes */
+	if (code == C_CYCLE) {
+		for (int i = 0; i < CU_N; i++)
+			f->cu[i] += in->cu[i];
+		expool_score(&s->pool, f->ex[code].ex, f->tl[code].count);
+		cycle_inst(s, k, f, in);
+		return;
+	}
 	if (code == C_CHURN) {
 		f->bytes += in->bytes;
 		if (in->seq)
@@ -719,24 +838,270 @@ static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int c
 	}
 	top_update(c, k->key, &f->tag, f->tl[code].count);
 	p = proc_known(s, f->pid, k->serial);
-	if (p)
+	if (p) {
 		c->calls = p->calls;
+		memcpy(c->prog, p->prog.name, DIO_COMM_LEN);
+		p->contrib |= 1u << code;
+	}
+}
+
+/* ---- programs ------------------------------------------------------------------- */
+
+/* a record of process p: its program, its calls and their time */
+static void prog_note(struct proc *p, const struct dio_ev_syscall *e)
+{
+	prog_see(&p->prog, e->pid, e->tid, e->comm);
+	if (!p->tot.calls || e->hdr.ts < p->first_ts)
+		p->first_ts = e->hdr.ts;
+	if (e->hdr.ts + e->duration > p->last_ts)
+		p->last_ts = e->hdr.ts + e->duration;
+	p->tot.calls++;
+	p->tot.ns += e->duration;
+	if (((e->flags & DIO_SF_FILE) && (e->ftype == DIO_FT_REG || e->ftype == DIO_FT_DIR ||
+					  e->ftype == DIO_FT_BLK)) ||
+	    (!(e->flags & DIO_SF_FILE) && dio_ev_syscall_str(e, 0)))
+		p->tot.storage_ns += e->duration;
+}
+
+static struct pcand *pcand_of(struct ro *s, const char *name, int code);
+
+/*
+ * A process is done (or the trace is): its calls go to the candidates of
+ * its program that it has instances in, whose cost is a share of them
+ */
+static void proc_totals(struct ro *s, struct proc *p)
+{
+	for (int code = 0; code < CODES; code++) {
+		struct pcand *pc;
+
+		if (!(p->contrib & (1u << code)))
+			continue;
+		pc = pcand_of(s, p->prog.name, code);
+		pc->tot.calls += p->tot.calls;
+		pc->tot.ns += p->tot.ns;
+		pc->tot.storage_ns += p->tot.storage_ns;
+		pc->tot.run_ns += p->last_ts - p->first_ts;
+	}
+	p->contrib = 0;
+}
+
+static struct pcand *pcand_of(struct ro *s, const char *name, int code)
+{
+	struct pckey k;
+	int created;
+	struct pcand *pc;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.name, name, strnlen(name, DIO_COMM_LEN - 1));
+	k.code = (uint32_t)code;
+	pc = table_put(&s->pcands, &k, &created);
+	return pc;
+}
+
+/* the program of process serial on path f, or its own name when the process is gone */
+static const char *prog_name(struct ro *s, uint32_t serial, const struct path *f,
+			     const char *comm)
+{
+	struct proc *p = proc_known(s, f->pid, serial);
+
+	return p && p->prog.name[0] ? p->prog.name : comm;
+}
+
+/* a pool excerpt becomes the program's: owner code, key (0: its candidate) */
+static void ex_give(struct ro *s, uint32_t id, int code, uint64_t key, const char *name,
+		    uint64_t score)
+{
+	struct owner o;
+
+	memset(&o, 0, sizeof(o));
+	o.code = (uint32_t)code;
+	o.key = key;
+	memcpy(o.name, name, strnlen(name, DIO_COMM_LEN - 1));
+	expool_reown(&s->pool, id, &o, score);
+}
+
+/* path key and tag with count more instances in the program's candidate: a new path or not */
+static void top_add(struct cand *c, uint64_t key, const struct dio_file_tag *tag, uint64_t count)
+{
+	for (uint32_t i = 0; i < c->ntop; i++)
+		if (c->top[i].key == key) {
+			top_update(c, key, tag, c->top[i].count + count);
+			return;
+		}
+	c->paths++;
+	top_update(c, key, tag, count);
+}
+
+/*
+ * A process's candidate, when the process is done, into its program's: the
+ * sums, the paths, the thread names, and the excerpt of the process with the
+ * most instances (taken from its path before the path is forgotten).
+ */
+static void cand_fold(struct ro *s, uint32_t serial, int code, struct cand *c)
+{
+	struct pcand *pc;
+
+	if (!c->ntop)
+		return;
+	pc = pcand_of(s, c->prog[0] ? c->prog : c->t.comm, code);
+	pc->procs++;
+	tally_add(&pc->c.t, &c->t);
+	memcpy(pc->c.prog, c->prog[0] ? c->prog : c->t.comm, DIO_COMM_LEN);
+	pc->c.dirs += c->dirs;
+	pc->c.windows += c->windows;
+	pc->c.bytes += c->bytes;
+	for (int i = 0; i < CU_N; i++)
+		pc->c.cu[i] += c->cu[i];
+	for (int i = 0; i < SEQS; i++)
+		if (c->seqs[i].count)
+			seq_count(pc->c.seqs, &pc->c.seq_approx, &c->seqs[i].seq, c->seqs[i].count);
+	pc->c.seq_approx |= c->seq_approx;
+	for (uint32_t i = 0; i < c->ncomm; i++)
+		comm_add(&pc->c, c->comm[i]);
+	for (uint32_t i = 0; i < c->ntop; i++)
+		top_add(&pc->c, c->top[i].key, &c->top[i].tag, c->top[i].count);
+	/* the paths past its top are new to the program too, as far as can be told */
+	if (c->paths > c->ntop)
+		pc->c.paths += c->paths - c->ntop;
+	if (c->t.count <= pc->lead)
+		return;
+	for (uint32_t i = 0; i < c->ntop; i++) {
+		struct pkey k = { serial, 0, c->top[i].key };
+		struct path *f = table_get(&s->paths, &k);
+
+		if (!f || !f->ex[code].done)
+			continue;
+		expool_put(&s->pool, pc->ex);
+		pc->ex = f->ex[code].ex;
+		ex_give(s, pc->ex, code, 0, pc->c.prog, c->t.count);
+		memset(&f->ex[code], 0, sizeof(f->ex[code]));
+		pc->lead = c->t.count;
+		pc->c.pid = c->pid;
+		break;
+	}
+	if (!pc->c.pid)
+		pc->c.pid = c->pid;
+}
+
+/*
+ * A create-unlink cycle of path f: into the cycles of its path in the
+ * program's processes, which reach the floor together (forty processes that
+ * each make, sync and delete a journal once are forty cycles).
+ */
+static void cycle_inst(struct ro *s, const struct pkey *k, struct path *f, const struct inc *in)
+{
+	const char *name = prog_name(s, k->serial, f, in->t.comm);
+	struct proc *p = proc_known(s, f->pid, k->serial);
+	struct gpkey gk;
+	struct gpath *gp;
+	struct pcand *pc;
+	int new_proc;
+
+	memset(&gk, 0, sizeof(gk));
+	memcpy(gk.name, name, strnlen(name, DIO_COMM_LEN - 1));
+	gk.key = k->key;
+	gp = table_put(&s->gpaths, &gk, NULL);
+	if (!gp->first_pid)
+		gp->first_pid = f->pid;
+	tally_add(&gp->t, &in->t);
+	for (int i = 0; i < CU_N; i++)
+		gp->cu[i] += in->cu[i];
+	gp->tag = f->tag;
+	if (p)
+		p->contrib |= 1u << C_CYCLE;
+	/* processes make cycles of one path in turn: a new serial is a new process */
+	new_proc = gp->last_serial != k->serial;
+	if (new_proc) {
+		gp->last_serial = k->serial;
+		gp->procs++;
+	}
+	/* a whole cycle captured on the process's path: the program's evidence now */
+	if (!gp->ex && f->ex[C_CYCLE].done) {
+		gp->ex = f->ex[C_CYCLE].ex;
+		ex_give(s, gp->ex, C_CYCLE, k->key, gk.name, gp->t.count);
+		memset(&f->ex[C_CYCLE], 0, sizeof(f->ex[C_CYCLE]));
+	}
+	expool_score(&s->pool, gp->ex, gp->t.count);
+	if (!gp->folded && gp->t.count < s->floor[C_CYCLE])
+		return;
+	pc = pcand_of(s, gk.name, C_CYCLE);
+	memcpy(pc->c.prog, gk.name, DIO_COMM_LEN);
+	if (!gp->folded) {
+		struct inc all = { .t = gp->t };
+
+		gp->folded = 1;
+		memcpy(all.cu, gp->cu, sizeof(all.cu));
+		pc->c.dirs += !!(f->flags & P_DIR);
+		pc->procs += gp->procs;
+		cand_add(&pc->c, C_CYCLE, &all);
+		top_add(&pc->c, k->key, &f->tag, gp->t.count);
+	} else {
+		pc->procs += new_proc;
+		cand_add(&pc->c, C_CYCLE, in);
+		top_update(&pc->c, k->key, &f->tag, gp->t.count);
+	}
+	if (!pc->c.pid)
+		pc->c.pid = gp->first_pid;
+	if (!pc->ex && gp->ex) {
+		pc->ex = gp->ex;
+		gp->ex = 0;
+		ex_give(s, pc->ex, C_CYCLE, 0, gk.name, gp->t.count);
+	}
+}
+
+/* the cycles the program's processes made of path key so far */
+static uint64_t prog_cycles(struct ro *s, const char *name, uint64_t key)
+{
+	struct gpkey gk;
+	struct gpath *gp;
+
+	memset(&gk, 0, sizeof(gk));
+	memcpy(gk.name, name, strnlen(name, DIO_COMM_LEN - 1));
+	gk.key = key;
+	gp = table_get(&s->gpaths, &gk);
+	return gp ? gp->t.count : 0;
 }
 
 /* ---- findings --------------------------------------------------------------- */
 
-static double share_of(const struct cand *c)
+/* the calls a fix saves as a share of the program's calls */
+static double calls_share(const struct pcand *pc, const struct prg *g)
 {
-	double sh = c->calls ? 100.0 * (double)c->t.avoid / (double)c->calls : 100.0;
+	double sh = g && g->calls ? 100.0 * (double)pc->c.t.avoid / (double)g->calls : 100.0;
 
 	return sh > 100.0 ? 100.0 : sh;
 }
 
-static int cand_due(const struct ro *s, int code, const struct cand *c)
+/*
+ * What the saved calls cost: their time as a share of the time of the
+ * program's calls on storage (files, directories, paths). Not of its calls:
+ * three more reads of a config file are a tenth of a short git command's
+ * calls and 3 % of its time on storage. Not of all its calls' time: a program
+ * that waits in its calls (epoll_wait, a read of a socket) would make any
+ * waste look small.
+ */
+static double share_of(const struct pcand *pc, const struct prg *g)
 {
-	if (c->t.count < s->floor[code])
+	double sh = g && g->storage_ns ? 100.0 * (double)pc->c.t.avoid_ns / (double)g->storage_ns :
+		    100.0;
+
+	return sh > 100.0 ? 100.0 : sh;
+}
+
+/*
+ * Reported when the instances reach the code's floor and what they cost is
+ * worth a finding: their time is at least min_cost_rate ms a second of the
+ * program's run, and (but seek and sync-reopen, which say how much as their
+ * severity) they are at least min_share of its calls.
+ */
+static int cand_due(const struct ro *s, int code, const struct pcand *pc, const struct prg *g)
+{
+	uint64_t span = g ? g->run_ns : 0;
+
+	if (pc->c.t.count < s->floor[code] ||
+	    (double)pc->c.t.avoid_ns < s->min_cost_rate * 1e-3 * (double)span)
 		return 0;
-	return code == C_SEEK || code == C_REOPEN || share_of(c) >= s->min_share;
+	return code == C_SEEK || code == C_REOPEN || share_of(pc, g) >= s->min_share;
 }
 
 static const char *pct_text(double v, char *buf, size_t len)
@@ -763,15 +1128,50 @@ struct named {
 	char list[1536];	/* "a (3), b (2) and 4 more files (9 times)" */
 	char who[600];		/* the first path, or "N files" */
 	char comm[COMM_LABEL_LEN];	/* the thread's name, escaped */
+	char proc[COMM_LABEL_LEN + 96];	/* "Process 812 (bash)", "40 processes of sqlite3" */
+	char cost[256];		/* what the calls a fix saves cost */
+	const struct pcand *pc;
+	const struct prg *g;
 };
 
-static void name_paths(struct ro *s, const struct cand *c, struct named *nm)
+/* "1.2 ms", "3.40 s" */
+static const char *ns_text(uint64_t ns, char *buf, size_t len)
 {
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, ns >= 10000 ? "%.0f us" : "%.1f us", (double)ns / 1e3);
+	return buf;
+}
+
+static void name_paths(struct ro *s, const struct pcand *pc, const struct prg *g,
+		       struct named *nm)
+{
+	const struct cand *c = &pc->c;
 	uint64_t shown = 0, paths = c->paths > c->ntop ? c->paths : c->ntop;
+	uint64_t span = g ? g->run_ns : 0;
+	char t[32], pct[16], tpct[16], prog[COMM_LABEL_LEN];
 	size_t off = 0;
 
+	nm->pc = pc;
+	nm->g = g;
 	nm->n = c->ntop;
 	comm_label(c->t.comm, nm->comm);
+	if (pc->procs > 1)
+		snprintf(nm->proc, sizeof(nm->proc), "%" PRIu64 " processes of %s (pid %u among "
+			 "them)", pc->procs, comm_label(c->prog, prog), c->pid);
+	else
+		snprintf(nm->proc, sizeof(nm->proc), "Process %u (%s)", c->pid,
+			 c->prog[0] ? comm_label(c->prog, prog) : nm->comm);
+	snprintf(nm->cost, sizeof(nm->cost), "%" PRIu64 " of the %" PRIu64 " calls %s made (%s), "
+		 "%s in all (%s of %s time in calls on storage), %.2f ms a second of %s run",
+		 c->t.avoid, g ? g->calls : 0, pc->procs > 1 ? "its processes" : "the process",
+		 pct_text(calls_share(pc, g), pct, sizeof(pct)), ns_text(c->t.avoid_ns, t, sizeof(t)),
+		 pct_text(share_of(pc, g), tpct, sizeof(tpct)), pc->procs > 1 ? "their" : "its",
+		 span ? (double)c->t.avoid_ns / 1e6 / ((double)span / 1e9) : 0.0,
+		 pc->procs > 1 ? "their" : "its");
 	memcpy(nm->top, c->top, sizeof(nm->top));
 	qsort(nm->top, nm->n, sizeof(nm->top[0]), top_cmp);
 	file_label(s->host, s->ctx, &nm->top[0].tag, nm->first, sizeof(nm->first));
@@ -809,9 +1209,11 @@ static const char *others_text(const struct named *nm, char *buf, size_t len)
 	return buf;
 }
 
-static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const struct named *nm,
-		uint32_t severity, const char *title, const char *msg)
+static int emit(struct ro *s, int code, const struct named *nm, uint32_t severity,
+		const char *title, const char *msg)
 {
+	const struct pcand *pc = nm->pc;
+	const struct cand *c = &pc->c;
 	struct dio_finding fd = { .size = sizeof(fd), .severity = severity };
 	int err;
 
@@ -820,7 +1222,8 @@ static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const s
 	fd.message = msg;
 	fd.pid = c->pid;
 	fd.tid = c->t.tid;
-	fd.comm = c->t.comm;
+	/* a program's processes: its name, which is what makes the finding the same next time */
+	fd.comm = pc->procs > 1 ? c->prog : c->t.comm;
 	/* the path as it is; nm->first is escaped for the text */
 	fd.path = s->host->tag_path(s->ctx, &nm->top[0].tag);
 	if (!fd.path)
@@ -830,28 +1233,17 @@ static int emit(struct ro *s, int code, uint32_t serial, struct cand *c, const s
 	fd.ts_first = c->t.ts_first;
 	fd.ts_last = c->t.ts_last;
 	fd.count = c->t.count;
-	/* the excerpt of the path with the most instances that has one */
-	for (uint32_t i = 0; i < nm->n && !fd.excerpt; i++) {
-		struct pkey k = { serial, 0, nm->top[i].key };
-		struct path *f = table_get(&s->paths, &k);
-
-		if (f && f->ex[code].done)
-			fd.excerpt = excerpt_text(expool_excerpt(&s->pool, f->ex[code].ex));
-	}
+	fd.cost_ns = c->t.avoid_ns;
+	fd.processes = (uint32_t)pc->procs;
+	/* the excerpt of the process with the most instances, kept by the program */
+	if (pc->ex)
+		fd.excerpt = excerpt_text(expool_excerpt(&s->pool, pc->ex));
 	err = s->host->emit_finding(s->ctx, &fd);
 	if (err && !s->err)
 		s->err = err;
 	return err;
 }
 
-/* "36% of the 673 calls the process made" */
-static void cost_text(const struct cand *c, char *buf, size_t len)
-{
-	char pct[16];
-
-	snprintf(buf, len, "%" PRIu64 " of the %" PRIu64 " calls the process made (%s)",
-		 c->t.avoid, c->calls, pct_text(share_of(c), pct, sizeof(pct)));
-}
 
 /* a call of the window's sequence is named name */
 static int seq_has(const struct ro *s, const struct seq *q, const char *name)
@@ -862,9 +1254,9 @@ static int seq_has(const struct ro *s, const struct seq *q, const char *name)
 	return 0;
 }
 
-static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+static int report_churn(struct ro *s, struct cand *c, const struct named *nm)
 {
-	char seq[256], title[1280], msg[4000], rate[32], per[32], span[32], others[64], cost[128];
+	char seq[256], title[1280], msg[4000], rate[32], per[32], span[32], others[64];
 	char fix[1024];
 	size_t off;
 	const struct seqcount *top = top_seq(c->seqs);
@@ -876,7 +1268,6 @@ static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const str
 		 sizeof(rate));
 	num_text((double)c->bytes / (double)v->count, per, sizeof(per));
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
-	cost_text(c, cost, sizeof(cost));
 	off = (size_t)snprintf(fix, sizeof(fix), "Each window pays a path lookup, an open and a "
 			       "close (and the calls around them) for a few bytes of I/O.");
 	if (c->paths > c->dirs && off < sizeof(fix))
@@ -900,19 +1291,19 @@ static int report_churn(struct ro *s, uint32_t serial, struct cand *c, const str
 		 nm->first, others_text(nm, others, sizeof(others)), v->count, span, rate, per,
 		 seq);
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) opened %s and closed %s again %" PRIu64 " times with fewer "
+		 "%s opened %s and closed %s again %" PRIu64 " times with fewer "
 		 "than %" PRIu64 " bytes and at most %" PRIu64 " read or write calls in between "
 		 "(%" PRIu64 " of its %" PRIu64 " open-close windows on %s, %" PRIu64
 		 " bytes in all); %s%" PRIu32 " of them made the calls %s.%s%s\n"
 		 "The opens, closes and the calls around them are %s.\n%s",
-		 c->pid, nm->comm, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
+		 nm->proc, nm->who, c->paths > 1 ? "them" : "it", v->count, s->max_bytes,
 		 s->max_data_calls, v->count, c->windows, c->paths > 1 ? "them" : "it", c->bytes,
 		 c->seq_approx ? "at most " : "", top->count, seq, c->paths > 1 ? " Files: " : "",
-		 c->paths > 1 ? nm->list : "", cost, fix);
-	return emit(s, C_CHURN, serial, c, nm, DIO_SEV_WARNING, title, msg);
+		 c->paths > 1 ? nm->list : "", nm->cost, fix);
+	return emit(s, C_CHURN, nm, DIO_SEV_WARNING, title, msg);
 }
 
-static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+static int report_cycle(struct ro *s, struct cand *c, const struct named *nm)
 {
 	static const char *const nouns[CU_N][2] = {
 		[CU_OPENS] = { "open", "opens" }, [CU_CLOSES] = { "close", "closes" },
@@ -921,7 +1312,7 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		[CU_DIR_CALLS] = { "call", "calls" },
 		[CU_DIR_SYNCS] = { "directory sync", "directory syncs" },
 	};
-	char title[1280], msg[4000], span[32], others[64], cost[128], n[CU_N][32], w[CU_N][64];
+	char title[1280], msg[4000], span[32], others[64], n[CU_N][32], w[CU_N][64];
 	const struct tally *v = &c->t;
 
 	/* per cycle, "1 open", "2.5 opens" */
@@ -930,16 +1321,15 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
 	}
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
-	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
 		 "%s%s created and deleted %" PRIu64 " times in %s; per cycle %s, %s, %s, 1 unlink, "
 		 "%s", nm->first, others_text(nm, others, sizeof(others)), v->count, span,
 		 w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES], w[CU_DIR_SYNCS]);
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) made %s, used it and deleted it again %" PRIu64 " times: a new "
+		 "%s made %s, used it and deleted it again %" PRIu64 " times: a new "
 		 "file each time under the same path.%s%s Per cycle: %s of the file, %s, %s, "
 		 "%s on it (fstat, fchown, lseek, ...), 1 unlink, and %s (%s on directories: "
-		 "open, fsync, close). The opens, closes, unlinks and directory calls are %s.\n"
+		 "open, fsync, close). The opens, syncs, closes, unlinks and directory calls are %s.\n"
 		 "A file made and deleted for every operation pays a path lookup, an inode, two "
 		 "directory updates and the journal commits that make them durable, on top of "
 		 "its own syncs. Batch the work of several operations into one transaction; keep "
@@ -948,38 +1338,37 @@ static int report_cycle(struct ro *s, uint32_t serial, struct cand *c, const str
 		 "transaction (TRUNCATE and PERSIST keep the journal but still sync its "
 		 "directory for every transaction, and PERSIST opens it again), or larger "
 		 "transactions (BEGIN ... COMMIT around many statements).",
-		 c->pid, nm->comm, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
+		 nm->proc, nm->who, v->count, c->paths > 1 ? " Paths: " : "",
 		 c->paths > 1 ? nm->list : "", w[CU_SYNCS], w[CU_OPENS], w[CU_CLOSES],
-		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], cost);
-	return emit(s, C_CYCLE, serial, c, nm, DIO_SEV_WARNING, title, msg);
+		 w[CU_META], w[CU_DIR_SYNCS], w[CU_DIR_CALLS], nm->cost);
+	return emit(s, C_CYCLE, nm, DIO_SEV_WARNING, title, msg);
 }
 
-static int report_dup(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+static int report_dup(struct ro *s, struct cand *c, const struct named *nm)
 {
-	char title[1280], msg[4000], others[64], cost[128];
+	char title[1280], msg[4000], others[64];
 	const struct tally *v = &c->t;
 
-	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
 		 "%s%s read whole %" PRIu64 " times while unchanged, %" PRIu64 " bytes read again",
 		 nm->first, others_text(nm, others, sizeof(others)), v->count, c->bytes);
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) opened %s and read %s from start to end %" PRIu64 " times while "
+		 "%s opened %s and read %s from start to end %" PRIu64 " times while "
 		 "%s did not change (the same file, the same size, no write or truncate seen in "
 		 "between).%s%s The reads after the first read %" PRIu64 " bytes again; their "
 		 "opens, reads, closes and the calls around them are %s.\n"
 		 "Read it once and keep what was parsed; where it may change, compare its size "
 		 "and modification time (fstat) with those of the last read before reading it "
 		 "again.",
-		 c->pid, nm->comm, nm->who, c->paths > 1 ? "each" : "it", v->count,
+		 nm->proc, nm->who, c->paths > 1 ? "each" : "it", v->count,
 		 c->paths > 1 ? "they" : "it", c->paths > 1 ? " Files: " : "",
-		 c->paths > 1 ? nm->list : "", c->bytes, cost);
-	return emit(s, C_DUP, serial, c, nm, DIO_SEV_WARNING, title, msg);
+		 c->paths > 1 ? nm->list : "", c->bytes, nm->cost);
+	return emit(s, C_DUP, nm, DIO_SEV_WARNING, title, msg);
 }
 
-static int report_reopen(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+static int report_reopen(struct ro *s, struct cand *c, const struct named *nm)
 {
-	char title[1280], msg[4000], threads[128], cost[128];
+	char title[1280], msg[4000], threads[128];
 	size_t off = 0;
 
 	threads[0] = 0;
@@ -990,69 +1379,71 @@ static int report_reopen(struct ro *s, uint32_t serial, struct cand *c, const st
 
 		off += k > 0 ? (size_t)k : 0;
 	}
-	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
 		 "%" PRIu64 " times a file already open was opened again only to fsync it: %s%s",
 		 c->t.count, nm->first, c->paths > 1 ? ", ..." : "");
 	snprintf(msg, sizeof(msg),
-		 "Process %u opened %s again while it held an fd to it, used the new fd only "
+		 "%s opened %s again while it held an fd to it, used the new fd only "
 		 "to sync it (fsync, fdatasync, sync_file_range; fstat at most) and closed it, "
 		 "%" PRIu64 " times, in threads: %s.%s%s Each time costs a path lookup, an open "
 		 "and a close on top of the sync, which the fd already open would have done "
 		 "alike: fsync the existing fd (FileChannel.force on the channel already open) "
 		 "instead of reopening the path. These opens and closes are %s.",
-		 c->pid, c->paths > 1 ? nm->who : nm->first, c->t.count, threads,
-		 c->paths > 1 ? " Files: " : "", c->paths > 1 ? nm->list : "", cost);
-	return emit(s, C_REOPEN, serial, c, nm,
-		    share_of(c) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
+		 nm->proc, c->paths > 1 ? nm->who : nm->first, c->t.count, threads,
+		 c->paths > 1 ? " Files: " : "", c->paths > 1 ? nm->list : "", nm->cost);
+	return emit(s, C_REOPEN, nm,
+		    share_of(nm->pc, nm->g) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
 }
 
-static int report_seek(struct ro *s, uint32_t serial, struct cand *c, const struct named *nm)
+static int report_seek(struct ro *s, struct cand *c, const struct named *nm)
 {
-	char title[1280], msg[4000], others[64], cost[128];
+	char title[1280], msg[4000], others[64];
 
-	cost_text(c, cost, sizeof(cost));
 	snprintf(title, sizeof(title),
 		 "%" PRIu64 " lseek calls set the offset the fd already had, before a read or "
 		 "write: %s%s", c->t.count, nm->first, others_text(nm, others, sizeof(others)));
 	snprintf(msg, sizeof(msg),
-		 "Process %u (%s) called lseek on %s %" PRIu64 " times to move to the offset its "
+		 "%s called lseek on %s %" PRIu64 " times to move to the offset its "
 		 "fd was at already, and then read or wrote there.%s%s These lseeks are %s. The "
 		 "kernel keeps the offset of an open file: leave these lseek calls out, or use "
 		 "pread/pwrite where the offset must be stated.",
-		 c->pid, nm->comm, nm->who, c->t.count, c->paths > 1 ? " Files: " : "",
-		 c->paths > 1 ? nm->list : "", cost);
-	return emit(s, C_SEEK, serial, c, nm,
-		    share_of(c) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
+		 nm->proc, nm->who, c->t.count, c->paths > 1 ? " Files: " : "",
+		 c->paths > 1 ? nm->list : "", nm->cost);
+	return emit(s, C_SEEK, nm,
+		    share_of(nm->pc, nm->g) >= s->min_share ? DIO_SEV_WARNING : DIO_SEV_INFO, title, msg);
 }
 
-static int (*const reporters[CODES])(struct ro *, uint32_t, struct cand *, const struct named *) = {
+static int (*const reporters[CODES])(struct ro *, struct cand *, const struct named *) = {
 	[C_CHURN] = report_churn, [C_CYCLE] = report_cycle, [C_DUP] = report_dup,
 	[C_REOPEN] = report_reopen, [C_SEEK] = report_seek,
 };
 
-static void report(struct ro *s, uint32_t serial, int code, struct cand *c)
+/* a program's candidate for code, when it is due */
+static void report(struct ro *s, const char *name, int code, struct pcand *pc)
 {
+	const struct prg *g = &pc->tot;
 	struct named nm;
 
-	if (!c->ntop || !cand_due(s, code, c))
+	if (!pc->c.ntop || !cand_due(s, code, pc, g))
 		return;
-	name_paths(s, c, &nm);
-	reporters[code](s, serial, c, &nm);
+	name_paths(s, pc, g, &nm);
+	reporters[code](s, &pc->c, &nm);
 }
 
-/* by time, then code, pid and serial: the order does not depend on the tables' layout */
+/* by time, then code, program and pid: the order does not depend on the tables' layout */
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
+	int c;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	if (x->code != y->code)
 		return x->code < y->code ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->serial < y->serial ? -1 : x->serial > y->serial;
+	c = strncmp(x->name, y->name, DIO_COMM_LEN);
+	if (c)
+		return c;
+	return x->c->c.pid < y->c->c.pid ? -1 : x->c->c.pid > y->c->c.pid;
 }
 
 /* ---- pending churn windows -------------------------------------------------------- */
@@ -1129,7 +1520,7 @@ static void path_forget(struct ro *s, uint32_t serial, uint64_t key)
 }
 
 /*
- * The candidates of a program that ended: reported, oldest first, and
+ * The candidates of a process that ended: added to its program's, and
  * forgotten with the paths they named and the ones it used last (the others
  * age out of their table).
  */
@@ -1138,8 +1529,7 @@ static void proc_flush(struct ro *s, uint32_t pid, struct proc *p)
 	struct recent recent[RECENT];
 	uint32_t serial = p->serial, n = p->nrecent;
 	uint64_t named[CODES * TOP];
-	struct ref refs[CODES];
-	uint32_t nref = 0, nnamed = 0;
+	uint32_t nnamed = 0;
 
 	memcpy(recent, p->recent, sizeof(recent));
 	for (uint32_t i = 0; i < n; i++)
@@ -1151,16 +1541,12 @@ static void proc_flush(struct ro *s, uint32_t pid, struct proc *p)
 
 		if (!c)
 			continue;
-		if (p)
-			c->calls = p->calls;
-		refs[nref++] = (struct ref){ c->t.ts_first, (uint32_t)code, pid, serial, c };
+		cand_fold(s, serial, code, c);
+		for (uint32_t t = 0; t < c->ntop; t++)
+			named[nnamed++] = c->top[t].key;
 	}
-	qsort(refs, nref, sizeof(refs[0]), ref_cmp);
-	for (uint32_t i = 0; i < nref; i++) {
-		report(s, serial, (int)refs[i].code, refs[i].c);
-		for (uint32_t t = 0; t < refs[i].c->ntop; t++)
-			named[nnamed++] = refs[i].c->top[t].key;
-	}
+	if (p)
+		proc_totals(s, p);
 	for (int code = 0; code < CODES; code++) {
 		struct ckey ck = { serial, (uint32_t)code };
 
@@ -1181,7 +1567,27 @@ static void cand_evicted(void *key, void *val, void *ud)
 {
 	struct ckey *ck = key;
 
-	report(ud, ck->serial, (int)ck->code, val);
+	cand_fold(ud, ck->serial, (int)ck->code, val);
+}
+
+/* a program's candidate pushed out: reported now, with what it has */
+static void pcand_evicted(void *key, void *val, void *ud)
+{
+	struct ro *s = ud;
+	struct pckey *k = key;
+	struct pcand *pc = val;
+
+	report(s, k->name, (int)k->code, pc);
+	expool_put(&s->pool, pc->ex);
+}
+
+static void gpath_evicted(void *key, void *val, void *ud)
+{
+	struct ro *s = ud;
+	struct gpath *gp = val;
+
+	(void)key;
+	expool_put(&s->pool, gp->ex);
 }
 
 static void path_evicted(void *key, void *val, void *ud)
@@ -1225,6 +1631,8 @@ static void ro_destroy(void *state)
 	table_free(&s->paths);
 	table_free(&s->descs);
 	table_free(&s->cands);
+	table_free(&s->pcands);
+	table_free(&s->gpaths);
 	expool_free(&s->pool);
 	free(s->refs);
 	free(s);
@@ -1235,7 +1643,8 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 {
 	static const int positive[] = { O_MIN_WINDOWS, O_MAX_BYTES, O_MIN_CYCLES, O_MIN_READS,
 					O_MIN_SYNC_REOPENS, O_MIN_SEEKS, O_MAX_PROCS,
-					O_MAX_FILES, O_MAX_FDS, O_MAX_CANDIDATES };
+					O_MAX_FILES, O_MAX_FDS, O_MAX_CANDIDATES,
+					O_MAX_SHARED_PATHS };
 	struct ro *s = calloc(1, sizeof(*s));
 	int err = -EINVAL;
 
@@ -1251,9 +1660,10 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		}
 	}
 	if (o[O_MAX_DATA_CALLS].i < 0 || o[O_EXCERPTS].i < 0 || o[O_EXCERPTS].i > 65536 ||
-	    !(o[O_MIN_SHARE].d >= 0 && o[O_MIN_SHARE].d <= 100)) {
+	    !(o[O_MIN_SHARE].d >= 0 && o[O_MIN_SHARE].d <= 100) ||
+	    !(o[O_MIN_COST_RATE].d >= 0 && o[O_MIN_COST_RATE].d <= 1000)) {
 		host->log(ctx, "max_data_calls must be at least 0, min_share from 0 to 100, "
-			  "excerpts from 0 to 65536");
+			  "excerpts from 0 to 65536, min_cost_rate from 0 to 1000");
 		goto cleanup;
 	}
 	s->min_share = o[O_MIN_SHARE].d;
@@ -1264,6 +1674,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->floor[C_SEEK] = (uint64_t)o[O_MIN_SEEKS].i;
 	s->max_bytes = (uint64_t)o[O_MAX_BYTES].i;
 	s->max_data_calls = (uint64_t)o[O_MAX_DATA_CALLS].i;
+	s->min_cost_rate = o[O_MIN_COST_RATE].d;
 	call_kinds_init(&s->kinds, host);
 	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
 		const char *n = host->syscall_name(nr);
@@ -1284,6 +1695,12 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		err = table_init(&s->cands, sizeof(struct ckey), sizeof(struct cand),
 				 (size_t)o[O_MAX_CANDIDATES].i);
 	if (!err)
+		err = table_init(&s->pcands, sizeof(struct pckey), sizeof(struct pcand),
+				 (size_t)o[O_MAX_CANDIDATES].i);
+	if (!err)
+		err = table_init(&s->gpaths, sizeof(struct gpkey), sizeof(struct gpath),
+				 (size_t)o[O_MAX_SHARED_PATHS].i);
+	if (!err)
 		err = expool_init(&s->pool, (uint32_t)o[O_EXCERPTS].i, sizeof(struct owner));
 	if (err)
 		goto cleanup;
@@ -1291,7 +1708,10 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->paths.evict = path_evicted;
 	s->descs.evict = desc_evicted;
 	s->cands.evict = cand_evicted;
+	s->pcands.evict = pcand_evicted;
+	s->gpaths.evict = gpath_evicted;
 	s->procs.ud = s->paths.ud = s->descs.ud = s->cands.ud = s->pool.ud = s;
+	s->pcands.ud = s->gpaths.ud = s;
 	s->pool.release = on_release;
 	s->nrefs_max = (size_t)o[O_MAX_CANDIDATES].i;
 	s->refs = calloc(s->nrefs_max, sizeof(*s->refs));
@@ -1383,6 +1803,7 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 	d->flags |= D_WINDOW | D_POS | D_RDSEQ | (reopen ? D_REOPEN : 0);
 	d->ts_open = e->hdr.ts;
 	d->calls = 1;
+	d->ns = e->duration;
 	seq_add(&d->seq, e->nr);
 	if (((xf & X_FLAGS1) && (e->args[1] & O_TRUNC_)) ||
 	    ((xf & X_FLAGS2) && (e->args[2] & O_TRUNC_)) || (xf & X_CREAT)) {
@@ -1401,10 +1822,13 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 		f->gen_ts = e->hdr.ts;
 		f->gen_dir_calls = p->dir_calls;
 		f->gen_dir_syncs = p->dir_syncs;
+		f->gen_ns = 0;
+		f->gen_dir_ns = p->dir_ns;
 		if (x->cap == CAP_GEN)
 			x->cap = 0;	/* replaced, not deleted: no whole cycle */
 		d->gen = f->gen;
-		if (f->tl[C_CYCLE].count) {
+		/* the program made cycles of it before, maybe in other processes */
+		if (f->tl[C_CYCLE].count || prog_cycles(s, p->prog.name, k.key)) {
 			capture_start(s, &k, f, C_CYCLE, d, CAP_GEN, f->tl[C_CYCLE].count + 1,
 				      &e->hdr);
 			if (x->cap == CAP_GEN)
@@ -1468,6 +1892,7 @@ static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct p
 
 	d->flags |= D_USED;
 	d->data_calls++;
+	d->data_ns += e->duration;
 	if (!failed && e->ret > 0)
 		d->bytes += (uint64_t)e->ret;
 	if (kind == CALL_WRITE) {
@@ -1488,7 +1913,8 @@ static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct p
 	if (failed)
 		seek_dropped(f, d);
 	if (d->flags & D_SEEK) {
-		struct inc in = { .t = one(1, 1, d->seek_ts, e->hdr.ts, e->tid, e->comm) };
+		struct inc in = { .t = one(1, 1, d->seek_ns, d->seek_ts, e->hdr.ts, e->tid,
+					   e->comm) };
 
 		capture_end(f, C_SEEK, d, 1);	/* on_call added this call */
 		d->flags &= ~D_SEEK;
@@ -1526,6 +1952,7 @@ static void on_seek(struct ro *s, const struct pkey *k, struct path *f, struct d
 	    d->ftype == DIO_FT_REG) {
 		d->flags |= D_SEEK;
 		d->seek_ts = e->hdr.ts;
+		d->seek_ns = e->duration;
 		capture_start(s, k, f, C_SEEK, d, d->id, f->tl[C_SEEK].count + 1, &e->hdr);
 	}
 	moved(f, d, 1, e->ret);
@@ -1537,6 +1964,7 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 	struct pkey k = { d->serial, 0, d->pkey };
 	struct path *f = table_get(&s->paths, &k);
 	uint32_t calls = d->calls + (end_nr ? 1 : 0), avoid;
+	uint64_t avoid_ns = d->ns - d->data_ns - d->sync_ns;
 	struct proc *p;
 	int small, dup = 0;
 
@@ -1567,13 +1995,15 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 
 		f->gen_closes += closes;
 		f->gen_syncs += d->sync_calls;
+		f->gen_ns += d->ns - d->data_ns;
 		f->gen_meta += avoid - 1 - closes;
 	}
 	recent_touch(s, p, k.key, f->base);
 
 	/* sync-reopen: a second description used for nothing but a sync */
 	if ((d->flags & (D_REOPEN | D_SYNCED | D_USED)) == (D_REOPEN | D_SYNCED)) {
-		struct inc in = { .t = one(1, calls - d->sync_calls, d->ts_open, ts, d->tid,
+		struct inc in = { .t = one(1, calls - d->sync_calls, d->ns - d->sync_ns, d->ts_open,
+					   ts, d->tid,
 					   d->comm) };
 
 		capture_end(f, C_REOPEN, d, 1);
@@ -1591,7 +2021,7 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 
 		if (f->dr_run && file_tag_eq(&f->dr_tag, &d->tag) && f->dr_size == size &&
 		    !f->dr_changed) {
-			struct inc in = { .t = one(f->dr_run == 1 ? 2 : 1, calls,
+			struct inc in = { .t = one(f->dr_run == 1 ? 2 : 1, calls, d->ns,
 						   f->dr_run == 1 ? f->dr_ts : d->ts_open, ts,
 						   d->tid, d->comm), .bytes = size };
 
@@ -1643,13 +2073,13 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 			pend_commit(s, &k, f);
 		f->pend_gen = d->gen;
 		w = &f->pend[f->npend++];
-		w->t = one(1, avoid, d->ts_open, ts, d->tid, d->comm);
+		w->t = one(1, avoid, avoid_ns, d->ts_open, ts, d->tid, d->comm);
 		w->bytes = d->bytes;
 		w->seq = d->seq;
 		if (f->dr_run == 1 && f->dr_ts == d->ts_open && file_tag_eq(&f->dr_tag, &d->tag))
 			f->dr_first = f->npend;
 	} else {
-		struct inc in = { .t = one(1, avoid, d->ts_open, ts, d->tid, d->comm),
+		struct inc in = { .t = one(1, avoid, avoid_ns, d->ts_open, ts, d->tid, d->comm),
 				  .bytes = d->bytes, .seq = &d->seq };
 
 		pend_commit(s, &k, f);
@@ -1666,6 +2096,7 @@ static void dir_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *
 
 	p->dir_calls++;
 	p->dir_syncs += kind == CALL_SYNC;
+	p->dir_ns += e->duration;
 	if (!p->cu_cap)
 		return;
 	f = table_get(&s->paths, &k);
@@ -1700,6 +2131,7 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 	k = (struct pkey){ d->serial, 0, d->pkey };
 	f = path_of(s, &k, d->pid, &d->tag);
 	d->calls++;
+	d->ns += e->duration;
 	d->tid = e->tid;
 	memcpy(d->comm, e->comm, sizeof(d->comm));
 	if (d->flags & D_WINDOW)
@@ -1730,6 +2162,7 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 		break;
 	case CALL_SYNC:
 		d->sync_calls++;
+		d->sync_ns += e->duration;
 		d->flags |= D_SYNCED;
 		break;
 	case CALL_STAT:
@@ -1762,12 +2195,17 @@ static void on_open(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 {
 	struct dkey dk = dkey_of(e, (int32_t)e->ret, p->serial);
 	struct desc *d = table_get(&s->descs, &dk);
+	uint16_t xf = xflags(s, e->nr);
 
 	if (d) {	/* its end was not seen (dup2 over an fd of an older recording) */
 		desc_forget(s, d);
 		table_del(&s->descs, &dk);
 	}
 	if (!(e->flags & DIO_SF_FILE) || (e->ftype != DIO_FT_REG && e->ftype != DIO_FT_DIR))
+		return;
+	/* O_PATH: a path looked up for *at calls or fstat, no open for I/O, nothing to save */
+	if (((xf & X_FLAGS1) && (e->args[1] & O_PATH_)) ||
+	    ((xf & X_FLAGS2) && (e->args[2] & O_PATH_)))
 		return;
 	if (e->ftype == DIO_FT_DIR)
 		dir_call(s, p, e, CALL_OPEN);
@@ -1824,8 +2262,11 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	in.cu[CU_META] = f->gen_meta;
 	in.cu[CU_DIR_CALLS] = p->dir_calls - f->gen_dir_calls;
 	in.cu[CU_DIR_SYNCS] = p->dir_syncs - f->gen_dir_syncs;
-	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_meta + 1 + in.cu[CU_DIR_CALLS],
-		   f->gen_ts, e->hdr.ts, e->tid, e->comm);
+	/* the cycle's calls but its reads and writes, its syncs included, and their time */
+	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_syncs + f->gen_meta + 1 +
+		   in.cu[CU_DIR_CALLS],
+		   f->gen_ns + (p->dir_ns - f->gen_dir_ns) + e->duration, f->gen_ts, e->hdr.ts,
+		   e->tid, e->comm);
 	if (f->ex[C_CYCLE].cap == CAP_GEN && f->ex[C_CYCLE].gen == f->gen) {
 		excerpt_add(expool_excerpt(&s->pool, f->ex[C_CYCLE].ex), s->host, s->ctx, &e->hdr,
 			    CYCLE_LINES);
@@ -1925,6 +2366,7 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 	} else if (ev->type == DIO_EV_SYSCALL) {
 		p = proc_of(s, e->pid);
 		p->calls++;
+		prog_note(p, e);
 		kind = call_kind(&s->kinds, e->nr);
 		if (kind == CALL_OPEN) {
 			if (!call_failed(e->ret) && e->ret >= 0)
@@ -1951,18 +2393,28 @@ static void commit_path(void *key, void *val, void *ud)
 	pend_commit(ud, key, val);
 }
 
-static void collect_cand(void *key, void *val, void *ud)
+/* the candidates of the processes still running: to their programs */
+static void fold_cand(void *key, void *val, void *ud)
+{
+	struct ckey *ck = key;
+
+	cand_fold(ud, ck->serial, (int)ck->code, val);
+}
+
+static void totals_of(void *key, void *val, void *ud)
+{
+	(void)key;
+	proc_totals(ud, val);
+}
+
+static void collect_pcand(void *key, void *val, void *ud)
 {
 	struct collect *c = ud;
-	struct ckey *ck = key;
-	struct cand *cd = val;
-	struct proc *p = proc_known(c->s, cd->pid, ck->serial);
+	struct pckey *k = key;
+	struct pcand *pc = val;
 
-	if (p)
-		cd->calls = p->calls;
 	if (c->n < c->s->nrefs_max)
-		c->s->refs[c->n++] = (struct ref){ cd->t.ts_first, ck->code, cd->pid, ck->serial,
-						   cd };
+		c->s->refs[c->n++] = (struct ref){ pc->c.t.ts_first, k->code, k->name, pc };
 }
 
 static int ro_finish(void *state)
@@ -1972,16 +2424,21 @@ static int ro_finish(void *state)
 
 	flush_dying(s);
 	table_each(&s->paths, commit_path, s);
-	table_each(&s->cands, collect_cand, &c);
+	table_each(&s->cands, fold_cand, s);
+	table_each(&s->procs, totals_of, s);
+	table_each(&s->pcands, collect_pcand, &c);
 	qsort(s->refs, c.n, sizeof(*s->refs), ref_cmp);
 	for (size_t i = 0; i < c.n; i++)
-		report(s, s->refs[i].serial, (int)s->refs[i].code, s->refs[i].c);
+		report(s, s->refs[i].name, (int)s->refs[i].code, s->refs[i].c);
 	if (!s->err) {
 		const struct table_use u[] = {
 			TABLE_USE(&s->paths, "(process, path) pairs", "max_files"),
 			TABLE_USE(&s->descs, "open file descriptions", "max_fds"),
 			TABLE_USE(&s->procs, "processes", "max_procs"),
 			TABLE_USE(&s->cands, "(process, finding) candidates", "max_candidates"),
+			TABLE_USE(&s->pcands, "(program, finding) candidates", "max_candidates"),
+			TABLE_USE(&s->gpaths, "(program, path) create-unlink tallies",
+				  "max_shared_paths"),
 		};
 
 		s->err = tables_report(s->host, s->ctx, rules[CODES].code, "redundant-open", u,

@@ -293,10 +293,10 @@ inline_is_offline() {
 	io_an=$1
 	io_min=$2
 	shift 2
-	run_dio record --no-summary -o "$TMP/inline.dio" --analyzer "$io_an" \
+	run_dio record --no-summary -o "$TMP/inline.dio" --analyzer "$io_an${IO_OPTS:+:$IO_OPTS}" \
 		--sink "json:file=$TMP/inline.json" -- "$@" > "$TMP/inline.out"
 	[ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC"; return 1; }
-	run_dio analyze --no-summary "$TMP/inline.dio" --analyzer "$io_an" \
+	run_dio analyze --no-summary "$TMP/inline.dio" --analyzer "$io_an${IO_OPTS:+:$IO_OPTS}" \
 		--sink "json:file=$TMP/offline.json"
 	[ "$RC" -eq 0 ] || { echo "FAIL: dio analyze exited with $RC"; return 1; }
 	for io_f in inline offline; do

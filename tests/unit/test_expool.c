@@ -68,6 +68,32 @@ static void test_a_full_pool_changes_hands_to_higher_scores_only(void **state)
 	expool_free(&p);
 }
 
+/* an id handed to another owner keeps its excerpt; a later hand-over releases the new owner */
+static void test_a_slot_handed_over_keeps_its_excerpt(void **state)
+{
+	struct expool p;
+	uint32_t owner = 1, id;
+
+	(void)state;
+	assert_int_equal(expool_init(&p, 1, sizeof(owner)), 0);
+	p.release = on_release;
+	nreleased = 0;
+	id = expool_take(&p, &owner, 5);
+	expool_excerpt(&p, id)->more = 3;
+	owner = 2;
+	expool_reown(&p, id, &owner, 50);
+	assert_int_equal(expool_excerpt(&p, id)->more, 3);
+	assert_int_equal(nreleased, 0);
+	/* its score is the new owner's: 20 does not take it, 51 does, from owner 2 */
+	owner = 3;
+	assert_int_equal(expool_take(&p, &owner, 20), 0);
+	assert_int_equal(expool_take(&p, &owner, 51), id);
+	assert_int_equal(nreleased, 1);
+	assert_int_equal(released[0], 2);
+	expool_reown(&p, 0, &owner, 1);	/* id 0: nothing */
+	expool_free(&p);
+}
+
 static void test_an_empty_pool_lends_nothing(void **state)
 {
 	struct expool p;
@@ -97,6 +123,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_full_pool_changes_hands_to_higher_scores_only),
+		cmocka_unit_test(test_a_slot_handed_over_keeps_its_excerpt),
 		cmocka_unit_test(test_an_empty_pool_lends_nothing),
 		cmocka_unit_test(test_worth_asking_at_powers_of_two),
 	};
