@@ -588,14 +588,29 @@ static void clickhouse_info(struct session *s, void *ud)
 			session__set_info(s, keys[i], chsource__info(src, keys[i]));
 }
 
+struct ch_replay {
+	struct chsource *src;
+	int failed;
+};
+
 static int next_clickhouse(void *ud, const void **rec, size_t *size)
 {
-	return chsource__next(ud, rec, size);
+	struct ch_replay *r = ud;
+	int e = chsource__next(r->src, rec, size);
+
+	if (e < 0) {
+		/* said in full here; the records before it went through, as of a cut file */
+		die_msg("%s", chsource__error(r->src));
+		r->failed = 1;
+		return 0;
+	}
+	return e;
 }
 
 /* dio dump/analyze --from clickhouse:...: a stored session's records */
 static int replay_clickhouse(struct options *o, const char *spec)
 {
+	struct ch_replay r = { 0 };
 	struct chsource *src;
 	struct session *s;
 	char err[1024];
@@ -620,9 +635,10 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		chsource__close(src);
 		return 1;
 	}
-	session__set_info(s, "trace", spec);
-	code = session__replay_from(s, next_clickhouse, src, "the session from ClickHouse");
-	if (session__malformed(s))
+	session__set_info(s, "trace", chsource__info(src, "trace"));
+	r.src = src;
+	code = session__replay_from(s, next_clickhouse, &r, "the session from ClickHouse");
+	if (session__malformed(s) || r.failed)
 		code = 1;
 	session__free(s);
 	chsource__close(src);
@@ -656,14 +672,14 @@ static int replay_cmd(int argc, char **argv, int analyze)
 		options_free(&o);
 		return 2;
 	}
+	/* the output is the command's own, not a side channel as in dio trace */
+	if (!o.output)
+		o.output = strdup("-");
 	if (!strncmp(path, "clickhouse:", 11)) {
 		code = replay_clickhouse(&o, path);
 		options_free(&o);
 		return code;
 	}
-	/* the output is the command's own, not a side channel as in dio trace */
-	if (!o.output)
-		o.output = strdup("-");
 	r = replay_open(path);
 	if (!r)
 		goto out;

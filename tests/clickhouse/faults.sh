@@ -18,6 +18,8 @@
 #    names a file or enters SQL;
 #  - a spool under a symbolic link, and a password in the URL: refused,
 #    and not echoed;
+#  - a session's rows that stop coming: dio analyze --from gives up after
+#    timeout_s, having passed on the rows that came;
 #  - sessions.ts of a pushed recording: the recording's time, not the push's.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/clickhouse/lib.sh"
@@ -191,6 +193,9 @@ run_dio push "$TMP/c.dio" --to "$P,database=flink,spool=$TMP/link/spool" 2> "$TM
 run_dio push "$TMP/c.dio" --to "http://dio:s3cr3t@127.0.0.1:1,spool=$SPOOL" 2> "$TMP/pw.err"
 [ "$RC" -ne 0 ] && grep -q "http://127.0.0.1:1" "$TMP/pw.err" && ! grep -q s3cr3t "$TMP/pw.err" ||
 	{ echo "FAIL: a password in the URL: exit $RC:"; cat "$TMP/pw.err"; fail=1; }
+run_dio analyze --from "clickhouse:url=http://dio:s3cr3t@127.0.0.1:1,session=$S" 2> "$TMP/pw.err"
+[ "$RC" -ne 0 ] && ! grep -q s3cr3t "$TMP/pw.err" ||
+	{ echo "FAIL: --from with a password in the URL: exit $RC:"; cat "$TMP/pw.err"; fail=1; }
 
 # ---- sessions.ts of a push: the recording's first and last record ----
 push fts "$TMP/ts.err"
@@ -203,4 +208,25 @@ got=$(q "SELECT ts FROM fts.sessions ORDER BY complete" | tr '\n' ' ')
 echo "sessions.ts of a push: $got (first record $first, last $last)"
 [ "$got" = "$first $last " ] || { echo "FAIL: sessions.ts is not the recording's time"; fail=1; }
 
+# ---- dio dump --from: rows that stop coming ----
+"$DIO" dump "$TMP/c.dio" > "$TMP/file.dump" 2>&1
+push dio "$TMP/dio.err"
+rule '{"match": "FROM `dio`.`calls` WHERE", "action": "stall", "bytes": 20000, "delay": 60}'
+start=$(date +%s)
+timeout 30 "$DIO" dump --from "clickhouse:url=$P,session=$S,timeout_s=2" > "$TMP/from.dump" 2> "$TMP/from.err"
+rc=$?
+took=$(($(date +%s) - start))
+clear
+n=$(grep -c . "$TMP/from.dump")
+echo "rows that stop coming: exit $rc after $took s, $n of $(grep -c . "$TMP/file.dump") lines: $(head -c 200 "$TMP/from.err")"
+if [ "$rc" -ne 1 ] || [ "$took" -gt 10 ] || ! grep -q "sent nothing for 2 s" "$TMP/from.err"; then
+	echo "FAIL: dio dump --from did not give up after timeout_s"
+	fail=1
+fi
+# streamed: what came before the stall was dumped, as the file's dump has it
+if [ "$n" -lt 10 ] || ! head -n "$n" "$TMP/file.dump" | cmp -s - "$TMP/from.dump"; then
+	echo "FAIL: the records before the stall were not passed on as the file's:"
+	diff "$TMP/file.dump" "$TMP/from.dump" | head -5
+	fail=1
+fi
 exit $fail
