@@ -601,7 +601,7 @@ static void spool_scan(struct sender *s)
 	DIR *d = fdopendir(dup(s->dirfd));
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, cap = 0, taken = 0;
+	size_t n = 0, cap = 0, taken = 0, foreign = 0;
 
 	if (!d)
 		return;
@@ -629,10 +629,13 @@ static void spool_scan(struct sender *s)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct ch_batch *b = calloc(1, sizeof(*b));
+		uint64_t dest = 0;
+		int bad = !b || spool_name_parse(names[i], b, &dest);
 		struct held *h;
-		uint64_t dest;
 
-		if (!b || spool_name_parse(names[i], b, &dest) || dest != s->c->dest) {
+		if (bad || dest != s->c->dest) {
+			/* another server's or database's are normal; a name dio does not make is not */
+			foreign += b && bad;
 			free(b);
 			free(names[i]);
 			continue;
@@ -665,6 +668,9 @@ static void spool_scan(struct sender *s)
 	if (taken)
 		s->host->log(s->ctx, "%zu batches left in the spool %s by an earlier run: sending them first",
 			     taken, s->c->spool);
+	if (foreign)
+		s->host->log(s->ctx, "%zu files in the spool %s are not batches as this dio names them "
+			     "(an older dio's?): left there", foreign, s->c->spool);
 }
 
 static uint64_t file_size(int dirfd, const char *name)
