@@ -162,6 +162,7 @@ echo "a full spool: exit $RC: $(grep -m1 "spool" "$TMP/full.err")"
 # ---- session ids that are not ids: a path, quotes ----
 mkdir "$TMP/x"
 for bad in "/../../../..$TMP/x/pwn" "'''''''''''''''''''''''''''''''''''''''"; do
+	rm -rf "$TMP/x"/*
 	python3 - "$top_srcdir/tests/integration" "$TMP/c.dio" "$TMP/bad.dio" "$bad" << 'PY' ||
 import sys
 sys.path.insert(0, sys.argv[1])
