@@ -357,7 +357,8 @@ static size_t on_meta(char *ptr, size_t size, size_t nmemb, void *ud)
 }
 
 /* the answer to sql, whole, within timeout_s, into *out; 0 or -1 with err set */
-static int ask(const struct chsource *s, const char *sql, struct body *out, char *err, size_t errlen)
+static int ask(const struct chsource *s, const char *sql, struct body *out, char *err,
+	       size_t errlen)
 {
 	CURL *h;
 	CURLcode e;
@@ -686,7 +687,8 @@ static int fill(struct chsource *s, unsigned int k)
 		/* the status comes before the rows: an error's text is no row */
 		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
 		if (c->done && (c->result != CURLE_OK || code != 200)) {
-			failed(s, c->h, c->result, c->p + c->off, c->len - c->off, s->err, sizeof(s->err));
+			failed(s, c->h, c->result, c->p ? c->p + c->off : NULL, c->len - c->off, s->err,
+			       sizeof(s->err));
 			return -EIO;
 		}
 		if (code == 200 && c->off < c->len)

@@ -724,7 +724,8 @@ static void to_spool(struct sender *s, struct ch_batch *b)
 			free(b->body);		/* it is on disk: read back when sent */
 			b->body = NULL;
 		} else if (s->mbytes + b->len <= QUEUE_MAX) {
-			s->mbytes += b->len;
+			b->mem = b->len;
+			s->mbytes += b->mem;
 		} else {
 			lose(s, b);
 			ch_batch_free(b);
@@ -941,13 +942,13 @@ static void done(struct sender *s, struct ch_batch *b, int from_spool)
 			s->spool_bytes -= file_size(s->dirfd, b->spooled);
 			unlinkat(s->dirfd, b->spooled, 0);
 		} else {
-			s->mbytes -= b->len;
+			s->mbytes -= b->mem;
 		}
 	} else {
 		s->qhead = b->next;
 		if (!s->qhead)
 			s->qtail = NULL;
-		s->qbytes -= b->len;
+		s->qbytes -= b->mem;
 	}
 	/* a session taken from the spool is let go once its batches are done */
 	if (h && h != s->held && h->batches && !--h->batches)
@@ -992,7 +993,7 @@ static void *run(void *arg)
 
 			while ((b = s->qhead)) {
 				s->qhead = b->next;
-				s->qbytes -= b->len;
+				s->qbytes -= b->mem;
 				to_spool(s, b);
 			}
 			s->qtail = NULL;
@@ -1022,7 +1023,6 @@ static void *run(void *arg)
 				     s->c->spool, b->spooled, strerror(-e));
 			pthread_mutex_lock(&s->mu);
 			b->spooled[0] = 0;	/* not removed */
-			b->len = 0;
 			lose(s, b);
 			done(s, b, 1);
 			continue;
@@ -1062,7 +1062,7 @@ static void *run(void *arg)
 			s->qhead = b->next;
 			if (!s->qhead)
 				s->qtail = NULL;
-			s->qbytes -= b->len;
+			s->qbytes -= b->mem;
 			to_spool(s, b);
 		} else if (b->spooled[0]) {
 			/* on disk: read back when tried again (and looked up first, as
@@ -1078,7 +1078,7 @@ static void *run(void *arg)
 		struct ch_batch *b = s->qhead;
 
 		s->qhead = b->next;
-		s->qbytes -= b->len;
+		s->qbytes -= b->mem;
 		to_spool(s, b);
 	}
 	s->qtail = NULL;
@@ -1165,7 +1165,8 @@ int sender_run(struct sender *s)
 void sender_put(struct sender *s, struct ch_batch *b)
 {
 	pthread_mutex_lock(&s->mu);
-	if (s->qbytes + b->len > QUEUE_MAX) {
+	b->mem = b->len;
+	if (s->qbytes + b->mem > QUEUE_MAX) {
 		/* the sender is far behind: to disk, not to more memory */
 		to_spool(s, b);
 	} else {
@@ -1175,7 +1176,7 @@ void sender_put(struct sender *s, struct ch_batch *b)
 		else
 			s->qhead = b;
 		s->qtail = b;
-		s->qbytes += b->len;
+		s->qbytes += b->mem;
 	}
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);

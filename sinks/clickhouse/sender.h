@@ -50,6 +50,7 @@ struct ch_batch {
 	uint64_t batch, rows, seq;	/* seq: the first row's */
 	unsigned char *body;		/* gzip; NULL while it is only in its spool file */
 	size_t len;
+	size_t mem;			/* its bytes as counted in memory (len may shrink since) */
 	int tried;			/* may have reached the server: look it up first */
 	int final;			/* the session's end row: not sent if rows of it were lost */
 	char spooled[192];		/* its spool file's name, "" if none */
