@@ -10,7 +10,10 @@
 #  3. the bytes a row takes on the server's disk, per table (system.parts);
 #  4. the insert formats: the pushed calls as RowBinary (what the sink sends)
 #     and as JSONEachRow, their sizes raw and gzipped, and the server's time to
-#     insert each gzipped body, best of 3 alternating rounds.
+#     insert each gzipped body, best of 3 alternating rounds;
+#  5. dio analyze --from of the pushed session (the summary analyzer): its
+#     time and its largest resident size, which streaming keeps to a few MiB
+#     whatever the session's rows.
 #
 # usage: bench/clickhouse.sh [-s SECONDS] [DIO]
 set -euo pipefail
@@ -98,4 +101,16 @@ printf '\n%-12s %12s %12s %10s\n' "format" "bytes" "gzip -1" "insert s"
 for f in RowBinary JSONEachRow; do
 	printf '%-12s %12s %12s %10s\n' "$f" "$(stat -c %s "$work/rows.$f")" "$(stat -c %s "$work/rows.$f.gz")" "${best[$f]}"
 done
+# 5. --from: the rows streamed back; the peak memory of the whole dio process
+python3 - "$dio" "$url" "$session" << 'PY'
+import resource, subprocess, sys, time
+dio, url, session = sys.argv[1:]
+t = time.monotonic()
+r = subprocess.run([dio, "analyze", "--no-summary", "--analyzer", "summary", "--from",
+                    f"clickhouse:url={url},database=pushed,session={session}"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"\n{'dio analyze --from (pushed session)':<44} {time.monotonic() - t:.1f} s, "
+      f"max RSS {rss:.0f} MiB (exit {r.returncode})")
+PY
 printf '\nreproduce: sudo %s -s %s %s\n' "$0" "$secs" "$dio"

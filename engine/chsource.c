@@ -5,6 +5,12 @@
  * the session are fetched as RowBinary, in the order of their record number
  * (rec), and the five tables are merged on it: the records come back in the
  * order dio first saw them, and analyzers find what they found then.
+ *
+ * The five answers are streamed side by side (libcurl's multi interface):
+ * a table whose rows are ahead of the others' waits, its transfer paused,
+ * with at most BUF_PAUSE bytes in memory, so that a session of any size
+ * takes a few MiB. A server that sends nothing for timeout_s while dio
+ * waits for a table's rows is given up.
  */
 #include <curl/curl.h>
 #include <errno.h>
@@ -12,10 +18,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <dio/event.h>
 
 #include "chsource.h"
+#include "sinks/clickhouse/reply.h"
 #include "sinks/clickhouse/schema.h"
+
+#define BUF_PAUSE	(1u << 20)	/* a table's bytes waiting: past this its transfer pauses */
+#define ROW_MAX		(64u << 10)	/* no row dio writes is longer: past it, not a row */
+#define META_MAX	(1u << 20)	/* the answer about the session */
+
+_Static_assert(sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX <= CHSOURCE_REC_MAX,
+	       "a call with two whole path arguments fits CHSOURCE_REC_MAX");
 
 /* the tables that hold records, and their record types */
 static const struct {
@@ -27,86 +42,40 @@ static const struct {
 };
 #define NSRC (sizeof(sources) / sizeof(sources[0]))
 
+/* one table's answer as it comes, and its next record */
 struct cursor {
+	struct chsource *s;
+	CURL *h;
 	unsigned char *p;
-	size_t len, off;
-	uint64_t rec;		/* of the row at off; UINT64_MAX when none is left */
+	size_t len, off, cap;
+	uint64_t got;			/* bytes received so far */
+	uint64_t last_ms;		/* when bytes last came (or dio last waited from) */
+	int paused, done, added;
+	CURLcode result;		/* when done */
+	int have;			/* rec below holds its next record */
+	uint64_t rn;			/* its record number */
+	size_t size;
+	unsigned char rec[CHSOURCE_REC_MAX];
 };
 
 struct chsource {
 	char *url, *database, *prefix, *user, *session;
+	char shown[256];		/* url without a user and password */
+	unsigned int timeout_s;
 	char host[256], boot_id[64], command[4096];
+	char trace[512];		/* the source as reports name it: the URL without a password */
 	int64_t realtime_off;
+	CURLM *m;
 	struct cursor c[NSRC];
-	unsigned char buf[sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX + 64];
+	char err[512];
 };
 
-/* ---- HTTP ------------------------------------------------------------------------ */
-
-struct body {
-	unsigned char *p;
-	size_t len;
-};
-
-static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
+static uint64_t now_ms(void)
 {
-	struct body *b = ud;
-	size_t n = size * nmemb;
-	unsigned char *p = realloc(b->p, b->len + n + 1);
+	struct timespec ts;
 
-	if (!p)
-		return 0;
-	memcpy(p + b->len, ptr, n);
-	b->p = p;
-	b->len += n;
-	p[b->len] = 0;
-	return n;
-}
-
-/* the answer to sql, into *out (NUL-terminated too); 0 or -1 with err set */
-static int ask(const struct chsource *s, const char *sql, struct body *out, char *err, size_t errlen)
-{
-	CURL *h = curl_easy_init();
-	char *q = h ? curl_easy_escape(h, sql, 0) : NULL, *url = NULL;
-	long code = 0;
-	CURLcode e;
-	int ret = -1;
-
-	out->p = NULL;
-	out->len = 0;
-	if (!q || asprintf(&url, "%s/?query=%s", s->url, q) < 0) {
-		snprintf(err, errlen, "out of memory");
-		url = NULL;
-		goto done;
-	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 10L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
-	if (s->user) {
-		curl_easy_setopt(h, CURLOPT_USERNAME, s->user);
-		curl_easy_setopt(h, CURLOPT_PASSWORD, "");
-	}
-	e = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (e != CURLE_OK)
-		snprintf(err, errlen, "%s: %s", s->url, curl_easy_strerror(e));
-	else if (code != 200)
-		snprintf(err, errlen, "%s answered %ld: %.*s", s->url, code,
-			 (int)(out->p ? strcspn((char *)out->p, "\n") : 0), out->p ? (char *)out->p : "");
-	else
-		ret = 0;
-done:
-	if (ret) {
-		free(out->p);
-		out->p = NULL;
-	}
-	curl_free(q);
-	free(url);
-	curl_easy_cleanup(h);
-	return ret;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* ---- RowBinary ----------------------------------------------------------------------- */
@@ -114,15 +83,17 @@ done:
 struct rd {
 	const unsigned char *p;
 	size_t len, off;
-	int bad;
+	int bad;		/* -EAGAIN: the row goes on past len; -EINVAL: not a row */
 };
 
 static uint64_t rd_n(struct rd *r, size_t n)
 {
 	uint64_t v = 0;
 
-	if (r->bad || n > r->len - r->off) {
-		r->bad = 1;
+	if (r->bad)
+		return 0;
+	if (n > r->len - r->off) {
+		r->bad = -EAGAIN;
 		return 0;
 	}
 	memcpy(&v, r->p + r->off, n);	/* little-endian, as x86_64 is */
@@ -130,24 +101,29 @@ static uint64_t rd_n(struct rd *r, size_t n)
 	return v;
 }
 
-/* a String into buf (cut at len - 1, NUL-terminated); its length */
+/* a String into buf (cut at len - 1, NUL-terminated); its length as kept */
 static size_t rd_str(struct rd *r, char *buf, size_t len)
 {
 	uint64_t l = 0;
 	unsigned int sh = 0;
 	unsigned char b;
 
+	if (len)
+		buf[0] = 0;
 	do {
 		b = (unsigned char)rd_n(r, 1);
-		l |= (uint64_t)(b & 0x7f) << sh;
+		if (sh > 63)
+			r->bad = r->bad ? r->bad : -EINVAL;
+		else
+			l |= (uint64_t)(b & 0x7f) << sh;
 		sh += 7;
-	} while ((b & 0x80) && !r->bad && sh < 64);
-	if (r->bad || l > r->len - r->off) {
-		r->bad = 1;
-		if (len)
-			buf[0] = 0;
+	} while ((b & 0x80) && !r->bad);
+	if (!r->bad && l > ROW_MAX)
+		r->bad = -EINVAL;
+	if (!r->bad && l > r->len - r->off)
+		r->bad = -EAGAIN;
+	if (r->bad)
 		return 0;
-	}
 	if (len) {
 		size_t n = l < len - 1 ? l : len - 1;
 
@@ -155,7 +131,7 @@ static size_t rd_str(struct rd *r, char *buf, size_t len)
 		buf[n] = 0;
 	}
 	r->off += l;
-	return l < len ? l : len - 1;
+	return l < len ? l : len ? len - 1 : 0;
 }
 
 /* the columns after host, boot_id, session, batch, seq, rec, ts: as schema.h lists them */
@@ -172,26 +148,25 @@ static void common(struct rd *r, uint64_t *rec, uint64_t *ts)
 	*ts = rd_n(r, 8);
 }
 
-static uint64_t mono(const struct chsource *s, uint64_t real)
+static uint64_t mono(int64_t realtime_off, uint64_t real)
 {
-	return real ? real - (uint64_t)s->realtime_off : 0;
+	return real ? real - (uint64_t)realtime_off : 0;
 }
 
-/* the row at the cursor as a record in s->buf; its size, 0 at the end, -1 if malformed */
-static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
+long chsource__row(unsigned int k, const unsigned char *in, size_t len, int64_t realtime_off,
+		   void *out, size_t outlen, uint64_t *rec, size_t *used)
 {
-	struct cursor *c = &s->c[k];
-	struct rd r = { c->p, c->len, c->off, 0 };
+	struct rd r = { in, len, 0, 0 };
 	uint64_t ts;
 	long size = 0;
 
-	if (c->off >= c->len)
-		return 0;
+	if (k >= NSRC || outlen < CHSOURCE_REC_MAX)
+		return -EINVAL;
 	common(&r, rec, &ts);
-	memset(s->buf, 0, sizeof(s->buf));
+	memset(out, 0, CHSOURCE_REC_MAX);
 	switch (sources[k].type) {
 	case DIO_EV_SYSCALL: {
-		struct dio_ev_syscall *e = (void *)s->buf;
+		struct dio_ev_syscall *e = out;
 		char *str = (char *)(e + 1);
 		size_t l0, l1;
 		unsigned int strs;
@@ -222,12 +197,12 @@ static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
 		e->str_len[1] = (uint16_t)((strs & 2) ? l1 + 1 : 0);
 		e->flags &= (uint8_t)~DIO_SF_HASH;	/* content hashes are not stored */
 		e->hdr.type = DIO_EV_SYSCALL;
-		e->hdr.ts = mono(s, ts);
+		e->hdr.ts = mono(realtime_off, ts);
 		size = (long)(sizeof(*e) + e->str_len[0] + e->str_len[1]);
 		break;
 	}
 	case DIO_EV_PATH: {
-		struct dio_ev_path *p = (void *)s->buf;
+		struct dio_ev_path *p = out;
 		size_t l;
 
 		p->tag.dev = (uint32_t)rd_n(&r, 4);
@@ -239,12 +214,12 @@ static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
 		l = rd_str(&r, (char *)(p + 1), DIO_PATH_MAX);
 		p->len = (uint16_t)(l + 1);
 		p->hdr.type = DIO_EV_PATH;
-		p->hdr.ts = mono(s, ts);
+		p->hdr.ts = mono(realtime_off, ts);
 		size = (long)(sizeof(*p) + p->len);
 		break;
 	}
 	case DIO_EV_PROC: {
-		struct dio_ev_proc *p = (void *)s->buf;
+		struct dio_ev_proc *p = out;
 
 		p->hdr.cpu = (uint32_t)rd_n(&r, 4);
 		p->pid = (uint32_t)rd_n(&r, 4);
@@ -257,12 +232,12 @@ static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
 		rd_str(&r, p->comm, DIO_COMM_LEN);
 		p->mnt_ns = (uint32_t)rd_n(&r, 4);
 		p->hdr.type = DIO_EV_PROC;
-		p->hdr.ts = mono(s, ts);
+		p->hdr.ts = mono(realtime_off, ts);
 		size = (long)sizeof(*p);
 		break;
 	}
 	case DIO_EV_BLOCK: {
-		struct dio_ev_block *b = (void *)s->buf;
+		struct dio_ev_block *b = out;
 		char rwbs[16];
 
 		b->hdr.cpu = (uint32_t)rd_n(&r, 4);
@@ -272,7 +247,7 @@ static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
 		b->duration = rd_n(&r, 8);
 		b->queue_ns = rd_n(&r, 8);
 		b->sector = rd_n(&r, 8);
-		b->sys_ts = mono(s, rd_n(&r, 8));
+		b->sys_ts = mono(realtime_off, rd_n(&r, 8));
 		b->dev = (uint32_t)rd_n(&r, 4);
 		b->bytes = (uint32_t)rd_n(&r, 4);
 		b->error = (int32_t)rd_n(&r, 4);
@@ -281,39 +256,175 @@ static long row_to_record(struct chsource *s, unsigned int k, uint64_t *rec)
 		rd_str(&r, rwbs, sizeof(rwbs));
 		memcpy(b->rwbs, rwbs, sizeof(b->rwbs));
 		b->hdr.type = DIO_EV_BLOCK;
-		b->hdr.ts = mono(s, ts);
+		b->hdr.ts = mono(realtime_off, ts);
 		size = (long)sizeof(*b);
 		break;
 	}
 	case DIO_EV_RUNQ: {
-		struct dio_ev_runq *q = (void *)s->buf;
+		struct dio_ev_runq *q = out;
 
 		q->hdr.cpu = (uint32_t)rd_n(&r, 4);
 		q->pid = (uint32_t)rd_n(&r, 4);
 		q->tid = (uint32_t)rd_n(&r, 4);
 		rd_str(&r, q->comm, DIO_COMM_LEN);
 		q->delay = rd_n(&r, 8);
-		q->sys_ts = mono(s, rd_n(&r, 8));
+		q->sys_ts = mono(realtime_off, rd_n(&r, 8));
 		q->prev_pid = (uint32_t)rd_n(&r, 4);
 		q->prev_tid = (uint32_t)rd_n(&r, 4);
 		rd_str(&r, q->prev_comm, DIO_COMM_LEN);
 		q->nr = (uint16_t)rd_n(&r, 2);
 		q->flags = (uint8_t)rd_n(&r, 1);
 		q->hdr.type = DIO_EV_RUNQ;
-		q->hdr.ts = mono(s, ts);
+		q->hdr.ts = mono(realtime_off, ts);
 		size = (long)sizeof(*q);
 		break;
 	}
 	}
 	if (r.bad)
-		return -1;
-	((struct dio_ev_hdr *)s->buf)->size = (uint16_t)size;
-	c->off = r.off;
+		return r.bad;
+	((struct dio_ev_hdr *)out)->size = (uint16_t)size;
+	*used = r.off;
 	return size;
+}
+
+/* ---- HTTP ------------------------------------------------------------------------ */
+
+/* a handle for sql, its answer to on_data(ud); NULL if out of memory */
+static CURL *handle(const struct chsource *s, const char *sql, curl_write_callback on_data,
+		    void *ud)
+{
+	CURL *h = curl_easy_init();
+	char *q = h ? curl_easy_escape(h, sql, 0) : NULL, *url = NULL;
+
+	if (!q || asprintf(&url, "%s/?query=%s", s->url, q) < 0) {
+		curl_free(q);
+		curl_easy_cleanup(h);
+		return NULL;
+	}
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)s->timeout_s);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, ud);
+	if (s->user) {
+		curl_easy_setopt(h, CURLOPT_USERNAME, s->user);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, "");
+	}
+	curl_free(q);
+	free(url);
+	return h;
+}
+
+/* what a failed request says: "URL: why", or "URL answered CODE: its first line" */
+static void failed(const struct chsource *s, CURL *h, CURLcode e, const unsigned char *body,
+		   size_t len, char *err, size_t errlen)
+{
+	char line[320];
+	long code = 0;
+
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (e != CURLE_OK) {
+		snprintf(err, errlen, "%s: %s", s->shown, curl_easy_strerror(e));
+	} else {
+		ch_first_line((const char *)body, len, line, sizeof(line));
+		snprintf(err, errlen, "%s answered %ld: %s", s->shown, code, line);
+	}
+}
+
+struct body {
+	unsigned char *p;
+	size_t len;
+};
+
+static size_t on_meta(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+	struct body *b = ud;
+	size_t n = size * nmemb;
+	unsigned char *p;
+
+	if (b->len + n > META_MAX)	/* no answer about a session is this long */
+		return 0;
+	p = realloc(b->p, b->len + n + 1);
+	if (!p)
+		return 0;
+	memcpy(p + b->len, ptr, n);
+	b->p = p;
+	b->len += n;
+	p[b->len] = 0;
+	return n;
+}
+
+/* the answer to sql, whole, within timeout_s, into *out; 0 or -1 with err set */
+static int ask(const struct chsource *s, const char *sql, struct body *out, char *err,
+	       size_t errlen)
+{
+	CURL *h;
+	CURLcode e;
+	long code = 0;
+
+	out->p = NULL;
+	out->len = 0;
+	h = handle(s, sql, on_meta, out);
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)s->timeout_s);
+	e = curl_easy_perform(h);
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (e != CURLE_OK || code != 200) {
+		failed(s, h, e, out->p, out->len, err, errlen);
+		free(out->p);
+		out->p = NULL;
+		curl_easy_cleanup(h);
+		return -1;
+	}
+	curl_easy_cleanup(h);
+	return 0;
+}
+
+/* a table's rows as they come: kept, or the transfer paused while BUF_PAUSE bytes wait */
+static size_t on_rows(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+	struct cursor *c = ud;
+	size_t n = size * nmemb;
+
+	if (c->len - c->off >= BUF_PAUSE) {
+		c->paused = 1;
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	if (c->off && (c->off >= c->cap / 2 || c->len + n > c->cap)) {
+		memmove(c->p, c->p + c->off, c->len - c->off);
+		c->len -= c->off;
+		c->off = 0;
+	}
+	if (c->len + n > c->cap) {
+		size_t cap = c->cap ? c->cap : 65536;
+		unsigned char *p;
+
+		while (cap < c->len + n)
+			cap *= 2;
+		p = realloc(c->p, cap);
+		if (!p)
+			return 0;
+		c->p = p;
+		c->cap = cap;
+	}
+	memcpy(c->p + c->len, ptr, n);
+	c->len += n;
+	c->got += n;
+	c->last_ms = now_ms();
+	return n;
 }
 
 /* ---- the source ------------------------------------------------------------------------ */
 
+static const char *const keys[] = { "url", "session", "database", "table_prefix", "user",
+				    "timeout_s" };
+
+/* key's value in spec into *out (malloc'd), NULL if absent: 0, or -1 if out of memory */
 static int option(const char *spec, const char *key, char **out)
 {
 	size_t kl = strlen(key);
@@ -322,6 +433,23 @@ static int option(const char *spec, const char *key, char **out)
 		if (!strncmp(p, key, kl) && p[kl] == '=') {
 			*out = strndup(p + kl + 1, strcspn(p + kl + 1, ","));
 			return *out ? 0 : -1;
+		}
+	}
+	return 0;
+}
+
+/* a key of spec that is none of keys[]: its length, 0 if none (*at: where) */
+static size_t unknown_key(const char *spec, const char **at)
+{
+	for (const char *p = spec; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		size_t l = strcspn(p, "=,"), i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strlen(keys[i]) == l && !strncmp(p, keys[i], l))
+				break;
+		if (i == sizeof(keys) / sizeof(keys[0])) {
+			*at = p;
+			return l ? l : 1;
 		}
 	}
 	return 0;
@@ -340,8 +468,16 @@ void chsource__close(struct chsource *s)
 {
 	if (!s)
 		return;
-	for (unsigned int k = 0; k < NSRC; k++)
+	for (unsigned int k = 0; k < NSRC; k++) {
+		if (s->c[k].h) {
+			if (s->c[k].added)
+				curl_multi_remove_handle(s->m, s->c[k].h);
+			curl_easy_cleanup(s->c[k].h);
+		}
 		free(s->c[k].p);
+	}
+	if (s->m)
+		curl_multi_cleanup(s->m);
 	free(s->url);
 	free(s->database);
 	free(s->prefix);
@@ -350,40 +486,51 @@ void chsource__close(struct chsource *s)
 	free(s);
 }
 
-/* the session's rows of table k, in record order */
-static int fetch(struct chsource *s, unsigned int k, char *err, size_t errlen)
+/* start the transfer of the session's rows of table k, in record order */
+static int start(struct chsource *s, unsigned int k, char *err, size_t errlen)
 {
 	const struct ch_col *cols = ch_tables[sources[k].t].cols;
+	struct cursor *c = &s->c[k];
 	char sql[4096];
 	size_t o;
-	struct body b;
 
 	o = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
 	for (int i = 0; cols[i].name; i++)
 		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s", i ? ", " : "", cols[i].name);
 	snprintf(sql + o, sizeof(sql) - o, " FROM `%s`.`%s%s` WHERE session = '%s' ORDER BY rec "
 		 "FORMAT RowBinary", s->database, s->prefix, ch_tables[sources[k].t].name, s->session);
-	if (ask(s, sql, &b, err, errlen))
+	c->s = s;
+	c->h = handle(s, sql, on_rows, c);
+	if (!c->h || curl_multi_add_handle(s->m, c->h) != CURLM_OK) {
+		snprintf(err, errlen, "out of memory");
 		return -1;
-	s->c[k].p = b.p;
-	s->c[k].len = b.len;
+	}
+	c->added = 1;
+	c->last_ms = now_ms();
 	return 0;
 }
 
 struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 {
 	struct chsource *s = calloc(1, sizeof(*s));
+	char sql[1024], *timeout = NULL, *end = NULL;
+	const char *at = NULL;
 	struct body b;
-	char sql[1024];
+	size_t l;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	spec += strlen("clickhouse:");
+	if ((l = unknown_key(spec, &at))) {
+		snprintf(err, errlen, "--from clickhouse: unknown key '%.*s' (it takes url=, "
+			 "session=, database=, table_prefix=, user=, timeout_s=)", (int)(l < 64 ? l : 64), at);
+		goto fail;
+	}
 	if (option(spec, "url", &s->url) || option(spec, "session", &s->session) ||
 	    option(spec, "database", &s->database) || option(spec, "table_prefix", &s->prefix) ||
-	    option(spec, "user", &s->user)) {
+	    option(spec, "user", &s->user) || option(spec, "timeout_s", &timeout)) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -392,31 +539,64 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 			 "(clickhouse:url=http://HOST:8123,session=ID; dio info shows a recording's session_id)");
 		goto fail;
 	}
+	ch_url_shown(s->url, s->shown, sizeof(s->shown));
+	if (strncmp(s->url, "http://", 7) && strncmp(s->url, "https://", 8)) {
+		snprintf(err, errlen, "--from clickhouse: url=%s: give the server's HTTP interface, "
+			 "http://HOST:8123", s->shown);
+		goto fail;
+	}
+	s->timeout_s = 30;
+	if (timeout) {
+		unsigned long t = strtoul(timeout, &end, 10);
+
+		if (!*timeout || *end || t < 1 || t > 86400) {
+			snprintf(err, errlen, "--from clickhouse: timeout_s=%.32s: seconds, 1 to 86400",
+				 timeout);
+			free(timeout);
+			goto fail;
+		}
+		s->timeout_s = (unsigned int)t;
+		free(timeout);
+	}
 	if (!s->database)
 		s->database = strdup("dio");
 	if (!s->prefix)
 		s->prefix = strdup("");
 	if (!s->database || !s->prefix || !valid_word(s->session) || !valid_word(s->database) ||
-	    !valid_word(s->prefix)) {
+	    !valid_word(s->prefix) || strlen(s->session) > 64) {
 		snprintf(err, errlen, "--from clickhouse: session=, database= and table_prefix= take "
 			 "letters, digits, '_' and '-' only");
 		goto fail;
 	}
+	snprintf(s->trace, sizeof(s->trace), "clickhouse:url=%s,session=%s,database=%s%s%s", s->shown,
+		 s->session, s->database, *s->prefix ? ",table_prefix=" : "", s->prefix);
 	snprintf(sql, sizeof(sql), "SELECT host, boot_id, command, realtime_offset FROM `%s`.`%ssessions` "
-		 "WHERE session = '%s' ORDER BY complete DESC LIMIT 1 FORMAT TabSeparated",
+		 "WHERE session = '%s' ORDER BY complete DESC LIMIT 1 FORMAT RowBinary",
 		 s->database, s->prefix, s->session);
 	if (ask(s, sql, &b, err, errlen))
 		goto fail;
-	if (!b.len || sscanf((char *)b.p, "%255[^\t]\t%63[^\t]\t%4095[^\t]\t%" SCNd64, s->host,
-			     s->boot_id, s->command, &s->realtime_off) != 4) {
-		snprintf(err, errlen, "--from clickhouse: no session %s in %s at %s", s->session,
-			 s->database, s->url);
+	{
+		struct rd r = { b.p, b.len, 0, 0 };
+
+		rd_str(&r, s->host, sizeof(s->host));
+		rd_str(&r, s->boot_id, sizeof(s->boot_id));
+		rd_str(&r, s->command, sizeof(s->command));
+		s->realtime_off = (int64_t)rd_n(&r, 8);
 		free(b.p);
+		if (!b.len || r.bad || r.off != b.len) {
+			snprintf(err, errlen, "--from clickhouse: no session %s in %s at %s%s",
+				 s->session, s->database, s->shown,
+				 b.len ? " (its row is not as dio writes it)" : "");
+			goto fail;
+		}
+	}
+	s->m = curl_multi_init();
+	if (!s->m) {
+		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	free(b.p);
 	for (unsigned int k = 0; k < NSRC; k++)
-		if (fetch(s, k, err, errlen))
+		if (start(s, k, err, errlen))
 			goto fail;
 	return s;
 fail:
@@ -434,6 +614,8 @@ const char *chsource__info(const struct chsource *s, const char *key)
 		return s->command;
 	if (!strcmp(key, "session_id"))
 		return s->session;
+	if (!strcmp(key, "trace"))
+		return s->trace;
 	return NULL;
 }
 
@@ -442,36 +624,117 @@ int64_t chsource__realtime_off(const struct chsource *s)
 	return s->realtime_off;
 }
 
+const char *chsource__error(const struct chsource *s)
+{
+	return s->err;
+}
+
+/* the transfers that ended, marked so */
+static void reap(struct chsource *s)
+{
+	CURLMsg *msg;
+	int left;
+
+	while ((msg = curl_multi_info_read(s->m, &left)))
+		for (unsigned int k = 0; k < NSRC; k++)
+			if (msg->msg == CURLMSG_DONE && msg->easy_handle == s->c[k].h) {
+				s->c[k].done = 1;
+				s->c[k].result = msg->data.result;
+			}
+}
+
+/*
+ * Until cursor c has more bytes than it had, or its transfer ended: 0, or
+ * -ETIMEDOUT (s->err says so) when the server sent nothing for timeout_s.
+ */
+static int more(struct chsource *s, struct cursor *c)
+{
+	uint64_t got = c->got;
+	int running;
+
+	if (c->paused) {
+		/* its rows were taken: it may go on (a pause is not the server's time) */
+		c->paused = 0;
+		c->last_ms = now_ms();
+		curl_easy_pause(c->h, CURLPAUSE_CONT);
+	}
+	for (;;) {
+		curl_multi_perform(s->m, &running);
+		reap(s);
+		if (c->got != got || c->done)
+			return 0;
+		if (now_ms() - c->last_ms >= (uint64_t)s->timeout_s * 1000) {
+			snprintf(s->err, sizeof(s->err), "%s sent nothing for %u s (timeout_s=%u) while "
+				 "dio waited for the rows of %s", s->shown, s->timeout_s, s->timeout_s,
+				 ch_tables[sources[c - s->c].t].name);
+			return -ETIMEDOUT;
+		}
+		curl_multi_poll(s->m, NULL, 0, 100, NULL);
+	}
+}
+
+/* the next record of table k into its cursor (have set), or none left: 0, or -errno */
+static int fill(struct chsource *s, unsigned int k)
+{
+	struct cursor *c = &s->c[k];
+	const char *name = ch_tables[sources[k].t].name;
+
+	while (!c->have) {
+		size_t used = 0;
+		long n = -EAGAIN, code = 0;
+		int e;
+
+		/* the status comes before the rows: an error's text is no row */
+		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
+		if (c->done && (c->result != CURLE_OK || code != 200)) {
+			failed(s, c->h, c->result, c->p ? c->p + c->off : NULL, c->len - c->off, s->err,
+			       sizeof(s->err));
+			return -EIO;
+		}
+		if (code == 200 && c->off < c->len)
+			n = chsource__row(k, c->p + c->off, c->len - c->off, s->realtime_off, c->rec,
+					  sizeof(c->rec), &c->rn, &used);
+		if (n > 0) {
+			c->off += used;
+			c->size = (size_t)n;
+			c->have = 1;
+			continue;
+		}
+		if (n == -EINVAL || (code == 200 && c->len - c->off > ROW_MAX + 64)) {
+			snprintf(s->err, sizeof(s->err), "%s sent a row of %s that is not as dio writes it",
+				 s->shown, name);
+			return -EINVAL;
+		}
+		if (c->done) {
+			if (c->off == c->len)
+				return 0;	/* none left */
+			snprintf(s->err, sizeof(s->err), "%s ended the rows of %s in the middle of one",
+				 s->shown, name);
+			return -EINVAL;
+		}
+		e = more(s, c);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int chsource__next(struct chsource *s, const void **rec, size_t *size)
 {
 	unsigned int best = NSRC;
-	uint64_t best_rec = UINT64_MAX;
 
 	for (unsigned int k = 0; k < NSRC; k++) {
-		struct cursor *c = &s->c[k];
-		struct rd r = { c->p, c->len, c->off, 0 };
-		uint64_t rn, ts;
+		int e = fill(s, k);
 
-		if (c->off >= c->len)
-			continue;
-		common(&r, &rn, &ts);
-		if (r.bad)
-			return -EINVAL;
-		if (rn < best_rec) {
-			best_rec = rn;
+		if (e)
+			return e;
+		if (s->c[k].have && (best == NSRC || s->c[k].rn < s->c[best].rn))
 			best = k;
-		}
 	}
 	if (best == NSRC)
 		return 0;
-	{
-		uint64_t rn;
-		long n = row_to_record(s, best, &rn);
-
-		if (n <= 0)
-			return -EINVAL;
-		*rec = s->buf;
-		*size = (size_t)n;
-	}
+	s->c[best].have = 0;
+	*rec = s->c[best].rec;
+	*size = s->c[best].size;
 	return 1;
 }

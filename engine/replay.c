@@ -586,34 +586,43 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 }
 
 /* dio dump and dio analyze: the same replay, with different defaults */
-struct clickhouse_replay {
-	struct chsource *src;
-	const char *spec;
-};
-
 static void clickhouse_info(struct session *s, void *ud)
 {
-	const struct clickhouse_replay *cr = ud;
-	const struct chsource *src = cr->src;
+	const struct chsource *src = ud;
 	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id" };
 
-	session__set_info(s, "trace", cr->spec);
+	/* the source as the user named it, without a password (a replay: set before init) */
+	session__set_info(s, "trace", chsource__info(src, "trace"));
 	session__set_realtime_off(s, chsource__realtime_off(src));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (chsource__info(src, keys[i]))
 			session__set_info(s, keys[i], chsource__info(src, keys[i]));
 }
 
+struct ch_replay {
+	struct chsource *src;
+	int failed;
+};
+
 static int next_clickhouse(void *ud, const void **rec, size_t *size)
 {
-	return chsource__next(ud, rec, size);
+	struct ch_replay *r = ud;
+	int e = chsource__next(r->src, rec, size);
+
+	if (e < 0) {
+		/* said in full here; the records before it went through, as of a cut file */
+		die_msg("%s", chsource__error(r->src));
+		r->failed = 1;
+		return 0;
+	}
+	return e;
 }
 
 /* dio dump/analyze --from clickhouse:...: a stored session's records */
 static int replay_clickhouse(struct options *o, const char *spec)
 {
+	struct ch_replay r = { 0 };
 	struct chsource *src;
-	struct clickhouse_replay cr;
 	struct session *s;
 	char err[1024];
 	int code;
@@ -627,10 +636,8 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		die_msg("%s", err);
 		return 1;
 	}
-	cr.src = src;
-	cr.spec = spec;
 	o->recorded_info = clickhouse_info;
-	o->recorded_ud = &cr;
+	o->recorded_ud = src;
 	s = session__new(o, err, sizeof(err));
 	o->recorded_info = NULL;
 	if (!s) {
@@ -639,8 +646,9 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		chsource__close(src);
 		return 1;
 	}
-	code = session__replay_from(s, next_clickhouse, src, "the session from ClickHouse");
-	if (session__malformed(s))
+	r.src = src;
+	code = session__replay_from(s, next_clickhouse, &r, "the session from ClickHouse");
+	if (session__malformed(s) || r.failed)
 		code = 1;
 	session__free(s);
 	chsource__close(src);
@@ -674,14 +682,14 @@ static int replay_cmd(int argc, char **argv, int analyze)
 		options_free(&o);
 		return 2;
 	}
+	/* the output is the command's own, not a side channel as in dio trace */
+	if (!o.output)
+		o.output = strdup("-");
 	if (!strncmp(path, "clickhouse:", 11)) {
 		code = replay_clickhouse(&o, path);
 		options_free(&o);
 		return code;
 	}
-	/* the output is the command's own, not a side channel as in dio trace */
-	if (!o.output)
-		o.output = strdup("-");
 	r = replay_open(path);
 	if (!r)
 		goto out;

@@ -466,8 +466,17 @@ uint64_t tf_writer__bytes(struct tf_writer *w)
 {
 	uint64_t off;
 
+	/*
+	 * The blocks handed over but not yet written count too, at their raw
+	 * size (what a block takes at most, packing and compression aside): a
+	 * caller that cuts files by size must not depend on how far behind the
+	 * writer thread is, or a burst of records all queued before the first
+	 * block is written would never be cut.
+	 */
 	pthread_mutex_lock(&w->lock);
 	off = w->off;
+	for (unsigned int i = 0; i < w->npend; i++)
+		off += sizeof(struct tf_block_hdr) + w->bufs[(w->wr + i) % NBUF].len;
 	pthread_mutex_unlock(&w->lock);
 	return off;
 }

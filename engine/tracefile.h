@@ -121,7 +121,11 @@ void tf_writer__time(struct tf_writer *w, struct tf_writer_time *out);
  * for the disk; whichever is largest.
  */
 uint32_t tf_writer_cause(const struct tf_writer_time *t);
-/* Bytes written so far (blocks on disk, not the pending ones). */
+/*
+ * The file's size once the blocks handed to the writer thread are written:
+ * the blocks on disk, and each pending one at its raw size (about its
+ * largest). Not the block being filled. After tf_writer__flush, exact.
+ */
 uint64_t tf_writer__bytes(struct tf_writer *w);
 /*
  * Write what is pending, then final_meta (if not NULL: "key=value\n" lines

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <dio/sink.h>
 
+#include "sinks/clickhouse/reply.h"
 #include "sinks/clickhouse/schema.h"
 #include "sinks/clickhouse/sender.h"
 
@@ -68,15 +69,19 @@ struct ch {
 	struct dio_ctx *ctx;
 	struct ch_conf conf;
 	struct sender *sender;
-	char host_name[256], boot_id[64], session[40];
+	char host_name[256], boot_id[64], session[CH_ID_MAX + 1];
 	char tname[CH_TABLES][160];	/* `db`.`prefix_name` */
+	char tshort[CH_TABLES][72];	/* prefix_name */
 	struct tbuf t[CH_TABLES];
 	uint64_t batch_rows, flush_ms;
 	unsigned int drain_s;
 	int push;			/* batches by size alone; skip those stored */
 	int skip_all;			/* push: the session is stored whole already */
-	uint8_t *stored[CH_TABLES];	/* push: this part's batches stored (whole or in part), a bit each */
-	uint64_t nstored[CH_TABLES];
+	uint64_t *stored[CH_TABLES];	/* push: this part's batches stored (whole or in part), sorted */
+	size_t nstored[CH_TABLES];
+	uint64_t spool_dups;		/* push: batches made again that wait in the spool */
+	int started;			/* the session's start row is made */
+	uint64_t first_ts, last_ts;	/* push: its first record's time, and its latest */
 	uint64_t rows;
 	uint64_t records;		/* records seen so far: the next one's number */
 	uint64_t part;			/* of a recording cut by --max-size */
@@ -177,12 +182,14 @@ static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
 /* batch (of this part) is in table k already, whole or in part */
 static int stored(const struct ch *c, enum ch_table k, uint64_t batch)
 {
-	batch -= c->part << 32;
-	return c->stored[k] && batch < c->nstored[k] && (c->stored[k][batch / 8] >> (batch % 8) & 1);
+	return ch_has(c->stored[k], c->nstored[k], batch - (c->part << 32));
 }
 
-/* table k's rows so far as a batch to the sender */
-static int cut(struct ch *c, enum ch_table k)
+/*
+ * table k's rows so far as a batch to the sender; final: a push's end row,
+ * which says the part is stored whole, not sent if rows of it were lost
+ */
+static int cut_batch(struct ch *c, enum ch_table k, int final)
 {
 	struct tbuf *t = &c->t[k];
 	struct ch_batch *b;
@@ -195,6 +202,15 @@ static int cut(struct ch *c, enum ch_table k)
 		e = -ENOMEM;
 		goto done;
 	}
+	/*
+	 * A push makes the batches an earlier push of the file made: one that
+	 * waits in the spool is that batch, sent (after a look-up) from there.
+	 */
+	if (c->push && sender_spooled(c->sender, c->tshort[k], t->batch)) {
+		c->spool_dups++;
+		e = 0;
+		goto done;
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b || asprintf(&b->query, "INSERT INTO %s FORMAT RowBinary", c->tname[k]) < 0) {
 		if (b)
@@ -204,8 +220,10 @@ static int cut(struct ch *c, enum ch_table k)
 		goto done;
 	}
 	b->table = strdup(c->tname[k]);
+	snprintf(b->tshort, sizeof(b->tshort), "%s", c->tshort[k]);
 	snprintf(b->session, sizeof(b->session), "%s", c->session);
 	b->kind = (int)k;
+	b->final = final;
 	/* a push finds what an earlier one stored, whole or (cut at a row's end) in part */
 	b->tried = c->push && stored(c, k, t->batch);
 	b->batch = t->batch;
@@ -225,6 +243,11 @@ done:
 	return e;
 }
 
+static int cut(struct ch *c, enum ch_table k)
+{
+	return cut_batch(c, k, 0);
+}
+
 /* after a row: a full buffer becomes a batch */
 static int full(struct ch *c, enum ch_table k)
 {
@@ -232,6 +255,8 @@ static int full(struct ch *c, enum ch_table k)
 }
 
 /* ---- records -------------------------------------------------------------------------- */
+
+static int session_row(struct ch *c, int complete);
 
 static int add_call(struct ch *c, const struct dio_ev_syscall *e)
 {
@@ -337,6 +362,16 @@ static int ch_event(void *state, const struct dio_ev_hdr *ev)
 
 	if (c->skip_all)
 		return 0;
+	if (c->push) {
+		uint64_t ts = real(c, ev->ts);
+
+		if (!c->started) {
+			c->first_ts = ts;
+			session_row(c, 0);
+		}
+		if (ts > c->last_ts)
+			c->last_ts = ts;
+	}
 	c->records++;
 	switch (ev->type) {
 	case DIO_EV_SYSCALL:
@@ -362,6 +397,8 @@ static int ch_finding(void *state, const struct dio_finding *f)
 
 	if (c->skip_all)
 		return 0;
+	if (!c->started)
+		session_row(c, 0);
 	t = row(c, CH_FINDINGS, real(c, f->ts_first));
 	u64(t, real(c, f->ts_last));
 	str(t, f->analyzer);
@@ -379,11 +416,18 @@ static int ch_finding(void *state, const struct dio_finding *f)
 	return full(c, CH_FINDINGS);
 }
 
-/* one row of the sessions table: at the start, and complete at the end */
+/*
+ * one row of the sessions table: at the start, and complete at the end. Its
+ * time: a live session's, now; a push's, its recording's first record and
+ * latest record (the boot's, for a recording without any), so that the rows
+ * of a push depend on the recording alone.
+ */
 static int session_row(struct ch *c, int complete)
 {
 	const char *v;
-	struct tbuf *t = row(c, CH_SESSIONS, (uint64_t)time(NULL) * 1000000000ull);
+	uint64_t ts = !c->push ? (uint64_t)time(NULL) * 1000000000ull :
+		      !c->first_ts ? (uint64_t)c->realtime_off : complete ? c->last_ts : c->first_ts;
+	struct tbuf *t = row(c, CH_SESSIONS, ts);
 	struct dio_stats st;
 
 	memset(&st, 0, sizeof(st));
@@ -400,7 +444,8 @@ static int session_row(struct ch *c, int complete)
 	u64(t, st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other +
 	       st.lost_block + st.lost_block_unseen + st.lost_mappings + st.lost_iouring_unseen +
 	       st.lost_procs + st.lost_writer);
-	return cut(c, CH_SESSIONS);
+	c->started = 1;
+	return cut_batch(c, CH_SESSIONS, complete && c->push);
 }
 
 static int ch_flush(void *state)
@@ -441,6 +486,14 @@ static void columns(const struct ch_col *cols, char *buf, size_t len, int create
 				      create && i ? ", " : "", cols[i].name, cols[i].type);
 }
 
+/* an answer that is none ClickHouse gives: said; -EPROTO */
+static int not_clickhouse(struct ch *c, const char *question, const char *what)
+{
+	c->host->log(c->ctx, "%s answered the query for %s with something that is not %s: is it "
+		     "ClickHouse? (check url=)", c->conf.shown, question, what);
+	return -EPROTO;
+}
+
 /* make the tables that are missing; refuse those that are not as dio makes them */
 static int schema(struct ch *c, const char *prefix)
 {
@@ -459,18 +512,20 @@ static int schema(struct ch *c, const char *prefix)
 	if ((e = query(c, sql, &out)))
 		return e;
 	{
-		unsigned long long n = 0, hi = 0, lo = 0;
+		uint64_t v[3];	/* count, max, min */
 
-		sscanf(out, "%llu\t%llu\t%llu", &n, &hi, &lo);
+		e = ch_reply_numbers(out, v, 3);
 		free(out);
 		out = NULL;
-		if (n && (hi != CH_SCHEMA_VERSION || lo != CH_SCHEMA_VERSION)) {
-			c->host->log(c->ctx, "database %s holds dio tables of schema version %llu; this "
-				     "dio writes version %d: use another database= or table_prefix=",
-				     c->conf.database, hi, CH_SCHEMA_VERSION);
+		if (e)
+			return not_clickhouse(c, "the schema version", "a count");
+		if (v[0] && (v[1] != CH_SCHEMA_VERSION || v[2] != CH_SCHEMA_VERSION)) {
+			c->host->log(c->ctx, "database %s holds dio tables of schema version %" PRIu64
+				     "; this dio writes version %d: use another database= or "
+				     "table_prefix=", c->conf.database, v[1], CH_SCHEMA_VERSION);
 			return -EPROTO;
 		}
-		if (!n) {
+		if (!v[0]) {
 			snprintf(sql, sizeof(sql), "INSERT INTO `%s`.`%sschema` VALUES (%d)",
 				 c->conf.database, prefix, CH_SCHEMA_VERSION);
 			if ((e = query(c, sql, NULL)))
@@ -505,21 +560,30 @@ static int schema(struct ch *c, const char *prefix)
 	return 0;
 }
 
-/* dio push: what of this session the tables hold already */
+/*
+ * dio push: what of this session the tables hold already. The batch numbers
+ * the server gives are checked (each of this part, so below 2^32) and kept
+ * as a sorted list: no answer can make dio write where it says.
+ */
 static int stored_batches(struct ch *c)
 {
-	char sql[1024], q[64], *out = NULL, *line, *save = NULL;
+	char sql[1024], q[64], *out = NULL;
+	uint64_t n;
 	int e;
 
-	ch_quote(c->session, q, sizeof(q));
+	if (ch_quote(c->session, q, sizeof(q)) < 0)
+		return -EINVAL;
 	/* stored whole: streamed live to its end, or this part pushed to its end */
 	snprintf(sql, sizeof(sql), "SELECT count() FROM %s WHERE session = %s AND complete = 1 AND "
-		 "(origin = 'live' OR intDiv(batch, 4294967296) = %" PRIu64 ")",
+		 "(origin = 'live' OR intDiv(batch, 4294967296) = %" PRIu64 ") FORMAT TabSeparated",
 		 c->tname[CH_SESSIONS], q, c->part);
 	if ((e = query(c, sql, &out)))
 		return e;
-	c->skip_all = atoi(out) > 0;
+	e = ch_reply_numbers(out, &n, 1);
 	free(out);
+	if (e)
+		return not_clickhouse(c, "the session's end row", "a count");
+	c->skip_all = n > 0;
 	if (c->skip_all)
 		return 0;
 	for (int k = 0; k < CH_TABLES; k++) {
@@ -529,24 +593,12 @@ static int stored_batches(struct ch *c)
 		out = NULL;
 		if ((e = query(c, sql, &out)))
 			return e;
-		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			uint64_t b = strtoull(line, NULL, 10);
-
-			if (b >= c->nstored[k]) {
-				uint64_t n = (b + 64) & ~63ull;
-				uint8_t *v = realloc(c->stored[k], n / 8);
-
-				if (!v) {
-					free(out);
-					return -ENOMEM;
-				}
-				memset(v + c->nstored[k] / 8, 0, (n - c->nstored[k]) / 8);
-				c->stored[k] = v;
-				c->nstored[k] = n;
-			}
-			c->stored[k][b / 8] |= (uint8_t)(1u << (b % 8));
-		}
+		e = ch_reply_batches(out, 1ull << 32, &c->stored[k], &c->nstored[k]);
 		free(out);
+		if (e == -EPROTO)
+			return not_clickhouse(c, "the batches stored", "a list of batch numbers");
+		if (e)
+			return e;
 	}
 	return 0;
 }
@@ -600,15 +652,17 @@ static int read_password(struct ch *c, const char *path)
 	return c->conf.password ? 0 : -ENOMEM;
 }
 
-static int valid_name(const char *s, int empty_ok)
+/* where the batches go, for the spool: url and database (FNV-1a) */
+static uint64_t dest_of(const char *url, const char *database)
 {
-	if (!*s)
-		return empty_ok;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *p = url; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	h = (h ^ '\n') * 0x100000001b3ULL;
+	for (const char *p = database; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	return h;
 }
 
 static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struct dio_optval *o,
@@ -630,8 +684,10 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		host->log(ctx, "give the server's HTTP interface: --sink clickhouse:url=http://HOST:8123");
 		goto fail;
 	}
-	if (!valid_name(o[O_DATABASE].s, 0) || !valid_name(prefix, 1)) {
-		host->log(ctx, "database= and table_prefix= take letters, digits and '_' only");
+	if (!ch_valid_name(o[O_DATABASE].s, 0) || !ch_valid_name(prefix, 1) ||
+	    strlen(o[O_DATABASE].s) > 64 || strlen(prefix) > 48) {
+		host->log(ctx, "database= and table_prefix= take letters, digits and '_' only, "
+			  "at most 64 and 48 of them");
 		goto fail;
 	}
 	if (strcmp(o[O_ORIGIN].s, "live") && strcmp(o[O_ORIGIN].s, "push")) {
@@ -645,7 +701,9 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		goto fail;
 	}
 	c->conf.url = o[O_URL].s;
+	ch_url_shown(c->conf.url, c->conf.shown, sizeof(c->conf.shown));
 	c->conf.database = o[O_DATABASE].s;
+	c->conf.dest = dest_of(c->conf.url, c->conf.database);
 	c->conf.user = o[O_USER].s;
 	c->conf.spool = o[O_SPOOL].s;
 	c->conf.spool_max = (uint64_t)o[O_SPOOL_MAX].i;
@@ -665,6 +723,13 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		host->log(ctx, "this dio gives no session id: rows could not be told from other runs'");
 		goto fail;
 	}
+	/* it names spool files and enters SQL: a recording's may be anything */
+	if (!ch_valid_id(v)) {
+		host->log(ctx, "the session_id of the recording is not a session id (letters, "
+			  "digits and '_', at most %d): the file's metadata is damaged or forged",
+			  CH_ID_MAX);
+		goto fail;
+	}
 	snprintf(c->session, sizeof(c->session), "%s", v);
 	/*
 	 * FILE.K of a recording cut by --max-size: the Kth part of the session.
@@ -673,9 +738,9 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	 * each other's numbers, and --from reads them back in order.
 	 */
 	v = host->info(ctx, "part");
-	c->part = v ? strtoull(v, NULL, 10) : 0;
-	if (c->part >= 1u << 20) {
-		host->log(ctx, "part %s of a recording: more parts than this sink numbers", v);
+	if (v && (ch_reply_numbers(v, &c->part, 1) || c->part >= 1u << 20)) {
+		host->log(ctx, "the part= of the recording is not a part number this sink takes "
+			  "(0 to %u)", (1u << 20) - 1);
 		goto fail;
 	}
 	c->records = c->part << 40;
@@ -684,26 +749,41 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		c->t[k].seq = c->part << 40;
 	}
 	c->realtime_off = (int64_t)host->realtime_ns(ctx, 1000000000) - 1000000000;
-	for (int k = 0; k < CH_TABLES; k++)
+	for (int k = 0; k < CH_TABLES; k++) {
 		snprintf(c->tname[k], sizeof(c->tname[k]), "`%s`.`%s%s`", c->conf.database, prefix,
 			 ch_tables[k].name);
+		snprintf(c->tshort[k], sizeof(c->tshort[k]), "%s%s", prefix, ch_tables[k].name);
+	}
+	/*
+	 * The session's lock first (waiting for another dio that sends it): what
+	 * is stored, and what waits in the spool, cannot change under a push.
+	 */
+	e = sender_open(&c->sender, &c->conf, host, ctx, c->session);
+	if (e)
+		goto fail;
 	e = schema(c, prefix);
 	if (!e && c->push)
 		e = stored_batches(c);
 	if (e) {
 		if (e == -ECONNREFUSED || e == -EIO)
 			host->log(ctx, "ClickHouse at %s does not answer: start it, or check url=",
-				  c->conf.url);
+				  c->conf.shown);
 		goto fail;
 	}
 	if (c->skip_all) {
+		struct ch_counts n;
+
 		host->log(ctx, "session %s is in %s whole already: nothing to send", c->session,
 			  c->conf.database);
+		sender_stop(c->sender, 0, &n);
+		c->sender = NULL;
 	} else {
-		e = sender_start(&c->sender, &c->conf, host, ctx);
+		e = sender_run(c->sender);
 		if (e)
 			goto fail;
-		session_row(c, 0);
+		/* a push's waits for its first record, whose time it takes */
+		if (!c->push)
+			session_row(c, 0);
 	}
 	*state = c;
 	return 0;
@@ -719,6 +799,8 @@ static int ch_finish(void *state)
 
 	if (c->skip_all || !c->sender)
 		return 0;
+	if (!c->started)
+		session_row(c, 0);
 	for (int k = 0; k < CH_TABLES; k++)
 		if (k != CH_SESSIONS)
 			cut(c, k);
@@ -729,13 +811,29 @@ static int ch_finish(void *state)
 		c->host->log(c->ctx, "%" PRIu64 " batches were stored already, %" PRIu64 " of them in "
 			     "part: only what was missing was sent", n.dup_batches + n.partial_batches,
 			     n.partial_batches);
-	if (n.dropped_rows)
-		c->host->log(c->ctx, "warning: %" PRIu64 " rows lost: the spool %s was full or the "
-			     "server refused them (said above)", n.dropped_rows, c->conf.spool);
+	if (c->spool_dups)
+		c->host->log(c->ctx, "%" PRIu64 " batches were in the spool already, from an earlier "
+			     "push: sent from there", c->spool_dups);
+	if (n.dropped_rows) {
+		char why[512];
+
+		if (n.spool_errno)
+			snprintf(why, sizeof(why), "the spool %s could not take them: %s", c->conf.spool,
+				 strerror(n.spool_errno));
+		else if (n.spool_full)
+			snprintf(why, sizeof(why), "the spool %s was full (spool_max=%" PRIu64 ")",
+				 c->conf.spool, c->conf.spool_max);
+		else
+			snprintf(why, sizeof(why), "said above");
+		c->host->log(c->ctx, "warning: %" PRIu64 " rows lost: %s", n.dropped_rows, why);
+	}
+	if (n.final_held)
+		c->host->log(c->ctx, "the session's end row was not stored, as rows of it were lost: "
+			     "push the recording again to send what is missing");
 	if (n.left_rows)
 		c->host->log(c->ctx, "%s did not take %" PRIu64 " rows in %u s: %" PRIu64 " batches wait "
-			     "in the spool %s for the next dio that uses it", c->conf.url, n.left_rows,
-			     c->drain_s, n.left_batches, c->conf.spool);
+			     "in the spool %s for the next dio that sends to it", c->conf.shown,
+			     n.left_rows, c->drain_s, n.left_batches, c->conf.spool);
 	/* a push that could not send everything has not pushed: its caller tries again */
 	return n.dropped_rows ? -EIO : c->push && n.left_rows ? -EAGAIN : 0;
 }

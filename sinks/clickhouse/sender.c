@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The clickhouse sink's sender (sender.h): HTTP requests with libcurl, the
- * thread that sends batches in order, and the spool directory.
+ * thread that sends batches in order, the spool directory and the session
+ * locks in it.
  *
  * A spool file holds one batch: a few lines of text (the INSERT, the table,
- * the session, the batch number, its rows, whether it was ever sent), an
- * empty line, then the gzip body exactly as it goes on the wire. It is
- * written under a temporary name and renamed, so a file that is there is
- * whole. Files are named session-table-batch, so that a directory listing
- * sorted by name sends each session's batches in the order they were made.
+ * the session, the batch number, its rows, whether it may have reached the
+ * server, whether it is a session's end row, and which server and database
+ * it is for), an empty line, then the gzip body exactly as it goes on the
+ * wire. It is written under a temporary name and renamed, so a file that is
+ * there is whole. Files are named session-dest-table-batch, so that a
+ * directory listing sorted by name sends each session's batches in the
+ * order they were made (its end row, in the sessions table, after its
+ * other rows), and the same batch made again has the same name.
+ *
+ * A session's lock is the flock of SESSION.lock in the spool. Its holder
+ * removes the file before it lets go; whoever locks a file checks that it
+ * is still the one of that name, so that two never hold a session at once.
  */
 #include <curl/curl.h>
 #include <dirent.h>
@@ -32,8 +40,16 @@
 #define QUEUE_MAX	(64u << 20)	/* bytes of batches waiting in memory */
 #define BACKOFF_MIN_MS	250
 #define BACKOFF_MAX_MS	30000
-#define REJECTS_MAX	3		/* a batch the server refused: sent again this often */
-#define SPOOL_MAGIC	"dio-clickhouse-spool 1\n"
+#define HELD_MAX	256		/* sessions whose batches one dio sends */
+#define SPOOL_MAGIC	"dio-clickhouse-spool 2\n"
+
+/* a session this dio sends batches of, and holds the lock of */
+struct held {
+	char session[CH_ID_MAX + 1];
+	int fd;				/* its lock file */
+	uint64_t batches;		/* taken from the spool and not done yet */
+	int lost;			/* rows of it were lost: its end row is not sent */
+};
 
 struct sender {
 	const struct ch_conf *c;
@@ -43,14 +59,20 @@ struct sender {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct ch_batch *qhead, *qtail;		/* new batches */
-	struct ch_batch *shead, *stail;		/* batches in the spool, oldest first */
+	struct ch_batch *shead, *stail;		/* batches in the spool (or held back), oldest first */
 	size_t qbytes;
+	size_t mbytes;				/* of those in the spool list kept in memory */
 	uint64_t spool_bytes;
 	int dirfd;
 	int stopping, started;
 	uint64_t deadline_ms;			/* stopping: give up sending then */
 	struct ch_counts n;
 	uint64_t logged_down;			/* times the server was said to be away */
+	struct held held[HELD_MAX];		/* [0]: the session of this run */
+	unsigned int nheld;
+	/* the session's batches found in the spool at the start: set before the thread runs */
+	struct spooled { char t[72]; uint64_t batch; } *own;
+	size_t nown;
 };
 
 static uint64_t now_ms(void)
@@ -117,8 +139,9 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
 
 /*
  * 0; -ECONNREFUSED when nothing reached the server; -EIO when the request may
- * have reached it but no answer came (a batch so sent is looked up before it
- * is sent again); -EPROTO when the server answered with an error.
+ * have reached it but no answer came; -EPROTO when an error came back (from
+ * the server, or from a proxy that may have passed the request on). A batch
+ * so sent is looked up before it is sent again.
  */
 static int request(CURL *h, const struct ch_conf *c, const char *sql, const void *body,
 		   size_t len, int gz, char **out, char *err, size_t errlen)
@@ -126,7 +149,7 @@ static int request(CURL *h, const struct ch_conf *c, const char *sql, const void
 	struct curl_slist *hdr = NULL;
 	struct resp r = { 0 };
 	char *q = curl_easy_escape(h, sql, 0);
-	char *url = NULL;
+	char *url = NULL, line[320];
 	long code = 0;
 	CURLcode e;
 	int ret = 0;
@@ -143,6 +166,16 @@ static int request(CURL *h, const struct ch_conf *c, const char *sql, const void
 	curl_easy_setopt(h, CURLOPT_POST, 1L);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body ? body : "");
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(body ? len : 0));
+	/*
+	 * libcurl sends a request again by itself when a connection it reused
+	 * closes before any answer: a batch the server may have stored would be
+	 * stored twice. A batch goes on a connection of its own, so that it never
+	 * does, and the look-up decides.
+	 */
+	if (body) {
+		curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
+		curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
+	}
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 5L);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)c->timeout_s);
@@ -162,14 +195,12 @@ static int request(CURL *h, const struct ch_conf *c, const char *sql, const void
 	e = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (e != CURLE_OK) {
-		snprintf(err, errlen, "%s: %s", c->url, curl_easy_strerror(e));
+		snprintf(err, errlen, "%s: %s", c->shown, curl_easy_strerror(e));
 		ret = e == CURLE_COULDNT_CONNECT || e == CURLE_COULDNT_RESOLVE_HOST ||
 		      e == CURLE_COULDNT_RESOLVE_PROXY ? -ECONNREFUSED : -EIO;
 	} else if (code != 200) {
-		size_t n = r.p ? strcspn(r.p, "\n") : 0;
-
-		snprintf(err, errlen, "%s answered %ld: %.*s", c->url, code, (int)(n < 300 ? n : 300),
-			 r.p ? r.p : "");
+		ch_first_line(r.p ? r.p : "", r.len, line, sizeof(line));
+		snprintf(err, errlen, "%s answered %ld: %s", c->shown, code, line);
 		ret = -EPROTO;
 	}
 	if (!ret && out) {
@@ -201,15 +232,188 @@ int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_
 	return ret;
 }
 
+/* ---- the spool directory and the session locks -------------------------------------- */
+
+/*
+ * path opened as a directory without following a symbolic link in any of
+ * its parts (a link planted in a parent would move the spool, and what root
+ * writes there, elsewhere); its last part made (0700) if missing. The fd,
+ * or -errno with the part at fault in bad.
+ */
+static int open_dir_nofollow(const char *path, char *bad, size_t badlen)
+{
+	char *copy = strdup(path), *part, *next, *save = NULL;
+	int fd, e = 0;
+
+	snprintf(bad, badlen, "%s", path);
+	if (!copy)
+		return -ENOMEM;
+	fd = open(*path == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (part = strtok_r(copy, "/", &save); fd >= 0 && part; part = next) {
+		int nfd;
+
+		next = strtok_r(NULL, "/", &save);
+		nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0 && errno == ENOENT && !next && !mkdirat(fd, part, 0700))
+			nfd = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0) {
+			struct stat st;
+
+			e = -errno;
+			/* O_DIRECTORY may say ENOTDIR of a link to a directory */
+			if (!fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+				e = -ELOOP;
+			/* the path up to the part at fault */
+			snprintf(bad, badlen, "%.*s", (int)(part - copy + strlen(part)), path);
+		}
+		close(fd);
+		fd = e ? -1 : nfd;
+	}
+	if (fd < 0 && !e)
+		e = -errno;
+	free(copy);
+	return e ? e : fd;
+}
+
+/* the spool directory: made if missing, ours, reached through no link, not open to others */
+static int open_spool(const struct ch_conf *c, const struct dio_host *host, struct dio_ctx *ctx)
+{
+	char bad[4096];
+	struct stat st;
+	int fd = open_dir_nofollow(c->spool, bad, sizeof(bad));
+
+	if (fd < 0) {
+		if (fd == -ELOOP)
+			host->log(ctx, "spool=%s: %s is a symbolic link, which dio does not follow: "
+				  "give the directory it points to", c->spool, bad);
+		else
+			host->log(ctx, "cannot open the spool directory %s: %s: %s (give spool=DIR)",
+				  c->spool, bad, strerror(-fd));
+		return fd;
+	}
+	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		host->log(ctx, "the spool directory %s is not private to this user: chmod 700 it, "
+			  "or give another with spool=DIR", c->spool);
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/*
+ * The lock of session: 0, -EWOULDBLOCK when another dio holds it and not
+ * wait, or -errno. Waiting is said once.
+ */
+static int lock_session(struct sender *s, struct held *h, const char *session, int wait)
+{
+	char name[CH_ID_MAX + 8];
+	int said = 0;
+
+	snprintf(name, sizeof(name), "%s.lock", session);
+	for (;;) {
+		struct stat a, b;
+		int fd = openat(s->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
+
+			if (e != EWOULDBLOCK || !wait) {
+				close(fd);
+				return -e;
+			}
+			if (!said++)
+				s->host->log(s->ctx, "session %s is being sent by another dio (its lock "
+					     "%s/%s): waiting for it to finish", session, s->c->spool, name);
+			if (flock(fd, LOCK_EX)) {
+				e = errno;
+				close(fd);
+				return -e;
+			}
+		}
+		/* its holder removed it as it let go: then lock the file there now */
+		if (!fstat(fd, &a) && !fstatat(s->dirfd, name, &b, AT_SYMLINK_NOFOLLOW) &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+			snprintf(h->session, sizeof(h->session), "%s", session);
+			h->fd = fd;
+			h->batches = 0;
+			h->lost = 0;
+			return 0;
+		}
+		close(fd);
+	}
+}
+
+static void unlock_session(struct sender *s, struct held *h)
+{
+	char name[CH_ID_MAX + 8];
+
+	if (h->fd < 0)
+		return;
+	snprintf(name, sizeof(name), "%s.lock", h->session);
+	unlinkat(s->dirfd, name, 0);	/* while it is held: see lock_session */
+	close(h->fd);
+	h->fd = -1;
+}
+
+static struct held *held_find(struct sender *s, const char *session)
+{
+	for (unsigned int i = 0; i < s->nheld; i++)
+		if (!strcmp(s->held[i].session, session))
+			return &s->held[i];
+	return NULL;
+}
+
 /* ---- the spool ---------------------------------------------------------------------- */
 
-static void spool_name(const struct ch_batch *b, char *buf, size_t len)
+/* session-dest-table-batch.spool: 0, or -ENAMETOOLONG */
+static int spool_name(const struct ch_conf *c, const struct ch_batch *b, char *buf, size_t len)
 {
-	const char *t = strrchr(b->table, '.');
+	int n = snprintf(buf, len, "%s-%016" PRIx64 "-%s-%020" PRIu64 ".spool", b->session, c->dest,
+			 b->tshort, b->batch);
 
-	/* `db`.`prefix_calls` -> prefix_calls: the table names are [A-Za-z0-9_] */
-	snprintf(buf, len, "%s-%.*s-%020" PRIu64 ".spool", b->session,
-		 (int)strcspn(t ? t + 2 : b->table, "`"), t ? t + 2 : b->table, b->batch);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * A spool file's name taken apart (session, dest, table, batch): 0, or
+ * -EINVAL when it is not one dio makes. Every part is checked: the session
+ * and table become file names and SQL.
+ */
+static int spool_name_parse(const char *name, struct ch_batch *b, uint64_t *dest)
+{
+	char copy[sizeof(b->spooled)], *p[4], *save = NULL;
+	size_t l = strlen(name);
+	uint64_t v;
+	int n = 0;
+
+	if (l >= sizeof(copy) || l < 7 || strcmp(name + l - 6, ".spool"))
+		return -EINVAL;
+	memcpy(copy, name, l - 6);
+	copy[l - 6] = 0;
+	for (char *t = strtok_r(copy, "-", &save); t; t = strtok_r(NULL, "-", &save))
+		if (n < 4)
+			p[n++] = t;
+		else
+			return -EINVAL;
+	if (n != 4 || !ch_valid_id(p[0]) || strlen(p[1]) != 16 || !ch_valid_name(p[2], 0) ||
+	    strlen(p[2]) >= sizeof(b->tshort) || strlen(p[3]) != 20 || ch_reply_numbers(p[3], &v, 1))
+		return -EINVAL;
+	*dest = 0;
+	for (int i = 0; i < 16; i++) {
+		char ch = p[1][i];
+		int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -EINVAL;
+		*dest = *dest << 4 | (uint64_t)d;
+	}
+	snprintf(b->session, sizeof(b->session), "%s", p[0]);
+	snprintf(b->tshort, sizeof(b->tshort), "%s", p[2]);
+	b->batch = v;
+	snprintf(b->spooled, sizeof(b->spooled), "%s", name);
+	return 0;
 }
 
 /* write all of buf to fd: 0 or -errno */
@@ -230,17 +434,20 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* b into the spool (mu held or not: only the file system is touched); 0 or -errno */
+/* b (its body in memory) into the spool under its name, whole or not at all; 0 or -errno */
 static int spool_write(struct sender *s, struct ch_batch *b)
 {
-	char head[8192], tmp[128];
+	char head[8192], name[sizeof(b->spooled)], tmp[sizeof(b->spooled) + 8];
 	int fd, n, e;
 
-	spool_name(b, b->spooled, sizeof(b->spooled));
-	snprintf(tmp, sizeof(tmp), ".%s.tmp", b->spooled);
+	e = spool_name(s->c, b, name, sizeof(name));
+	if (e)
+		return e;
+	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
 	n = snprintf(head, sizeof(head), SPOOL_MAGIC "query %s\ntable %s\nkind %d\nsession %s\n"
-		     "batch %" PRIu64 "\nseq %" PRIu64 "\nrows %" PRIu64 "\ntried %d\n\n", b->query,
-		     b->table, b->kind, b->session, b->batch, b->seq, b->rows, b->tried);
+		     "batch %" PRIu64 "\nseq %" PRIu64 "\nrows %" PRIu64 "\ntried %d\nfinal %d\n"
+		     "dest %016" PRIx64 "\n\n", b->query, b->table, b->kind, b->session, b->batch,
+		     b->seq, b->rows, b->tried, b->final, s->c->dest);
 	if (n < 0 || (size_t)n >= sizeof(head))
 		return -ENAMETOOLONG;
 	fd = openat(s->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -252,46 +459,78 @@ static int spool_write(struct sender *s, struct ch_batch *b)
 	if (!e && fsync(fd))
 		e = -errno;
 	close(fd);
-	if (!e && renameat(s->dirfd, tmp, s->dirfd, b->spooled))
+	if (!e && renameat(s->dirfd, tmp, s->dirfd, name))
 		e = -errno;
-	if (e) {
+	if (e)
 		unlinkat(s->dirfd, tmp, 0);
-		b->spooled[0] = 0;
-	}
+	else
+		snprintf(b->spooled, sizeof(b->spooled), "%s", name);
 	return e;
 }
 
-/* a spool file's header into b (body not read); 0 or -EINVAL */
-static int spool_parse(struct ch_batch *b, char *head)
+/* one "key value" line of a spool header, a number: 0 or -EINVAL */
+static int head_number(const char *line, const char *key, uint64_t *v)
 {
-	char *save = NULL, *line;
+	size_t k = strlen(key);
+
+	return strncmp(line, key, k) || line[k] != ' ' || ch_reply_numbers(line + k + 1, v, 1) ?
+	       -EINVAL : 0;
+}
+
+/*
+ * A spool file's header, checked against its name (already in b): 0 or
+ * -EINVAL. The query must be the INSERT of its table, the table a database
+ * and table name dio makes, the rest what the name says.
+ */
+static int spool_parse(struct sender *s, struct ch_batch *b, char *head)
+{
+	char *save = NULL, *line, want[256], t[2][72];
+	uint64_t v, batch = UINT64_MAX, kind = CH_TABLES, tried = 0, final = 0;
+	int got = 0;
 
 	if (strncmp(head, SPOOL_MAGIC, strlen(SPOOL_MAGIC)))
 		return -EINVAL;
 	for (line = strtok_r(head + strlen(SPOOL_MAGIC), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "query ", 6))
+		if (!strncmp(line, "query ", 6) && !b->query)
 			b->query = strdup(line + 6);
-		else if (!strncmp(line, "table ", 6))
+		else if (!strncmp(line, "table ", 6) && !b->table)
 			b->table = strdup(line + 6);
 		else if (!strncmp(line, "session ", 8))
-			snprintf(b->session, sizeof(b->session), "%s", line + 8);
-		else if (!strncmp(line, "batch ", 6))
-			b->batch = strtoull(line + 6, NULL, 10);
-		else if (!strncmp(line, "seq ", 4))
-			b->seq = strtoull(line + 4, NULL, 10);
-		else if (!strncmp(line, "kind ", 5))
-			b->kind = atoi(line + 5);
-		else if (!strncmp(line, "rows ", 5))
-			b->rows = strtoull(line + 5, NULL, 10);
-		else if (!strncmp(line, "tried ", 6))
-			b->tried = atoi(line + 6);
+			got |= strcmp(line + 8, b->session) ? 0x100 : 1;
+		else if (!head_number(line, "batch", &v))
+			batch = v;
+		else if (!head_number(line, "seq", &v))
+			b->seq = v;
+		else if (!head_number(line, "kind", &v))
+			kind = v;
+		else if (!head_number(line, "rows", &v))
+			b->rows = v;
+		else if (!head_number(line, "tried", &v))
+			tried = v;
+		else if (!head_number(line, "final", &v))
+			final = v;
+		else if (!strncmp(line, "dest ", 5))
+			got |= strtoull(line + 5, NULL, 16) == s->c->dest ? 2 : 0x100;
+		else
+			got |= 0x100;
 	}
-	return b->query && b->table && b->session[0] && b->kind >= 0 && b->kind < CH_TABLES ?
-	       0 : -EINVAL;
+	if (got != 3 || !b->query || !b->table || batch != b->batch || kind >= CH_TABLES ||
+	    tried > 1 || final > 1 || sscanf(b->table, "`%71[A-Za-z0-9_]`.`%71[A-Za-z0-9_]`%c",
+					     t[0], t[1], want) != 2 ||
+	    strcmp(t[1], b->tshort) || (size_t)snprintf(want, sizeof(want), "`%s`.`%s`", t[0], t[1]) >=
+	    sizeof(want) || strcmp(want, b->table))
+		return -EINVAL;
+	snprintf(want, sizeof(want), "INSERT INTO %s FORMAT RowBinary", b->table);
+	if (strcmp(want, b->query))
+		return -EINVAL;
+	b->kind = (int)kind;
+	b->tried = b->tried || tried;
+	b->final = (int)final;
+	return 0;
 }
 
-/* the body of a spooled batch, read back; 0 or -errno */
+/* the body of a spooled batch, read back (and its header, the first time); 0 or -errno */
 static int spool_read(struct sender *s, struct ch_batch *b)
 {
 	int fd = openat(s->dirfd, b->spooled, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -326,7 +565,7 @@ static int spool_read(struct sender *s, struct ch_batch *b)
 		return e ? e : -EINVAL;
 	}
 	*sep = 0;
-	if (!b->query && spool_parse(b, all)) {
+	if (!b->query && spool_parse(s, b, all)) {
 		free(all);
 		return -EINVAL;
 	}
@@ -343,13 +582,26 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* the batches an earlier run left in the spool, oldest first */
+static void spool_append(struct sender *s, struct ch_batch *b)
+{
+	b->next = NULL;
+	if (s->stail)
+		s->stail->next = b;
+	else
+		s->shead = b;
+	s->stail = b;
+}
+
+/*
+ * The batches earlier runs left for this server and database, of this
+ * run's session and of those whose lock can be had, oldest first.
+ */
 static void spool_scan(struct sender *s)
 {
 	DIR *d = fdopendir(dup(s->dirfd));
 	struct dirent *de;
 	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, taken = 0, foreign = 0;
 
 	if (!d)
 		return;
@@ -358,9 +610,9 @@ static void spool_scan(struct sender *s)
 		struct stat st;
 
 		if (de->d_name[0] == '.' || l < 7 || strcmp(de->d_name + l - 6, ".spool") ||
-		    l >= sizeof(((struct ch_batch *)0)->spooled) ||
 		    fstatat(s->dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
 			continue;
+		s->spool_bytes += (uint64_t)st.st_size;
 		if (n == cap) {
 			char **v = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*v));
 
@@ -371,29 +623,54 @@ static void spool_scan(struct sender *s)
 		names[n] = strdup(de->d_name);
 		if (names[n])
 			n++;
-		s->spool_bytes += (uint64_t)st.st_size;
 	}
 	closedir(d);
 	if (n)
 		qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct ch_batch *b = calloc(1, sizeof(*b));
+		uint64_t dest = 0;
+		int bad = !b || spool_name_parse(names[i], b, &dest);
+		struct held *h;
 
-		if (b) {
-			snprintf(b->spooled, sizeof(b->spooled), "%s", names[i]);
-			b->tried = 1;	/* not known: look it up first */
-			if (s->stail)
-				s->stail->next = b;
-			else
-				s->shead = b;
-			s->stail = b;
+		if (bad || dest != s->c->dest) {
+			/* another server's or database's are normal; a name dio does not make is not */
+			foreign += b && bad;
+			free(b);
+			free(names[i]);
+			continue;
 		}
+		h = held_find(s, b->session);
+		if (!h && s->nheld < HELD_MAX &&
+		    !lock_session(s, &s->held[s->nheld], b->session, 0))
+			h = &s->held[s->nheld++];
+		if (!h) {	/* another dio sends them */
+			free(b);
+			free(names[i]);
+			continue;
+		}
+		b->tried = 1;	/* not known: look it up first */
+		h->batches++;
+		if (h == s->held) {
+			struct spooled *o = realloc(s->own, (s->nown + 1) * sizeof(*o));
+
+			if (o) {
+				s->own = o;
+				snprintf(o[s->nown].t, sizeof(o->t), "%s", b->tshort);
+				o[s->nown++].batch = b->batch;
+			}
+		}
+		spool_append(s, b);
+		taken++;
 		free(names[i]);
 	}
 	free(names);
-	if (n)
+	if (taken)
 		s->host->log(s->ctx, "%zu batches left in the spool %s by an earlier run: sending them first",
-			     n, s->c->spool);
+			     taken, s->c->spool);
+	if (foreign)
+		s->host->log(s->ctx, "%zu files in the spool %s are not batches as this dio names them "
+			     "(an older dio's?): left there", foreign, s->c->spool);
 }
 
 static uint64_t file_size(int dirfd, const char *name)
@@ -403,29 +680,60 @@ static uint64_t file_size(int dirfd, const char *name)
 	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) ? 0 : (uint64_t)st.st_size;
 }
 
-/* b, not sent, into the spool if there is room (else dropped and counted); mu held */
+/* rows of b lost: counted, and its session's end row held back; mu held */
+static void lose(struct sender *s, struct ch_batch *b)
+{
+	struct held *h = held_find(s, b->session);
+
+	s->n.dropped_rows += b->rows;
+	s->n.failures++;
+	if (h)
+		h->lost = 1;
+}
+
+/*
+ * b, not sent, into the spool; mu held. When the spool cannot take it (full,
+ * or a write fails: said once, with the errno), it stays in memory while
+ * there is room, and is lost past that.
+ */
 static void to_spool(struct sender *s, struct ch_batch *b)
 {
-	if (!b->spooled[0]) {
-		if (s->spool_bytes + b->len + 4096 > s->c->spool_max || spool_write(s, b)) {
-			s->n.dropped_rows += b->rows;
+	int e = 0;
+
+	if (!b->spooled[0] && b->body) {
+		if (s->spool_bytes + b->len + 4096 > s->c->spool_max) {
+			e = -ENOSPC;
+			if (!s->n.spool_full++)
+				s->host->log(s->ctx, "the spool %s holds spool_max=%" PRIu64 " bytes: "
+					     "batches wait in memory while there is room",
+					     s->c->spool, s->c->spool_max);
+		} else if ((e = spool_write(s, b))) {
+			char name[sizeof(b->spooled)];
+
+			if (!s->n.spool_errno) {
+				s->n.spool_errno = -e;
+				spool_name(s->c, b, name, sizeof(name));
+				s->host->log(s->ctx, "cannot write a batch to the spool: %s/%s: %s: "
+					     "batches wait in memory while there is room", s->c->spool,
+					     name, strerror(-e));
+			}
+		}
+		if (!e) {
+			s->spool_bytes += file_size(s->dirfd, b->spooled);
+			s->n.spooled_batches++;
+			free(b->body);		/* it is on disk: read back when sent */
+			b->body = NULL;
+		} else if (s->mbytes + b->len <= QUEUE_MAX) {
+			b->mem = b->len;
+			s->mbytes += b->mem;
+		} else {
+			lose(s, b);
 			ch_batch_free(b);
 			return;
 		}
-		s->spool_bytes += file_size(s->dirfd, b->spooled);
-		s->n.spooled_batches++;
-		free(b->body);		/* it is on disk: read back when sent */
-		b->body = NULL;
 	}
-	b->next = NULL;
-	if (s->stail)
-		s->stail->next = b;
-	else
-		s->shead = b;
-	s->stail = b;
+	spool_append(s, b);
 }
-
-/* ---- the thread ------------------------------------------------------------------------ */
 
 /* ---- a batch the server kept part of ------------------------------------------------ */
 
@@ -555,12 +863,14 @@ static int drop_head(struct ch_batch *b, uint64_t k)
 /*
  * How much of batch b of its session is in its table already: 1 all of it,
  * 0 none (or, after a cut at a row's end, its first rows: b is then cut to
- * the rest), or -errno (the server away)
+ * the rest), -EBADMSG when the rows there are not what dio sends (refused
+ * for good), or request()'s error. Every number of the answer is checked
+ * against the batch before it is used.
  */
 static int landed(CURL *h, struct sender *s, struct ch_batch *b, char *err, size_t errlen)
 {
 	char sql[512], q[64], *out = NULL;
-	unsigned long long n = 0, lo = 0, hi = 0;
+	uint64_t v[3];
 	int ret;
 
 	if (ch_quote(b->session, q, sizeof(q)) < 0)
@@ -571,23 +881,33 @@ static int landed(CURL *h, struct sender *s, struct ch_batch *b, char *err, size
 	ret = request(h, s->c, sql, NULL, 0, 0, &out, err, errlen);
 	if (ret)
 		return ret;
-	sscanf(out, "%llu\t%llu\t%llu", &n, &lo, &hi);
+	ret = ch_reply_numbers(out, v, 3);
 	free(out);
-	if (!n)
-		return 0;
-	if (n >= b->rows)
-		return 1;
-	/* the rows before a cut: the first n, one after another */
-	if (lo != b->seq || hi != b->seq + n - 1) {
-		snprintf(err, errlen, "batch %" PRIu64 " of %s is in part, and not its first rows: "
-			 "left as it is", b->batch, b->table);
+	if (ret) {
+		snprintf(err, errlen, "%s answered the look-up of batch %" PRIu64 " of %s with "
+			 "something that is not a count: is it ClickHouse?", s->c->shown, b->batch,
+			 b->table);
 		return -EPROTO;
 	}
+	if (!v[0])
+		return 0;
+	/* (more than its rows: stored twice by a dio before this one; not a third time) */
+	if (v[0] >= b->rows && v[1] == b->seq && v[2] == b->seq + b->rows - 1)
+		return 1;
+	/* the rows before a cut: the first n, one after another */
+	if (v[0] > b->rows || v[1] != b->seq || v[2] != b->seq + v[0] - 1) {
+		snprintf(err, errlen, "batch %" PRIu64 " of %s is there in part, and not as its first "
+			 "rows: left as it is", b->batch, b->table);
+		return -EBADMSG;
+	}
 	s->n.partial_batches++;
-	return drop_head(b, n) ? -EINVAL : 0;
+	return drop_head(b, v[0]) ? -EINVAL : 0;
 }
 
-/* send b (mu not held): 0 sent or found there, else request()'s error */
+/*
+ * send b (mu not held): 0 sent or found there; -ECONNREFUSED, -EIO or
+ * -EPROTO to try again later; anything else refused for good
+ */
 static int send_batch(CURL *h, struct sender *s, struct ch_batch *b, char *err, size_t errlen)
 {
 	int e;
@@ -603,9 +923,46 @@ static int send_batch(CURL *h, struct sender *s, struct ch_batch *b, char *err, 
 		}
 	}
 	e = request(h, s->c, b->query, b->body, b->len, 1, NULL, err, errlen);
-	if (e == -EIO)
+	/* no answer, or an error that a proxy may give for what the server did */
+	if (e == -EIO || e == -EPROTO)
 		b->tried = 1;
 	return e;
+}
+
+/* b is done with (sent, or lost): off the list it heads, its file removed; mu held */
+static void done(struct sender *s, struct ch_batch *b, int from_spool)
+{
+	struct held *h = held_find(s, b->session);
+
+	if (from_spool) {
+		s->shead = b->next;
+		if (!s->shead)
+			s->stail = NULL;
+		if (b->spooled[0]) {
+			s->spool_bytes -= file_size(s->dirfd, b->spooled);
+			unlinkat(s->dirfd, b->spooled, 0);
+		} else {
+			s->mbytes -= b->mem;
+		}
+	} else {
+		s->qhead = b->next;
+		if (!s->qhead)
+			s->qtail = NULL;
+		s->qbytes -= b->mem;
+	}
+	/* a session taken from the spool is let go once its batches are done */
+	if (h && h != s->held && h->batches && !--h->batches)
+		unlock_session(s, h);
+	ch_batch_free(b);
+}
+
+/* the end row of a session whose rows were lost: not stored, so that a push of it again
+ * finds it incomplete and sends what is missing */
+static int held_back(struct sender *s, const struct ch_batch *b)
+{
+	const struct held *h = held_find(s, b->session);
+
+	return b->final && h && h->lost;
 }
 
 static void *run(void *arg)
@@ -613,7 +970,6 @@ static void *run(void *arg)
 	struct sender *s = arg;
 	CURL *h = curl_easy_init();
 	uint64_t backoff = BACKOFF_MIN_MS, retry_at = 0;
-	unsigned int rejects = 0;
 	char err[512];
 
 	pthread_mutex_lock(&s->mu);
@@ -637,7 +993,7 @@ static void *run(void *arg)
 
 			while ((b = s->qhead)) {
 				s->qhead = b->next;
-				s->qbytes -= b->len;
+				s->qbytes -= b->mem;
 				to_spool(s, b);
 			}
 			s->qtail = NULL;
@@ -654,6 +1010,11 @@ static void *run(void *arg)
 		/* the spool first: its batches are older */
 		from_spool = !!s->shead;
 		b = from_spool ? s->shead : s->qhead;
+		if (held_back(s, b)) {
+			s->n.final_held = 1;
+			done(s, b, from_spool);
+			continue;
+		}
 		pthread_mutex_unlock(&s->mu);
 		e = from_spool && !b->body ? spool_read(s, b) : 0;
 		if (e) {
@@ -661,71 +1022,51 @@ static void *run(void *arg)
 			s->host->log(s->ctx, "spool file %s/%s cannot be read (%s): left there",
 				     s->c->spool, b->spooled, strerror(-e));
 			pthread_mutex_lock(&s->mu);
-			s->shead = b->next;
-			if (!s->shead)
-				s->stail = NULL;
-			s->n.failures++;
-			ch_batch_free(b);
+			b->spooled[0] = 0;	/* not removed */
+			lose(s, b);
+			done(s, b, 1);
 			continue;
 		}
 		e = h ? send_batch(h, s, b, err, sizeof(err)) : -ENOMEM;
 		pthread_mutex_lock(&s->mu);
-		if (e == -EPROTO && ++rejects <= REJECTS_MAX)
-			e = -EAGAIN;	/* as if away: tried again after a while */
-		if (!e || e == -EPROTO || e == -ENOMEM || e == -EINVAL) {
+		if (e != -ECONNREFUSED && e != -EIO && e != -EPROTO) {
 			/* sent, or refused for good: off the queue */
-			if (from_spool) {
-				s->shead = b->next;
-				if (!s->shead)
-					s->stail = NULL;
-				s->spool_bytes -= file_size(s->dirfd, b->spooled);
-				unlinkat(s->dirfd, b->spooled, 0);
-			} else {
-				s->qhead = b->next;
-				if (!s->qhead)
-					s->qtail = NULL;
-				s->qbytes -= b->len;
-			}
 			if (!e) {
 				s->n.sent_rows += b->rows;
 				s->n.sent_batches++;
 				if (s->logged_down) {
 					s->host->log(s->ctx, "%s answers again: sending what waited",
-						     s->c->url);
+						     s->c->shown);
 					s->logged_down = 0;
 				}
 			} else {
 				s->host->log(s->ctx, "%" PRIu64 " rows not stored: %s", b->rows, err);
-				s->n.dropped_rows += b->rows;
-				s->n.failures++;
+				lose(s, b);
 			}
-			ch_batch_free(b);
+			done(s, b, from_spool);
 			retry_at = 0;
 			backoff = BACKOFF_MIN_MS;
-			rejects = 0;
 			continue;
 		}
-		/* away, or no answer: keep it, in the spool, and wait before trying again */
+		/*
+		 * Away, no answer, or an error answer: keep it, in the spool, and wait
+		 * before trying again. A server that refuses a batch for good (a table
+		 * of another shape made meanwhile) keeps it there, said, until someone
+		 * sees to it: dropping it would lose what was recorded.
+		 */
 		s->n.failures++;
 		if (!s->logged_down++)
-			s->host->log(s->ctx, "%s: batches wait in the spool %s until it answers",
+			s->host->log(s->ctx, "%s: batches wait in the spool %s until it takes them",
 				     err, s->c->spool);
 		if (!from_spool) {
 			s->qhead = b->next;
 			if (!s->qhead)
 				s->qtail = NULL;
-			s->qbytes -= b->len;
+			s->qbytes -= b->mem;
 			to_spool(s, b);
-		} else if (b->tried && b->body) {
-			/* remember that it may have been sent: rewrite its header */
-			char name[sizeof(b->spooled)];
-
-			snprintf(name, sizeof(name), "%s", b->spooled);
-			if (!spool_write(s, b))
-				snprintf(b->spooled, sizeof(b->spooled), "%s", name);
-			free(b->body);
-			b->body = NULL;
-		} else {
+		} else if (b->spooled[0]) {
+			/* on disk: read back when tried again (and looked up first, as
+			 * every batch a run takes from the spool is) */
 			free(b->body);
 			b->body = NULL;
 		}
@@ -737,14 +1078,23 @@ static void *run(void *arg)
 		struct ch_batch *b = s->qhead;
 
 		s->qhead = b->next;
-		s->qbytes -= b->len;
+		s->qbytes -= b->mem;
 		to_spool(s, b);
 	}
 	s->qtail = NULL;
+	/* what the spool could not take is lost: first that, then which end rows to hold back */
+	for (struct ch_batch *b = s->shead; b; b = b->next)
+		if (!b->spooled[0])
+			lose(s, b);
 	for (struct ch_batch *b = s->shead, *next; b; b = next) {
 		next = b->next;
-		s->n.left_rows += b->rows;
-		s->n.left_batches++;
+		if (b->spooled[0] && held_back(s, b)) {
+			unlinkat(s->dirfd, b->spooled, 0);
+			s->n.final_held = 1;
+		} else if (b->spooled[0]) {
+			s->n.left_rows += b->rows;
+			s->n.left_batches++;
+		}
 		ch_batch_free(b);
 	}
 	s->shead = s->stail = NULL;
@@ -754,38 +1104,11 @@ static void *run(void *arg)
 	return NULL;
 }
 
-/* the spool directory: made if missing, ours, not a link, not open to others */
-static int open_spool(const struct ch_conf *c, const struct dio_host *host, struct dio_ctx *ctx)
-{
-	struct stat st;
-	int fd;
-
-	if (mkdir(c->spool, 0700) && errno != EEXIST) {
-		host->log(ctx, "cannot make the spool directory %s: %s (give spool=DIR)", c->spool,
-			  strerror(errno));
-		return -errno;
-	}
-	fd = open(c->spool, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-
-		host->log(ctx, "cannot open the spool directory %s: %s%s", c->spool, strerror(e),
-			  e == ELOOP || e == ENOTDIR ? " (a symbolic link or not a directory)" : "");
-		return -e;
-	}
-	if (fstat(fd, &st) || st.st_uid != geteuid() || (st.st_mode & 022)) {
-		host->log(ctx, "the spool directory %s is not private to this user: chmod 700 it, "
-			  "or give another with spool=DIR", c->spool);
-		close(fd);
-		return -EPERM;
-	}
-	return fd;
-}
-
-int sender_start(struct sender **out, const struct ch_conf *c, const struct dio_host *host,
-		 struct dio_ctx *ctx)
+int sender_open(struct sender **out, const struct ch_conf *c, const struct dio_host *host,
+		struct dio_ctx *ctx, const char *session)
 {
 	struct sender *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
 	int e;
 
 	if (!s)
@@ -793,39 +1116,57 @@ int sender_start(struct sender **out, const struct ch_conf *c, const struct dio_
 	s->c = c;
 	s->host = host;
 	s->ctx = ctx;
+	for (unsigned int i = 0; i < HELD_MAX; i++)
+		s->held[i].fd = -1;
 	s->dirfd = open_spool(c, host, ctx);
 	if (s->dirfd < 0) {
 		e = s->dirfd;
 		free(s);
 		return e;
 	}
+	/* another dio sending the same session would store its batches twice */
+	e = lock_session(s, &s->held[0], session, 1);
+	if (e) {
+		host->log(ctx, "cannot lock session %s in the spool %s: %s", session, c->spool,
+			  strerror(-e));
+		close(s->dirfd);
+		free(s);
+		return e;
+	}
+	s->nheld = 1;
 	pthread_mutex_init(&s->mu, NULL);
-	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->cv, &ca);
 	pthread_condattr_destroy(&ca);
-	/* another dio sending from the same spool would send its batches twice */
-	if (!flock(s->dirfd, LOCK_EX | LOCK_NB))
-		spool_scan(s);
-	else
-		host->log(ctx, "the spool %s is in use by another dio: its batches are left to it",
-			  c->spool);
-	e = pthread_create(&s->th, NULL, run, s);
-	if (e) {
-		close(s->dirfd);
-		free(s);
-		return -e;
-	}
-	s->started = 1;
+	spool_scan(s);
 	*out = s;
+	return 0;
+}
+
+int sender_spooled(const struct sender *s, const char *t, uint64_t batch)
+{
+	for (size_t i = 0; i < s->nown; i++)
+		if (s->own[i].batch == batch && !strcmp(s->own[i].t, t))
+			return 1;
+	return 0;
+}
+
+int sender_run(struct sender *s)
+{
+	int e = pthread_create(&s->th, NULL, run, s);
+
+	if (e)
+		return -e;
+	s->started = 1;
 	return 0;
 }
 
 void sender_put(struct sender *s, struct ch_batch *b)
 {
 	pthread_mutex_lock(&s->mu);
-	if (s->qbytes + b->len > QUEUE_MAX) {
+	b->mem = b->len;
+	if (s->qbytes + b->mem > QUEUE_MAX) {
 		/* the sender is far behind: to disk, not to more memory */
 		to_spool(s, b);
 	} else {
@@ -835,7 +1176,7 @@ void sender_put(struct sender *s, struct ch_batch *b)
 		else
 			s->qhead = b;
 		s->qtail = b;
-		s->qbytes += b->len;
+		s->qbytes += b->mem;
 	}
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
@@ -852,9 +1193,16 @@ void sender_stop(struct sender *s, unsigned int drain_s, struct ch_counts *n)
 	pthread_mutex_unlock(&s->mu);
 	if (s->started)
 		pthread_join(s->th, NULL);
+	for (struct ch_batch *b = s->shead, *next; b; b = next) {
+		next = b->next;		/* never run: nothing was taken on */
+		ch_batch_free(b);
+	}
 	*n = s->n;
+	for (unsigned int i = 0; i < s->nheld; i++)
+		unlock_session(s, &s->held[i]);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
 	close(s->dirfd);
+	free(s->own);
 	free(s);
 }

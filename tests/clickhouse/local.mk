@@ -4,6 +4,11 @@
 # server-selftest.sh proves it does. SKIP (77) only where clickhouse-server is not installed.
 # sink.sh: the clickhouse sink and dio push against it (rows equal to the recording's, a
 # second host, the documented queries, push twice, the server killed mid-session).
-CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh tests/clickhouse/sink.sh
+# faults.sh: the same through faultproxy.py, a proxy that fails on purpose (stored then 502,
+# stored then cut off, 500s, numbers no batch has, rows that stop coming), two pushes at
+# once, a full spool, and trace files whose session id is not one.
+CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh tests/clickhouse/sink.sh \
+	tests/clickhouse/faults.sh
 TESTS += $(CLICKHOUSE_TESTS)
-EXTRA_DIST += $(CLICKHOUSE_TESTS) tests/clickhouse/server.sh
+EXTRA_DIST += $(CLICKHOUSE_TESTS) tests/clickhouse/server.sh tests/clickhouse/faultproxy.py \
+	tests/clickhouse/lib.sh

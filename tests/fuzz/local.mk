@@ -29,3 +29,20 @@ EXTRA_DIST += tests/fuzz/fuzz-records.sh tests/fuzz/record-seeds.py \
 	tests/fuzz/records/blockq.rec tests/fuzz/records/demo.rec \
 	tests/fuzz/records/edges-kernel.rec tests/fuzz/records/edges-user.rec \
 	tests/fuzz/records/pipe.rec tests/fuzz/records/uring.rec
+
+# Fuzzing what dio reads from a ClickHouse server (the answers of the clickhouse sink's
+# look-ups, and the rows dio analyze --from reads), with libFuzzer, a fixed number of runs.
+check_SCRIPTS += tests/fuzz/fuzz_chreply
+TESTS += tests/fuzz/fuzz-chreply.sh
+EXTRA_DIST += tests/fuzz/fuzz-chreply.sh tests/fuzz/fuzz_chreply.c \
+	tests/fuzz/chreply/batches.txt tests/fuzz/chreply/counts.txt \
+	tests/fuzz/chreply/messages.txt tests/fuzz/chreply/calls.bin tests/fuzz/chreply/paths.bin \
+	tests/fuzz/chreply/procs.bin tests/fuzz/chreply/block.bin tests/fuzz/chreply/runq.bin
+CLEANFILES += tests/fuzz/fuzz_chreply
+tests/fuzz/fuzz_chreply: $(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
+		$(srcdir)/engine/chsource.h $(srcdir)/sinks/clickhouse/reply.c \
+		$(srcdir)/sinks/clickhouse/reply.h $(srcdir)/sinks/clickhouse/schema.h
+	@mkdir -p tests/fuzz
+	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBCURL_CFLAGS) \
+		$(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
+		$(srcdir)/sinks/clickhouse/reply.c -o $@ $(LIBCURL_LIBS)

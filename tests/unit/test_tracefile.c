@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -152,6 +153,62 @@ static void test_writer_open_fails_with_errno_in_a_missing_directory(void **stat
 	assert_int_equal(errno, ENOENT);
 	assert_null(tf_writer__open(path, 10, NULL, 0));
 	assert_int_equal(errno, EINVAL);
+}
+
+static void *drain(void *arg)
+{
+	char buf[65536];
+	int fd = *(int *)arg;
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	return NULL;
+}
+
+/*
+ * dio record --max-size cuts a file when this says it is full: blocks
+ * queued for a writer thread that is behind (here: stuck on a pipe nobody
+ * reads) must count, or a burst of records is never cut.
+ */
+static void test_writer_size_counts_the_blocks_not_yet_written(void **state)
+{
+	char fifo[80];
+	uint8_t buf[256];
+	uint64_t x = 0x9e3779b97f4a7c15ULL, head;
+	struct tf_writer *w;
+	pthread_t th;
+	int rd;
+
+	(void)state;
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	rd = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	/* level 0, records of random fields: a block stays larger than the pipe's buffer */
+	w = tf_writer__open(fifo, 0, "host=test\n", 0);
+	assert_non_null(w);
+	head = tf_writer__bytes(w);
+	for (uint32_t i = 0; i < 3 * (1u << 20) / sizeof(struct dio_ev_syscall); i++) {
+		struct dio_ev_syscall *e = (void *)buf;
+
+		make_rec(1, buf);
+		for (int a = 0; a < 6; a++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			e->args[a] = x;
+		}
+		e->hdr.ts = 1000 + i;
+		assert_int_equal(tf_writer__add(w, buf, sizeof(*e)), 0);
+	}
+	/* two blocks of 1 MiB handed over, none written whole */
+	assert_true(tf_writer__bytes(w) >= head + (2u << 20));
+	assert_int_equal(fcntl(rd, F_SETFL, 0), 0);
+	assert_int_equal(pthread_create(&th, NULL, drain, &rd), 0);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
+	pthread_join(th, NULL);
+	close(rd);
+	unlink(fifo);
 }
 
 static void test_final_metadata_is_appended_after_the_records(void **state)
@@ -477,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_empty_trace_has_no_records_and_is_complete),
 		cmocka_unit_test(test_writer_refuses_a_record_shorter_than_its_header),
 		cmocka_unit_test(test_writer_open_fails_with_errno_in_a_missing_directory),
+		cmocka_unit_test(test_writer_size_counts_the_blocks_not_yet_written),
 		cmocka_unit_test(test_final_metadata_is_appended_after_the_records),
 		cmocka_unit_test(test_drop_mode_counts_every_record_it_did_not_write),
 		cmocka_unit_test(test_cut_short_file_yields_every_complete_block),
