@@ -174,6 +174,7 @@ static const struct answer answers[] = {
 };
 
 #define NANSWERS (sizeof(answers) / sizeof(answers[0]))
+_Static_assert(NANSWERS <= 32, "answer_of holds a bit an entry");
 
 /* roles of calls besides their kind, by number */
 #define ROLE_FLAGS1	1	/* open: its flags are argument 1 */

@@ -561,6 +561,8 @@ static void test_failures_stay_failures(void **state)
 		{ "lseek past the end", NR_lseek, EINVAL, 0, 0, 0, DIO_FT_REG, NULL },
 		{ "an attribute too big", NR_getxattr, ERANGE, 0, 0, 0, 0, "/f" },
 		{ "interrupted", NR_read, EINTR, 0, 0, 0, DIO_FT_SOCK, NULL },
+		{ "a stat of a closed fd", NR_fstat, EBADF, 0, 0, 0, 0, NULL },
+		{ "fcntl F_SETFL of a closed fd", NR_fcntl, EBADF, 4, 0, 0, 0, NULL },
 	};
 
 	(void)state;
