@@ -66,6 +66,21 @@ record() {
 	fi
 }
 
+# ground NAME CMD ARGS...: CMD under strace -f -y alone, not recorded by dio,
+# its log in $TMP/strace/NAME.log as record's with STRACE=1: the facts of a
+# case whose findings depend on timing (bursts of calls, CPU waits) that
+# strace would change, taken from a run of its own before the recorded one.
+ground() {
+	gr_name=$1
+	shift
+	mkdir -p "$TMP/strace"
+	if ! strace -f -y -o "$TMP/strace/$gr_name.log" "$@" > "$TMP/$gr_name.ground.out" 2>&1; then
+		echo "FAIL: $gr_name: strace -- $* failed"
+		tail -n 20 "$TMP/$gr_name.ground.out"
+		exit 1
+	fi
+}
+
 # offsets_view NAME PATH: dio report of the recording NAME, and what the page's
 # offset view shows of PATH's readers after the file was cut: a line per
 # reading series, "PID COMM stale=N after=M" (tests/report/offsets.py)
@@ -251,4 +266,94 @@ demo_deb() {
 	dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null &&
 		dpkg-deb --fsys-tarfile "$TMP/corpus-demo.deb" > "$TMP/data.tar" ||
 		{ echo "FAIL: dpkg-deb"; exit 1; }
+}
+
+# Servers a case started (serve): killed at exit, should the case fail before
+# it stops them, so that none outlives its test.
+SERVERS=
+real_cleanup() {
+	for sv in $SERVERS; do
+		[ -s "$sv" ] && kill -KILL "$(cat "$sv")" 2> /dev/null
+	done
+	cleanup
+}
+trap real_cleanup EXIT
+
+# serve NAME CMD ARGS...: record (in the background, as NAME) CMD, a server
+# that stays in the foreground; SERVED is its pid once it runs. unserve
+# stops it.
+serve() {
+	sv_name=$1
+	shift
+	record "$sv_name" sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$sv_name.pid" "$@" &
+	SERVE_REC=$!
+	SERVERS="$SERVERS $TMP/$sv_name.pid"
+	wait_for 20 test -s "$TMP/$sv_name.pid"
+	SERVED=$(cat "$TMP/$sv_name.pid")
+}
+
+# unserve SIGNAL: stop the server serve started with SIGNAL and wait until
+# its recording and analysis are done; fail the case if they failed.
+unserve() {
+	kill -"$1" "$SERVED"
+	wait "$SERVE_REC" || exit 1
+	rm -f "$TMP/$sv_name.pid"
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# c_project DIR: a small C program of 17 source files (main.c and m1.c to
+# m16.c, each with a function of its own, and a header) in DIR, with a
+# Makefile and a CMakeLists.txt; the program prints "sum 136".
+c_project() {
+	mkdir -p "$1"
+	: > "$1/m.h"
+	for i in $(seq 16); do
+		echo "int m$i(int x);" >> "$1/m.h"
+		cat > "$1/m$i.c" <<- EOF
+		#include <errno.h>
+		#include <stdint.h>
+		#include <stdio.h>
+		#include <stdlib.h>
+		#include <string.h>
+		#include <unistd.h>
+		#include "m.h"
+		static int twice(int x) { return 2 * x; }
+		int m$i(int x)
+		{
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%d", twice(x));
+			return (int)strlen(buf) * 0 + x + $i;
+		}
+		EOF
+	done
+	{
+		echo '#include <stdio.h>'
+		echo '#include "m.h"'
+		echo 'int main(void)'
+		echo '{'
+		echo '	int s = 0;'
+		for i in $(seq 16); do echo "	s = m$i(s) - s + s;"; done
+		printf '\tprintf("sum %%d\\n", s);\n'
+		echo '	return 0;'
+		echo '}'
+	} > "$1/main.c"
+	{
+		printf 'OBJS = main.o'
+		for i in $(seq 16); do printf ' m%d.o' "$i"; done
+		printf '\nCFLAGS = -O2 -g -Wall\n'
+		printf 'app: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n'
+		printf '%%.o: %%.c m.h\n\t$(CC) $(CFLAGS) -c -o $@ $<\n'
+		printf 'clean:\n\trm -f app $(OBJS)\n'
+	} > "$1/Makefile"
+	{
+		echo 'cmake_minimum_required(VERSION 3.13)'
+		echo 'project(app C)'
+		printf 'add_executable(app main.c'
+		for i in $(seq 16); do printf ' m%d.c' "$i"; done
+		echo ')'
+	} > "$1/CMakeLists.txt"
 }
