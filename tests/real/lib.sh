@@ -138,14 +138,17 @@ shell_loop() {
 	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
 }
 
-# copytruncate NAME FOLLOWER: an application keeps $MNT/app.log open (O_APPEND)
+# copytruncate NAME FOLLOWER [AFTER [stop]]: an application keeps $MNT/app.log open (O_APPEND)
 # and writes 100 lines; FOLLOWER (a shell command run with exec in the
 # background, in $MNT) follows the log and writes what it delivers to
 # $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
 # the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
 # application writes 40 more lines (less than the follower's offset), and
 # the follower has 2 s to deliver them before it is stopped with SIGTERM
-# (its exit status goes to $TMP/follower.status).
+# (its exit status goes to $TMP/follower.status). AFTER: the lines written
+# after the rotation (40); with stop, the follower is stopped (SIGSTOP) from
+# before the rotation until those lines are written, as a busy follower
+# would be, and it has 2 s to deliver lines after it is let go on.
 # Recorded with strace as NAME.
 copytruncate() {
 	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
@@ -165,16 +168,18 @@ follower=$!
 i=1
 while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
 delivered 100 100
+[ "$5" = stop ] && kill -STOP $follower
 logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
 i=1
-while [ $i -le 40 ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
-delivered 140 20
+while [ $i -le "$4" ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
+[ "$5" = stop ] && kill -CONT $follower
+delivered $((100 + $4)) 20
 kill $follower
 wait $follower
 echo "the follower exited with $?" > "$t/follower.status"
 SH
-	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
-	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
+	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2" "${3:-40}" "$4"
+	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the $((100 + ${3:-40})) lines"
 }
 
 # rsyslog_follower on|off: prints the command for copytruncate of an rsyslogd
