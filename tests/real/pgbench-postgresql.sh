@@ -10,7 +10,10 @@
 # redundant-open or reuse-offset, at most 15 findings. The ground truth is
 # pgbench's own report (transactions, none failed) and the table it filled.
 . "$top_srcdir/tests/real/lib.sh"
-need initdb:postgresql pgbench:postgresql
+# Debian keeps the server's programs in its versioned directory
+pgbin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)
+PATH=${pgbin:+$pgbin:}$PATH
+need initdb:postgresql postgres:postgresql pgbench:postgresql-client psql:postgresql-client
 chmod 711 "$TMP"
 mkdir "$TMP/pg" "$TMP/pgsock"
 chown postgres:postgres "$TMP/pg" "$TMP/pgsock"
