@@ -18,7 +18,8 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/pgbench-postgresql.sh tests/real/redis-benchmark.sh \
 	tests/real/redis-log-enospc.sh tests/real/memcached-memslap.sh \
 	tests/real/sqlite3-bulk.sh tests/real/sqlite3-test-suite.sh tests/real/lmdb-load.sh \
-	tests/real/nginx-keepalive-wrk.sh tests/real/lighttpd-ab.sh \
+	tests/real/nginx-keepalive-wrk.sh tests/real/nginx-keepalive-ab.sh \
+	tests/real/lighttpd-ab.sh \
 	tests/real/rsyslog-copytruncate-grown.sh tests/real/node-tail-rename.sh \
 	tests/real/tail-truncate.sh tests/real/logtail2-truncate.sh \
 	tests/real/logrotate-compress.sh tests/real/rsync-tree.sh tests/real/archive-tools.sh \
@@ -29,7 +30,9 @@ EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
 	tests/real/stracelog.py $(REAL_TESTS) $(REAL_MORE_TESTS)
 
 # make check-real: every case of the corpus, each an automake test (its .log and .trs,
-# test-suite.log on a failure)
+# test-suite.log on a failure). Automake writes a rule to run a test only for the tests in
+# TESTS, unless their extension is one of TEST_EXTENSIONS: with .sh there (tests/local.mk),
+# one rule runs any script, the cases of REAL_MORE_TESTS too.
 check-real: all $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(REAL_TESTS) $(REAL_MORE_TESTS)'
 .PHONY: check-real
