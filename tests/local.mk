@@ -8,8 +8,5 @@ AM_TESTS_ENVIRONMENT = \
 	DIO_SINK_PATH='$(abs_top_builddir)/sinks'; \
 	UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1$${UBSAN_OPTIONS:+:$$UBSAN_OPTIONS}"; \
 	export top_builddir top_srcdir DIO DIO_ANALYZER_PATH DIO_SINK_PATH UBSAN_OPTIONS;
-# test scripts run by one suffix rule, so that a target can run scripts that are not in
-# TESTS through the same harness (make check-real, tests/real/local.mk)
-TEST_EXTENSIONS = @EXEEXT@ .test .sh
 TEST_ENGINE_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
 TEST_ENGINE_LIBS = $(DIO_ENGINE_LIBS) $(CMOCKA_LIBS)

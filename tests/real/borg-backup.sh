@@ -12,10 +12,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need borg:borgbackup
 mount_ext4
-for d in $(seq 10); do
-	mkdir -p "$MNT/src/d$d"
-	for f in $(seq 30); do seq "$((d * f))" "$((d * f + 1500))" > "$MNT/src/d$d/f$f"; done
-done
+make_tree "$MNT/src" 1500
 export BORG_BASE_DIR="$TMP/borg-base" BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
 cat > "$TMP/scenario.sh" << 'SH'
 set -e

@@ -235,6 +235,46 @@ def appends(c, log, prog, path):
     return pid, len(cycles)
 
 
+def resumed(c, log, pid, path, cut):
+    """Where process pid went on reading path after the call cut (the file
+    was cut or replaced there): (the bytes written to path after cut, the
+    offset of pid's first read after cut that got bytes, the bytes below
+    that offset that its reading position never read, that read's call).
+    Fails the case and ends it when pid read nothing after cut."""
+    import stracelog
+    new = sum(w.ret for w in log.calls_of(stracelog.WRITES, path=path, after=cut.seq))
+    reads = sorted((r.seq, o, d, r) for d in log.opened(pid, path) for o, n, r in d.reads
+                   if r.seq > cut.seq and n > 0)
+    if not reads:
+        c.fail(f"strace: pid {pid} read nothing of {path} after {cut.name}")
+        c.done()
+    _, at, pos, call = reads[0]
+    return new, at, log.unread([pos], 0, min(at, new), after=cut.seq), call
+
+
+def ab_report(c, out, access, requests, logged):
+    """ApacheBench's report (the file out) of a keep-alive run: requests
+    complete, none failed nor answered other than 2xx, at least 95 % kept
+    alive, and logged lines in the server's access log (the file access)
+    for GET /index.html answered 200; a failure of c otherwise."""
+    import re
+    text = open(out).read()
+
+    def num(key):
+        m = re.search(key + r":\s+(\d+)", text)
+        return int(m.group(1)) if m else 0
+
+    lines = sum(1 for l in open(access) if '"GET /index.html HTTP/1.0" 200 ' in l)
+    print(f"ab: {num('Complete requests')} complete, {num('Failed requests')} failed,"
+          f" {num('Non-2xx responses')} non-2xx, {num('Keep-Alive requests')} kept alive;"
+          f" the access log has {lines} lines of 200 answers")
+    if num("Complete requests") != requests or num("Failed requests") \
+            or num("Non-2xx responses") or num("Keep-Alive requests") < requests * 0.95 \
+            or lines != logged:
+        c.fail(f"ab: expected {requests} keep-alive requests answered 200, none failed,"
+               f" {logged} lines logged")
+
+
 def whole_reads(log, pid, at_least=2):
     """{path: times} of the files process pid opened and read whole (from
     offset 0 to the end) at least at_least times, while no process wrote to

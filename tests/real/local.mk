@@ -3,7 +3,8 @@
 # in a buggy configuration and its correct counterpart, recorded with dio and checked against
 # what strace or the programs themselves saw. Root and BTF needed, else SKIP.
 # REAL_TESTS, a few quick cases (bug and correct), run in make check; make check-real runs
-# them with all the others (REAL_MORE_TESTS), through the same test harness.
+# them with all the others (REAL_MORE_TESTS), through the same test harness, and so does
+# make check after ./configure --enable-real-corpus.
 REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/sqlite3-autocommit.sh tests/real/sqlite3-transaction.sh \
 	tests/real/logtail2-inode-reuse.sh tests/real/tail-copytruncate.sh \
@@ -26,13 +27,15 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/borg-backup.sh tests/real/restic-backup.sh tests/real/hg-commit.sh \
 	tests/real/pip-wheel.sh tests/real/npm-install-tarball.sh tests/real/perl-report.sh
 TESTS += $(REAL_TESTS)
+# automake writes the rule that runs a test for those in TESTS, in either branch
+if REAL_CORPUS
+TESTS += $(REAL_MORE_TESTS)
+endif
 EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
 	tests/real/stracelog.py $(REAL_TESTS) $(REAL_MORE_TESTS)
 
 # make check-real: every case of the corpus, each an automake test (its .log and .trs,
-# test-suite.log on a failure). Automake writes a rule to run a test only for the tests in
-# TESTS, unless their extension is one of TEST_EXTENSIONS: with .sh there (tests/local.mk),
-# one rule runs any script, the cases of REAL_MORE_TESTS too.
+# test-suite.log on a failure)
 check-real: all $(check_PROGRAMS)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(REAL_TESTS) $(REAL_MORE_TESTS)'
 .PHONY: check-real

@@ -10,15 +10,15 @@
 . "$top_srcdir/tests/real/lib.sh"
 need logtail2:logtail strace:strace
 mount_ext4
+follow_helpers
 cat > "$TMP/scenario.sh" << 'SH'
 cd "$1" || exit 1
+. "$2/follow.sh"
 exec 3>> app.log
-i=1
-while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+lines 100 "of the first file"
 logtail2 -f app.log -o app.offset > "$2/first.out"
 : > app.log
-i=1
-while [ $i -le 40 ]; do echo "line $i after the truncation" >&3; i=$((i + 1)); done
+lines 40 "after the truncation"
 logtail2 -f app.log -o app.offset > "$2/second.out"
 SH
 STRACE=1 record logtail2-truncate sh "$TMP/scenario.sh" "$MNT" "$TMP"

@@ -12,45 +12,13 @@
 . "$top_srcdir/tests/real/lib.sh"
 need nginx:nginx-light wrk:wrk
 mount_ext4
-# the access log of 300000 requests would fill the ext4 image: nginx lives in $TMP
-n=$TMP/nginx
-mkdir -p "$MNT/www" "$n/logs" "$n/tmp"
-head -c 4000 /usr/share/common-licenses/GPL-2 > "$MNT/www/index.html"
-port=$(free_port)
-cat > "$n/nginx.conf" << EOF
-worker_processes 1;
-user root;
-daemon off;
-pid $n/nginx.pid;
-error_log $n/logs/error.log;
-events { worker_connections 64; }
-http {
-	sendfile on;
-	tcp_nopush on;
-	keepalive_timeout 65;
-	keepalive_requests 100000;
-	open_file_cache max=64 inactive=60s;
-	open_file_cache_valid 60s;
-	access_log $n/logs/access.log;
-	client_body_temp_path $n/tmp/body;
-	proxy_temp_path $n/tmp/proxy;
-	fastcgi_temp_path $n/tmp/fastcgi;
-	uwsgi_temp_path $n/tmp/uwsgi;
-	scgi_temp_path $n/tmp/scgi;
-	server {
-		listen 127.0.0.1:$port;
-		root $MNT/www;
-	}
-}
-EOF
-serve nginx-keepalive-wrk nginx -p "$n" -c "$n/nginx.conf" -e "$n/logs/error.log"
-wait_for 20 test -s "$n/nginx.pid"
-wrk -t 2 -c 8 -d 4s "http://127.0.0.1:$port/index.html" > "$TMP/wrk.out" 2>&1 ||
+nginx_keepalive nginx-keepalive-wrk
+wrk -t 2 -c 8 -d 4s "http://127.0.0.1:$PORT/index.html" > "$TMP/wrk.out" 2>&1 ||
 	{ echo "FAIL: wrk"; cat "$TMP/wrk.out"; exit 1; }
 # a graceful stop: the worker finishes its connections and exits
 unserve QUIT
 cat "$TMP/wrk.out"
-check "$TMP/wrk.out" "$n/logs/access.log" << 'PY'
+check "$TMP/wrk.out" "$NGINX/logs/access.log" << 'PY'
 import re, sys, corpus
 out, access = open(sys.argv[1]).read(), sys.argv[2]
 c = corpus.Case("nginx-keepalive-wrk")

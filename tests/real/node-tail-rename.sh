@@ -30,20 +30,11 @@ t.on("error", (e) => console.error(String(e)));
 process.on("SIGTERM", () => { t.unwatch(); process.exit(0); });
 JS
 printf '%s {\n\trotate 1\n\tcreate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
+follow_helpers
 cat > "$TMP/scenario.sh" << 'SH'
 cd "$1" || exit 1
 t=$2
-delivered() {
-	n=0
-	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
-lines() {
-	i=1
-	while [ $i -le "$1" ]; do echo "line $i $2" >&3; i=$((i + 1)); done
-}
+. "$t/follow.sh"
 exec 3>> app.log
 lines 100 "of the first file"
 node "$t/follow.js" "$1/app.log" "$t/delivered.log" &
@@ -66,23 +57,16 @@ SH
 STRACE=1 record node-tail-rename sh "$TMP/scenario.sh" "$MNT" "$TMP"
 echo "node-tail-rename: the follower delivered $(wc -l < "$TMP/delivered.log") lines"
 check "$MNT/app.log" "$TMP/delivered.log" << 'PY'
-import sys, corpus, stracelog
+import sys, corpus
 path, delivered = sys.argv[1:3]
 c = corpus.Case("node-tail-rename")
 c.families()
 log = c.strace()
 node = log.pid("node")
 moved = log.calls_of(("rename", "renameat", "renameat2"), log.pid("logrotate"))[0]
-new = sum(w.ret for w in log.calls_of(stracelog.WRITES, path=path, after=moved.seq))
-reads = sorted((r.seq, o, d) for d in log.opened(node, path) for o, n, r in d.reads
-               if r.seq > moved.seq and n > 0)
-if not reads:
-    c.fail("strace: node read nothing of the new log")
-    c.done()
-_, at, pos = reads[0]
-lost = log.unread([d for _, _, d in reads], 0, min(at, new), after=moved.seq)
-print(f"strace: {new} bytes written to the new log; node's first read in it (pread in its"
-      f" thread pool: {pos.reads[0][2].name}) was at offset {at}; {lost} bytes below it never read")
+new, at, lost, first = corpus.resumed(c, log, node, path, moved)
+print(f"strace: {new} bytes written to the new log; node's first read in it ({first.name},"
+      f" thread {first.pid} of its pool) was at offset {at}; {lost} bytes below it never read")
 got = open(delivered).read()
 if at == 0 or lost != at or "line 1 after the rotation" in got \
         or "line 10 a little later" not in got:

@@ -14,19 +14,8 @@
 need redis-server:redis-server redis-benchmark:redis-tools strace:strace
 mount_ext4
 : > "$MNT/redis.log"
-# fill the file system, the blocks kept for root too: redis runs as root here
-dd if=/dev/zero of="$MNT/fill" bs=1M 2> /dev/null
-i=0
-while echo "a line to fill the last blocks" >> "$MNT/fill2" 2> /dev/null && [ $i -lt 100000 ]; do
-	i=$((i + 1))
-done
-mkdir "$TMP/redis"
-STRACE=1 serve redis-log-enospc redis-server --port 0 --unixsocket "$TMP/redis.sock" \
-	--dir "$TMP/redis" --save "" --logfile "$MNT/redis.log" --loglevel verbose
-wait_for 20 test -S "$TMP/redis.sock"
-redis-benchmark -s "$TMP/redis.sock" -n 200 -c 1 -k 0 -t ping_inline -q \
-	> "$TMP/bench.out" 2>&1 || { echo "FAIL: redis-benchmark"; cat "$TMP/bench.out"; exit 1; }
-unserve TERM
+fill_fs
+redis_verbose_log redis-log-enospc
 check "$MNT/redis.log" << 'PY'
 import os, sys, corpus, stracelog
 path = sys.argv[1]

@@ -12,13 +12,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need redis-server:redis-server redis-benchmark:redis-tools strace:strace
 mount_ext4
-mkdir "$TMP/redis"
-STRACE=1 serve redis-log-per-line redis-server --port 0 --unixsocket "$TMP/redis.sock" \
-	--dir "$TMP/redis" --save "" --logfile "$MNT/redis.log" --loglevel verbose
-wait_for 20 test -S "$TMP/redis.sock"
-redis-benchmark -s "$TMP/redis.sock" -n 200 -c 1 -k 0 -t ping_inline -q \
-	> "$TMP/bench.out" 2>&1 || { echo "FAIL: redis-benchmark"; cat "$TMP/bench.out"; exit 1; }
-unserve TERM
+redis_verbose_log redis-log-per-line
 check "$MNT/redis.log" << 'PY'
 import sys, corpus
 path = sys.argv[1]

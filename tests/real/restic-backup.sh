@@ -10,10 +10,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need restic:restic
 mount_ext4
-for d in $(seq 10); do
-	mkdir -p "$MNT/src/d$d"
-	for f in $(seq 30); do seq "$((d * f))" "$((d * f + 1500))" > "$MNT/src/d$d/f$f"; done
-done
+make_tree "$MNT/src" 1500
 export RESTIC_PASSWORD=corpus RESTIC_CACHE_DIR="$TMP/restic-cache" GOMAXPROCS=2
 cat > "$TMP/scenario.sh" << 'SH'
 set -e

@@ -14,12 +14,7 @@
 . "$top_srcdir/tests/real/lib.sh"
 need rsync:rsync strace:strace
 mount_ext4
-for d in $(seq 10); do
-	mkdir -p "$MNT/src/d$d"
-	for f in $(seq 30); do
-		seq "$f" "$((f * d * 10))" > "$MNT/src/d$d/f$f"
-	done
-done
+make_tree "$MNT/src" 500
 cat > "$TMP/scenario.sh" << 'SH'
 set -e
 rsync -a "$1/src/" "$1/dst/"

@@ -18,22 +18,14 @@ need rsyslogd:rsyslog logrotate:logrotate strace:strace
 mount_ext4
 copytruncate rsyslog-copytruncate-grown "$(rsyslog_follower off)" 200 stop
 check "$MNT/app.log" "$TMP/delivered.log" << 'PY'
-import sys, corpus, stracelog
+import sys, corpus
 path, delivered = sys.argv[1:3]
 c = corpus.Case("rsyslog-copytruncate-grown")
 c.families()
 log = c.strace()
 rs = log.pid("rsyslogd")
 cut = log.calls_of(("ftruncate",), log.pid("logrotate"), path)[0]
-new = sum(w.ret for w in log.calls_of(stracelog.WRITES, path=path, after=cut.seq))
-# the position that read on after the cut, and where its first read then was
-after = [(r.seq, o, d) for d in log.opened(rs, path) for o, n, r in d.reads
-         if r.seq > cut.seq and n > 0]
-if not after:
-    c.fail("strace: rsyslogd read nothing after the truncation")
-    c.done()
-_, at, pos = min(after, key=lambda a: a[0])
-lost = log.unread([pos], 0, min(at, new), after=cut.seq)
+new, at, lost, _ = corpus.resumed(c, log, rs, path, cut)
 print(f"strace: {new} bytes written after the truncation; rsyslogd read on at offset {at}"
       f" and never read {lost} bytes below it")
 got = open(delivered).read()

@@ -11,25 +11,18 @@
 . "$top_srcdir/tests/real/lib.sh"
 need tail:coreutils strace:strace
 mount_ext4
+follow_helpers
 cat > "$TMP/scenario.sh" << 'SH'
 cd "$1" || exit 1
 t=$2
-delivered() {
-	n=0
-	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
+. "$t/follow.sh"
 exec 3>> app.log
 tail -F -n +1 app.log > "$t/delivered.log" 2> "$t/tail.err" &
 follower=$!
-i=1
-while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+lines 100 "of the first file"
 delivered 100 100
 : > app.log
-i=1
-while [ $i -le 40 ]; do echo "line $i after the truncation" >&3; i=$((i + 1)); done
+lines 40 "after the truncation"
 delivered 140 30
 kill $follower
 SH
