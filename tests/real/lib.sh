@@ -141,7 +141,8 @@ shell_loop() {
 # follow_helpers: $TMP/follow.sh, for the scenarios of followers to source
 # (they are given $TMP as t): `lines N TEXT` writes "line I TEXT" for I = 1
 # to N to fd 3, the application's log; `delivered N TENTHS` waits until
-# $t/delivered.log has N lines, or TENTHS tenths of a second went by.
+# $t/delivered.log has N lines, `delivered_line TEXT TENTHS` until it has a
+# line TEXT, or TENTHS tenths of a second went by.
 follow_helpers() {
 	cat > "$TMP/follow.sh" << 'SH'
 lines() {
@@ -151,6 +152,13 @@ lines() {
 delivered() {
 	n=0
 	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+delivered_line() {
+	n=0
+	until grep -qx "$1" "$t/delivered.log" 2> /dev/null || [ $n -ge "$2" ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -168,7 +176,7 @@ SH
 # (its exit status goes to $TMP/follower.status). AFTER: the lines written
 # after the rotation (40); with stop, the follower is stopped (SIGSTOP) from
 # before the rotation until those lines are written, as a busy follower
-# would be, and it has 2 s to deliver lines after it is let go on.
+# would be, and it has 10 s to deliver the last line after it is let go on.
 # Recorded with strace as NAME.
 copytruncate() {
 	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
@@ -185,8 +193,12 @@ delivered 100 100
 [ "$5" = stop ] && kill -STOP $follower
 logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
 lines "$4" "after the rotation"
-[ "$5" = stop ] && kill -CONT $follower
-delivered $((100 + $4)) 20
+if [ "$5" = stop ]; then
+	kill -CONT $follower
+	delivered_line "line $4 after the rotation" 100
+else
+	delivered $((100 + $4)) 20
+fi
 kill $follower
 wait $follower
 echo "the follower exited with $?" > "$t/follower.status"

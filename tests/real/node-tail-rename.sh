@@ -46,11 +46,7 @@ exec 3>> app.log
 lines 200 "after the rotation"
 sleep 2
 lines 10 "a little later"
-n=0
-until grep -q "line 10 a little later" "$t/delivered.log" || [ $n -ge 50 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+delivered_line "line 10 a little later" 100
 kill $follower
 wait $follower
 SH

@@ -23,7 +23,7 @@ lines 100 "of the first file"
 delivered 100 100
 : > app.log
 lines 40 "after the truncation"
-delivered 140 30
+delivered 140 100
 kill $follower
 SH
 STRACE=1 record tail-truncate sh "$TMP/scenario.sh" "$MNT" "$TMP"
