@@ -26,13 +26,14 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/logrotate-compress.sh tests/real/rsync-tree.sh tests/real/archive-tools.sh \
 	tests/real/borg-backup.sh tests/real/restic-backup.sh tests/real/hg-commit.sh \
 	tests/real/pip-wheel.sh tests/real/npm-install-tarball.sh tests/real/perl-report.sh
-TESTS += $(REAL_TESTS)
+# corpus.py's own checks, without dio or root
+TESTS += tests/real/corpus-selftest.sh $(REAL_TESTS)
 # automake writes the rule that runs a test for those in TESTS, in either branch
 if REAL_CORPUS
 TESTS += $(REAL_MORE_TESTS)
 endif
 EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
-	tests/real/stracelog.py $(REAL_TESTS) $(REAL_MORE_TESTS)
+	tests/real/stracelog.py tests/real/corpus-selftest.sh $(REAL_TESTS) $(REAL_MORE_TESTS)
 
 # make check-real: every case of the corpus, each an automake test (its .log and .trs,
 # test-suite.log on a failure)
