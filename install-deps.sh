@@ -6,6 +6,13 @@
 #   tests/real runs (its README): sqlite3's journal modes, git's config reads, logtail2's
 #   offset after inode reuse, logrotate's rotations, rsyslog's imfile, nginx's
 #   open_file_cache, RocksDB's db_bench, and zstd among the compressors that stay clean
+# postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils cmake
+#   ninja-build mercurial rsync cpio borgbackup restic apache2-utils wrk lighttpd
+#   dnsmasq-base bind9-dnsutils p7zip-full python3-pip nodejs npm: the rest of the real
+#   programs of tests/real (make check-real): databases under their benchmarks, build
+#   systems, backup and version control tools, web and DNS servers, package installers;
+#   and node-tail (npm's package tail, which Debian lacks), for the follower that carries
+#   its offset over to a renamed log
 # bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
 #   tracepoints, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
@@ -30,5 +37,12 @@ apt-get install -y -q --no-install-recommends \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
+	postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils \
+	cmake ninja-build mercurial rsync cpio borgbackup restic apache2-utils wrk \
+	lighttpd dnsmasq-base bind9-dnsutils p7zip-full python3-pip nodejs \
 	chromium \
 	clickhouse-server curl
+# Debian's npm, unless the machine's Node.js brings its own (NodeSource's packages do,
+# and conflict with Debian's)
+command -v npm > /dev/null || apt-get install -y -q --no-install-recommends npm
+npm install -g --no-audit --no-fund tail@2.2.6

@@ -66,6 +66,21 @@ record() {
 	fi
 }
 
+# ground NAME CMD ARGS...: CMD under strace -f -y alone, not recorded by dio,
+# its log in $TMP/strace/NAME.log as record's with STRACE=1: the facts of a
+# case whose findings depend on timing (bursts of calls, CPU waits) that
+# strace would change, taken from a run of its own before the recorded one.
+ground() {
+	gr_name=$1
+	shift
+	mkdir -p "$TMP/strace"
+	if ! strace -f -y -o "$TMP/strace/$gr_name.log" "$@" > "$TMP/$gr_name.ground.out" 2>&1; then
+		echo "FAIL: $gr_name: strace -- $* failed"
+		tail -n 20 "$TMP/$gr_name.ground.out"
+		exit 1
+	fi
+}
+
 # offsets_view NAME PATH: dio report of the recording NAME, and what the page's
 # offset view shows of PATH's readers after the file was cut: a line per
 # reading series, "PID COMM stale=N after=M" (tests/report/offsets.py)
@@ -123,20 +138,17 @@ shell_loop() {
 	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
 }
 
-# copytruncate NAME FOLLOWER: an application keeps $MNT/app.log open (O_APPEND)
-# and writes 100 lines; FOLLOWER (a shell command run with exec in the
-# background, in $MNT) follows the log and writes what it delivers to
-# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
-# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
-# application writes 40 more lines (less than the follower's offset), and
-# the follower has 2 s to deliver them before it is stopped with SIGTERM
-# (its exit status goes to $TMP/follower.status).
-# Recorded with strace as NAME.
-copytruncate() {
-	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
-	cat > "$TMP/scenario.sh" << 'SH'
-cd "$1" || exit 1
-t=$2
+# follow_helpers: $TMP/follow.sh, for the scenarios of followers to source
+# (they are given $TMP as t): `lines N TEXT` writes "line I TEXT" for I = 1
+# to N to fd 3, the application's log; `delivered N TENTHS` waits until
+# $t/delivered.log has N lines, `delivered_line TEXT TENTHS` until it has a
+# line TEXT, or TENTHS tenths of a second went by.
+follow_helpers() {
+	cat > "$TMP/follow.sh" << 'SH'
+lines() {
+	i=1
+	while [ $i -le "$1" ]; do echo "line $i $2" >&3; i=$((i + 1)); done
+}
 delivered() {
 	n=0
 	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
@@ -144,22 +156,55 @@ delivered() {
 		n=$((n + 1))
 	done
 }
+delivered_line() {
+	n=0
+	until grep -qx "$1" "$t/delivered.log" 2> /dev/null || [ $n -ge "$2" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+SH
+}
+
+# copytruncate NAME FOLLOWER [AFTER [stop]]: an application keeps $MNT/app.log open (O_APPEND)
+# and writes 100 lines; FOLLOWER (a shell command run with exec in the
+# background, in $MNT) follows the log and writes what it delivers to
+# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
+# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
+# application writes 40 more lines (less than the follower's offset), and
+# the follower has 2 s to deliver them before it is stopped with SIGTERM
+# (its exit status goes to $TMP/follower.status). AFTER: the lines written
+# after the rotation (40); with stop, the follower is stopped (SIGSTOP) from
+# before the rotation until those lines are written, as a busy follower
+# would be, and it has 10 s to deliver the last line after it is let go on.
+# Recorded with strace as NAME.
+copytruncate() {
+	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
+	follow_helpers
+	cat > "$TMP/scenario.sh" << 'SH'
+cd "$1" || exit 1
+t=$2
+. "$t/follow.sh"
 exec 3>> app.log
 sh -c "exec $3" &
 follower=$!
-i=1
-while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+lines 100 "of the first file"
 delivered 100 100
+[ "$5" = stop ] && kill -STOP $follower
 logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
-i=1
-while [ $i -le 40 ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
-delivered 140 20
+lines "$4" "after the rotation"
+if [ "$5" = stop ]; then
+	kill -CONT $follower
+	delivered_line "line $4 after the rotation" 100
+else
+	delivered $((100 + $4)) 20
+fi
 kill $follower
 wait $follower
 echo "the follower exited with $?" > "$t/follower.status"
 SH
-	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
-	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
+	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2" "${3:-40}" "$4"
+	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the $((100 + ${3:-40})) lines"
 }
 
 # rsyslog_follower on|off: prints the command for copytruncate of an rsyslogd
@@ -177,40 +222,66 @@ rsyslog_follower() {
 	echo "rsyslogd -n -f $TMP/rsyslog.conf -i $TMP/rsyslog.pid"
 }
 
-# nginx_serve NAME on|off: nginx (one worker, which runs as root because
-# $TMP is private; sendfile on, as in Debian's nginx.conf) serves
+# nginx_conf DIR LISTEN ROOT [HTTP]: DIR/nginx.conf, for one worker in the
+# foreground (it runs as root because $TMP is private), its pid file, logs
+# (DIR/logs/access.log, error.log) and temporary files in DIR, sendfile on
+# as in Debian's nginx.conf, a server on LISTEN serving ROOT; HTTP: more
+# directives of the http block. DIR/logs and DIR/tmp are made.
+nginx_conf() {
+	mkdir -p "$1/logs" "$1/tmp"
+	cat > "$1/nginx.conf" <<- EOF
+	worker_processes 1;
+	user root;
+	daemon off;
+	pid $1/nginx.pid;
+	error_log $1/logs/error.log;
+	events { worker_connections 64; }
+	http {
+		sendfile on;
+		tcp_nopush on;
+		access_log $1/logs/access.log;
+		client_body_temp_path $1/tmp/body;
+		proxy_temp_path $1/tmp/proxy;
+		fastcgi_temp_path $1/tmp/fastcgi;
+		uwsgi_temp_path $1/tmp/uwsgi;
+		scgi_temp_path $1/tmp/scgi;
+		$4
+		server {
+			listen $2;
+			root $3;
+		}
+	}
+	EOF
+}
+
+# nginx_keepalive NAME: nginx_conf for a server on 127.0.0.1 (port $PORT)
+# with keep-alive and open_file_cache, nginx in $TMP/nginx (an access log of
+# 300000 requests would fill the ext4 image), serving a 4000-byte page,
+# $MNT/www/index.html; recorded (serve) as NAME until unserve.
+nginx_keepalive() {
+	NGINX=$TMP/nginx
+	mkdir -p "$MNT/www"
+	head -c 4000 /usr/share/common-licenses/GPL-2 > "$MNT/www/index.html"
+	PORT=$(free_port)
+	nginx_conf "$NGINX" "127.0.0.1:$PORT" "$MNT/www" "keepalive_timeout 65;
+		keepalive_requests 100000;
+		open_file_cache max=64 inactive=60s;
+		open_file_cache_valid 60s;"
+	serve "$1" nginx -p "$NGINX" -c "$NGINX/nginx.conf" -e "$NGINX/logs/error.log"
+	wait_for 20 test -s "$NGINX/nginx.pid"
+}
+
+# nginx_serve NAME on|off: nginx (nginx_conf) serves
 # $MNT/www/index.html on a Unix socket, with the open_file_cache on or off;
 # recorded with strace as NAME while a client that dio does not trace
 # fetches the page 200 times, then stopped with SIGQUIT (graceful).
 nginx_serve() {
 	n=$MNT/nginx
-	mkdir -p "$MNT/www" "$n/logs" "$n/tmp"
+	mkdir -p "$MNT/www"
 	echo "<html><body>a small static page</body></html>" > "$MNT/www/index.html"
 	cache=
 	[ "$2" = on ] && cache="open_file_cache max=64 inactive=60s; open_file_cache_valid 60s;"
-	cat > "$n/nginx.conf" <<- EOF
-	worker_processes 1;
-	user root;
-	daemon off;
-	pid $n/nginx.pid;
-	error_log $n/logs/error.log;
-	events { worker_connections 64; }
-	http {
-		sendfile on;
-		tcp_nopush on;
-		access_log $n/logs/access.log;
-		client_body_temp_path $n/tmp/body;
-		proxy_temp_path $n/tmp/proxy;
-		fastcgi_temp_path $n/tmp/fastcgi;
-		uwsgi_temp_path $n/tmp/uwsgi;
-		scgi_temp_path $n/tmp/scgi;
-		$cache
-		server {
-			listen unix:$n/sock;
-			root $MNT/www;
-		}
-	}
-	EOF
+	nginx_conf "$n" "unix:$n/sock" "$MNT/www" "$cache"
 	STRACE=1 record "$1" nginx -p "$n" -c "$n/nginx.conf" -e "$n/logs/error.log" &
 	ns_rec=$!
 	wait_for 20 test -S "$n/sock"
@@ -251,4 +322,129 @@ demo_deb() {
 	dpkg-deb -b "$pkg" "$TMP/corpus-demo.deb" > /dev/null &&
 		dpkg-deb --fsys-tarfile "$TMP/corpus-demo.deb" > "$TMP/data.tar" ||
 		{ echo "FAIL: dpkg-deb"; exit 1; }
+}
+
+# Servers a case started (serve): killed at exit, should the case fail before
+# it stops them, so that none outlives its test.
+SERVERS=
+real_cleanup() {
+	for sv in $SERVERS; do
+		[ -s "$sv" ] && kill -KILL "$(cat "$sv")" 2> /dev/null
+	done
+	cleanup
+}
+trap real_cleanup EXIT
+
+# serve NAME CMD ARGS...: record (in the background, as NAME) CMD, a server
+# that stays in the foreground; SERVED is its pid once it runs. unserve
+# stops it.
+serve() {
+	sv_name=$1
+	shift
+	record "$sv_name" sh -c 'echo $$ > "$0"; exec "$@"' "$TMP/$sv_name.pid" "$@" &
+	SERVE_REC=$!
+	SERVERS="$SERVERS $TMP/$sv_name.pid"
+	wait_for 20 test -s "$TMP/$sv_name.pid"
+	SERVED=$(cat "$TMP/$sv_name.pid")
+}
+
+# unserve SIGNAL: stop the server serve started with SIGNAL and wait until
+# its recording and analysis are done; fail the case if they failed.
+unserve() {
+	kill -"$1" "$SERVED"
+	wait "$SERVE_REC" || exit 1
+	rm -f "$TMP/$sv_name.pid"
+}
+
+# free_port: a TCP port on 127.0.0.1 that nothing listens on now
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# c_project DIR: a small C program of 17 source files (main.c and m1.c to
+# m16.c, each with a function of its own, and a header) in DIR, with a
+# Makefile and a CMakeLists.txt; the program prints "sum 136".
+c_project() {
+	mkdir -p "$1"
+	: > "$1/m.h"
+	for i in $(seq 16); do
+		echo "int m$i(int x);" >> "$1/m.h"
+		cat > "$1/m$i.c" <<- EOF
+		#include <errno.h>
+		#include <stdint.h>
+		#include <stdio.h>
+		#include <stdlib.h>
+		#include <string.h>
+		#include <unistd.h>
+		#include "m.h"
+		static int twice(int x) { return 2 * x; }
+		int m$i(int x)
+		{
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%d", twice(x));
+			return (int)strlen(buf) * 0 + x + $i;
+		}
+		EOF
+	done
+	{
+		echo '#include <stdio.h>'
+		echo '#include "m.h"'
+		echo 'int main(void)'
+		echo '{'
+		echo '	int s = 0;'
+		for i in $(seq 16); do echo "	s = m$i(s) - s + s;"; done
+		printf '\tprintf("sum %%d\\n", s);\n'
+		echo '	return 0;'
+		echo '}'
+	} > "$1/main.c"
+	{
+		printf 'OBJS = main.o'
+		for i in $(seq 16); do printf ' m%d.o' "$i"; done
+		printf '\nCFLAGS = -O2 -g -Wall\n'
+		printf 'app: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n'
+		printf '%%.o: %%.c m.h\n\t$(CC) $(CFLAGS) -c -o $@ $<\n'
+		printf 'clean:\n\trm -f app $(OBJS)\n'
+	} > "$1/Makefile"
+	{
+		echo 'cmake_minimum_required(VERSION 3.13)'
+		echo 'project(app C)'
+		printf 'add_executable(app main.c'
+		for i in $(seq 16); do printf ' m%d.c' "$i"; done
+		echo ')'
+	} > "$1/CMakeLists.txt"
+}
+
+# redis_verbose_log NAME: redis-server on a Unix socket, no snapshots, its
+# log $MNT/redis.log at loglevel verbose, recorded with strace as NAME while
+# redis-benchmark -k 0 connects anew for each of 200 requests (so that Redis
+# logs two lines per connection), then stopped with SIGTERM.
+redis_verbose_log() {
+	mkdir "$TMP/redis"
+	STRACE=1 serve "$1" redis-server --port 0 --unixsocket "$TMP/redis.sock" \
+		--dir "$TMP/redis" --save "" --logfile "$MNT/redis.log" --loglevel verbose
+	wait_for 20 test -S "$TMP/redis.sock"
+	redis-benchmark -s "$TMP/redis.sock" -n 200 -c 1 -k 0 -t ping_inline -q \
+		> "$TMP/bench.out" 2>&1 || { echo "FAIL: redis-benchmark"; cat "$TMP/bench.out"; exit 1; }
+	unserve TERM
+}
+
+# fill_fs: fill $MNT, the blocks kept for root too (the programs run as root)
+fill_fs() {
+	dd if=/dev/zero of="$MNT/fill" bs=1M 2> /dev/null
+	ff_i=0
+	while echo "a line to fill the last blocks" >> "$MNT/fill2" 2> /dev/null &&
+		[ $ff_i -lt 100000 ]; do
+		ff_i=$((ff_i + 1))
+	done
+}
+
+# make_tree DIR LINES: 300 files in DIR/d1 to DIR/d10, each the numbers from
+# d*f to d*f+LINES (file f of directory d)
+make_tree() {
+	for mt_d in $(seq 10); do
+		mkdir -p "$1/d$mt_d"
+		for mt_f in $(seq 30); do
+			seq "$((mt_d * mt_f))" "$((mt_d * mt_f + $2))" > "$1/d$mt_d/f$mt_f"
+		done
+	done
 }
