@@ -1145,6 +1145,20 @@ static int asks(struct errs *s, const struct dio_ev_syscall *e, enum when when)
 	}
 }
 
+/*
+ * A lookup of a locale or a translation catalog (.../locale/..., .../LC_MESSAGES/...,
+ * *.mo): gettext and setlocale ask for every message and every variant of the
+ * language name, and no catalog there is the answer every time (Python's
+ * argparse looks for its catalog again for each message it translates)
+ */
+static int locale_lookup(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	return path && (strstr(path, "/locale/") || strstr(path, "/LC_MESSAGES/") ||
+			(n > 3 && !strcmp(path + n - 3, ".mo")));
+}
+
 /* the entry of answers that makes failure e an answer, or -1 */
 static int answer(struct errs *s, const struct dio_ev_syscall *e, int err)
 {
@@ -1224,7 +1238,8 @@ static int errs_event(void *state, const struct dio_ev_hdr *ev)
 	}
 	err = (int)-e->ret;
 	ans = answer(s, e, err);
-	if (ans >= 0 && answers[ans].when == ALWAYS)
+	if (ans >= 0 && (answers[ans].when == ALWAYS ||
+			 (answers[ans].when == LOOKUP && locale_lookup(path_arg(e)))))
 		return s->err;
 	memset(&k, 0, sizeof(k));
 	k.pid = e->pid;

@@ -483,8 +483,9 @@ static void test_answers_are_not_failures(void **state)
 		{ .c = { "access F_OK", NR_access, ENOENT, 0, 0, 0, 0, "/db-journal" } },
 		{ .c = { "faccessat2", NR_faccessat2, ENOENT, 0, 0, 0, 0, "/x" } },
 		{ .c = { "execve over $PATH", NR_execve, ENOENT, 0, 0, 0, 0, "/usr/local/bin/cc" } },
+		/* gettext asks for its catalog again for each message */
 		{ .c = { "a translation file", NR_newfstatat, ENOENT, 0, 0, 0, 0,
-		    "/usr/share/locale/en_US/LC_MESSAGES/messages.mo" } },
+		    "/usr/share/locale/en_US/LC_MESSAGES/messages.mo" }, .always = 1 },
 		{ .c = { "statfs", NR_statfs, ENOENT, 0, 0, 0, 0, "/x" } },
 		{ .c = { "chdir", NR_chdir, ENOENT, 0, 0, 0, 0, "/x" } },
 		{ .c = { "access W_OK", NR_access, EACCES, 2, 0, 0, 0, "/etc/passwd" } },
@@ -667,6 +668,29 @@ static void test_a_retry_counts_from_its_first_ask(void **state)
 	}
 	stop_analyzer(st);
 	assert_int_equal(nfound, 0);
+}
+
+/*
+ * A lookup of a translation catalog or a locale that is not there is an
+ * answer however often it is asked: 800 stats of messages.mo (argparse asks
+ * for its catalog for each message) and of a locale's LC_CTYPE give no
+ * finding; the same storm on another missing file is one.
+ */
+static void test_locale_and_catalog_lookups_are_answers(void **state)
+{
+	static const char *const paths[] = {
+		"/usr/share/locale/en_US.UTF-8/LC_MESSAGES/messages.mo",
+		"/usr/lib/locale/C.utf8/LC_CTYPE", "/opt/app/po/de.mo", "/srv/missing",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		opts_reset(NULL);
+		st = start();
+		storm(T0, PID, paths[i], 800, US);
+		stop_analyzer(st);
+		assert_int_equal(nfound, i == 3);
+	}
 }
 
 /*
@@ -984,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_failures_stay_failures),
 		cmocka_unit_test(test_eagain_of_a_blocking_fd_is_a_failure),
 		cmocka_unit_test(test_a_retry_counts_from_its_first_ask),
+		cmocka_unit_test(test_locale_and_catalog_lookups_are_answers),
 		cmocka_unit_test(test_a_burst_under_the_share_floor_is_left_out),
 		cmocka_unit_test(test_exec_starts_a_new_program),
 		cmocka_unit_test(test_the_worst_is_the_most_severe),
