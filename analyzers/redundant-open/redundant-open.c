@@ -119,11 +119,11 @@ static const struct dio_rule rules[CODES + 2] = {
 		"A file created, used and deleted again under the same path for every operation",
 		"A file that one process created, used (often synced) and deleted again under the "
 		"same path at least min_cycles (5) times, when the opens, closes, unlinks and "
-		"directory calls of those cycles (their syncs included) take at least min_share "
-		"(10%) of the time on storage of the program's processes that make them (cycles "
-		"of one path add up over the program's processes), and min_cost_rate (1 ms) a "
-		"second of their run: SQLite's rollback journal in its default DELETE mode, or a lock or "
-		"temporary file made per operation.",
+		"directory calls of those cycles (the directory's syncs, not the file's) take at "
+		"least min_share (10%) of the time on storage of the program's processes that "
+		"make them (cycles of one path add up over the program's processes), and "
+		"min_cost_rate (1 ms) a second of their run: SQLite's rollback journal in its "
+		"default DELETE mode, or a lock or temporary file made per operation.",
 		"Every cycle pays a new inode, two directory updates and the journal commits that "
 		"make them durable, on top of the syncs its data needs.\n\n"
 		"Batch the work of several operations into one transaction; keep the file and "
@@ -349,7 +349,8 @@ struct path {
 	uint32_t gen, gen_windows, unlinked_gen;
 	uint32_t gen_opens, gen_closes, gen_syncs, gen_meta;
 	uint64_t gen_ts, gen_dir_calls, gen_dir_syncs;
-	uint64_t gen_ns, gen_dir_ns;	/* time of its calls but reads and writes; p->dir_ns then */
+	uint64_t gen_ns, gen_dir_ns;	/* time of its calls but reads, writes and syncs;
+					 * p->dir_ns then */
 	uint64_t cu[CU_N];
 	/* duplicate-read: the run of whole reads of one unchanged content */
 	struct dio_file_tag dr_tag;
@@ -1329,7 +1330,7 @@ static int report_cycle(struct ro *s, struct cand *c, const struct named *nm)
 		 "%s made %s, used it and deleted it again %" PRIu64 " times: a new "
 		 "file each time under the same path.%s%s Per cycle: %s of the file, %s, %s, "
 		 "%s on it (fstat, fchown, lseek, ...), 1 unlink, and %s (%s on directories: "
-		 "open, fsync, close). The opens, syncs, closes, unlinks and directory calls are %s.\n"
+		 "open, fsync, close). The opens, closes, unlinks and directory calls are %s.\n"
 		 "A file made and deleted for every operation pays a path lookup, an inode, two "
 		 "directory updates and the journal commits that make them durable, on top of "
 		 "its own syncs. Batch the work of several operations into one transaction; keep "
@@ -1995,7 +1996,7 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 
 		f->gen_closes += closes;
 		f->gen_syncs += d->sync_calls;
-		f->gen_ns += d->ns - d->data_ns;
+		f->gen_ns += d->ns - d->data_ns - d->sync_ns;
 		f->gen_meta += avoid - 1 - closes;
 	}
 	recent_touch(s, p, k.key, f->base);
@@ -2262,9 +2263,12 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	in.cu[CU_META] = f->gen_meta;
 	in.cu[CU_DIR_CALLS] = p->dir_calls - f->gen_dir_calls;
 	in.cu[CU_DIR_SYNCS] = p->dir_syncs - f->gen_dir_syncs;
-	/* the cycle's calls but its reads and writes, its syncs included, and their time */
-	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_syncs + f->gen_meta + 1 +
-		   in.cu[CU_DIR_CALLS],
+	/*
+	 * The cycle's calls but the file's reads, writes and syncs (its data needs
+	 * them whatever the program does), and their time: the directory's syncs are
+	 * the cycle's own
+	 */
+	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_meta + 1 + in.cu[CU_DIR_CALLS],
 		   f->gen_ns + (p->dir_ns - f->gen_dir_ns) + e->duration, f->gen_ts, e->hdr.ts,
 		   e->tid, e->comm);
 	if (f->ex[C_CYCLE].cap == CAP_GEN && f->ex[C_CYCLE].gen == f->gen) {

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# dpkg, bug: installing a package of 20 files (built with dpkg-deb, into a
-# separate root and database). For each member of the package's data archive
-# dpkg looks up its owner and group by name (getpwnam, getgrnam) without
-# keeping the answer; without nscd, glibc opens /etc/passwd and /etc/group and
-# reads them whole each time. dio must report one
-# redundant-open.duplicate-read for the dpkg process, its count the whole
-# reads of both files strace sees (the group's files add up).
+# dpkg, correct (cheap): installing a package of 20 files (built with
+# dpkg-deb, into a separate root and database). For each member of the
+# package's data archive dpkg looks up its owner and group by name (getpwnam,
+# getgrnam) without keeping the answer; without nscd, glibc opens /etc/passwd
+# and /etc/group and reads them whole each time. strace must see those reads
+# again; but they are about a tenth of a millisecond, under 1 % of dpkg's time
+# in calls on storage beside the fsyncs that make the package safe: under
+# redundant-open's min_share, so dio makes no redundant-open finding, nor any
+# other of the families a correct program must not get.
 . "$top_srcdir/tests/real/lib.sh"
 need dpkg:dpkg dpkg-deb:dpkg strace:strace
 mount_ext4
@@ -25,13 +27,14 @@ again = corpus.whole_reads(log, dpkg)
 print(f"strace: dpkg read whole, more than once: {again}")
 if sorted(again) != ["/etc/group", "/etc/passwd"] or min(again.values()) < 20:
     c.fail("strace: expected /etc/passwd and /etc/group read whole once per file or more")
-c.expect("redundant-open.duplicate-read", dpkg, sum(again.values()))
+c.families()
+c.forbid("redundant-open.duplicate-read")
 db = sys.argv[1] + "/root/var/lib/dpkg/updates"
 syncs = [d for d in log.opened(dpkg, db) if d.syncs]
 print(f"strace: dpkg opened {db} {len(syncs)} times to fsync it")
 c.allow("redundant-open.churn", f"dpkg opens its updates directory to fsync it after each"
         f" status change ({len(syncs)} times here): its journal's durability, reported or not"
-        f" as the churn threshold decides")
+        f" as the churn thresholds decide")
 c.forbid("redundant-open.create-unlink")
 c.done()
 PY

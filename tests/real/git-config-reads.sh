@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# git, bug: `git ls-files` reads the repository's .git/config three times in
-# one run (while it discovers the repository and checks its format, for the
-# early configuration, and for the command's own), each time opening it and
-# reading it to the end, though nothing changed it in between. (System and
-# global configuration are left out, GIT_CONFIG_NOSYSTEM and an empty HOME,
-# so that one file is read again.) dio must report one
-# redundant-open.duplicate-read for the git process on .git/config, counting
-# the whole reads strace sees.
+# git, correct (cheap): `git ls-files` reads the repository's .git/config
+# three times in one run (while it discovers the repository and checks its
+# format, for the early configuration, and for the command's own), each time
+# opening it and reading it to the end, though nothing changed it in between.
+# (System and global configuration are left out, GIT_CONFIG_NOSYSTEM and an
+# empty HOME, so that one file is read again.) strace must see the reads
+# again; but they cost a few microseconds, about 3 % of git's time in calls on
+# storage, under redundant-open's min_share (10 %): dio makes no
+# redundant-open finding, nor any other of the families a correct program
+# must not get.
 . "$top_srcdir/tests/real/lib.sh"
 need git:git strace:strace
 mount_ext4
@@ -31,6 +33,7 @@ again = corpus.whole_reads(log, git)
 print(f"strace: git read whole, more than once: {again}")
 if list(again) != [config]:
     c.fail(f"strace: expected only {config} read whole more than once")
-c.expect("redundant-open.duplicate-read", git, again.get(config), config)
+c.families()
+c.forbid("redundant-open.duplicate-read")
 c.done()
 PY
