@@ -848,8 +848,14 @@ static void count_inst(struct ro *s, const struct pkey *k, struct path *f, int c
 
 /* ---- programs ------------------------------------------------------------------- */
 
-/* a record of process p: its program, its calls and their time */
-static void prog_note(struct proc *p, const struct dio_ev_syscall *e)
+/*
+ * A record of process p: its program, its calls and their time. Its time on
+ * storage leaves syncs out: a sync waits for the device to make data durable,
+ * and its length tells how busy the disk is, not how much the program did;
+ * with it, every other saving drowns (a log reopened and fsynced per line
+ * would hide its reopen behind its fsync).
+ */
+static void prog_note(const struct ro *s, struct proc *p, const struct dio_ev_syscall *e)
 {
 	prog_see(&p->prog, e->pid, e->tid, e->comm);
 	if (!p->tot.calls || e->hdr.ts < p->first_ts)
@@ -858,6 +864,8 @@ static void prog_note(struct proc *p, const struct dio_ev_syscall *e)
 		p->last_ts = e->hdr.ts + e->duration;
 	p->tot.calls++;
 	p->tot.ns += e->duration;
+	if (call_kind(&s->kinds, e->nr) == CALL_SYNC)
+		return;
 	if (((e->flags & DIO_SF_FILE) && (e->ftype == DIO_FT_REG || e->ftype == DIO_FT_DIR ||
 					  e->ftype == DIO_FT_BLK)) ||
 	    (!(e->flags & DIO_SF_FILE) && dio_ev_syscall_str(e, 0)))
@@ -1167,7 +1175,7 @@ static void name_paths(struct ro *s, const struct pcand *pc, const struct prg *g
 		snprintf(nm->proc, sizeof(nm->proc), "Process %u (%s)", c->pid,
 			 c->prog[0] ? comm_label(c->prog, prog) : nm->comm);
 	snprintf(nm->cost, sizeof(nm->cost), "%" PRIu64 " of the %" PRIu64 " calls %s made (%s), "
-		 "%s in all (%s of %s time in calls on storage), %.2f ms a second of %s run",
+		 "%s in all (%s of %s time in calls on storage but syncs), %.2f ms a second of %s run",
 		 c->t.avoid, g ? g->calls : 0, pc->procs > 1 ? "its processes" : "the process",
 		 pct_text(calls_share(pc, g), pct, sizeof(pct)), ns_text(c->t.avoid_ns, t, sizeof(t)),
 		 pct_text(share_of(pc, g), tpct, sizeof(tpct)), pc->procs > 1 ? "their" : "its",
@@ -2370,7 +2378,7 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 	} else if (ev->type == DIO_EV_SYSCALL) {
 		p = proc_of(s, e->pid);
 		p->calls++;
-		prog_note(p, e);
+		prog_note(s, p, e);
 		kind = call_kind(&s->kinds, e->nr);
 		if (kind == CALL_OPEN) {
 			if (!call_failed(e->ret) && e->ret >= 0)

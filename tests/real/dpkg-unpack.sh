@@ -5,9 +5,8 @@
 # package's data archive dpkg looks up its owner and group by name (getpwnam,
 # getgrnam) without keeping the answer; without nscd, glibc opens /etc/passwd
 # and /etc/group and reads them whole each time. strace must see those reads
-# again; but they are about a tenth of a millisecond, under 1 % of dpkg's time
-# in calls on storage beside the fsyncs that make the package safe: under
-# redundant-open's min_share, so dio makes no redundant-open finding, nor any
+# again; but they are about a tenth of a millisecond, about 5 % of dpkg's time
+# in calls on storage (syncs aside): under redundant-open's min_share, so dio makes no redundant-open finding, nor any
 # other of the families a correct program must not get.
 . "$top_srcdir/tests/real/lib.sh"
 need dpkg:dpkg dpkg-deb:dpkg strace:strace
