@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <libconfig.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +326,7 @@ const char *suppressions__match(const struct suppressions *s, const struct dio_f
 
 struct base_result {
 	const char *fingerprint, *code, *title, *subject, *uri, *uri_base, *comm;
+	uint64_t count;		/* its "count" property; 0: none */
 	uint32_t severity;
 	uint32_t first;		/* the first result of its fingerprint: the one that counts */
 	uint32_t seen;		/* (of a first) this run had it too */
@@ -407,6 +409,12 @@ static void take_result(struct baseline *b, const struct json_value *res)
 	r->severity = severity_of(json_str(json_get(res, "level")));
 	r->subject = json_str(json_get(props, "subject"));
 	r->comm = json_str(json_get(props, "process"));
+	{
+		const struct json_value *n = json_get(props, "count");
+
+		r->count = n && n->type == JSON_NUMBER && n->number > 0 && n->number < 1e18 ?
+			   (uint64_t)n->number : 0;
+	}
 	if (locs && locs->type == JSON_ARRAY && locs->n)
 		art = json_get(json_get(&locs->items[0], "physicalLocation"), "artifactLocation");
 	r->uri = json_str(json_get(art, "uri"));
@@ -507,6 +515,20 @@ int baseline__classify(struct baseline *b, const char *fingerprint)
 	return DIO_BASELINE_UNCHANGED;
 }
 
+int baseline__persists(struct baseline *b, const char *fingerprint, uint64_t count)
+{
+	size_t *s = find_slot(b, fingerprint);
+	struct base_result *r;
+
+	if (!*s)
+		return DIO_BASELINE_NONE;
+	r = &b->r[*s - 1];
+	if (r->count && count * 2 < r->count)
+		return DIO_BASELINE_NONE;
+	r->seen = 1;
+	return DIO_BASELINE_UNCHANGED;
+}
+
 int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 {
 	for (; *i < b->n; (*i)++) {
@@ -521,6 +543,7 @@ int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 		f->title = r->title ? r->title : "";
 		f->message = "";
 		f->severity = r->severity;
+		f->count = r->count;
 		f->comm = r->comm;
 		f->subject = r->subject;
 		f->fingerprint = r->fingerprint;
@@ -529,6 +552,175 @@ int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 		f->baseline = DIO_BASELINE_ABSENT;
 		(*i)++;
 		return 1;
+	}
+	return 0;
+}
+
+/* ---- findings held until the end ------------------------------------------ */
+
+struct held_one {
+	struct dio_finding f;	/* strings owned: copies */
+	uint64_t merged;	/* results of the run it stands for */
+};
+
+/* grown as findings come, up to max: a session holds a few findings, or none */
+struct held {
+	struct held_one *v;
+	size_t n, cap, max;
+	size_t *slot;		/* index + 1 of the finding of a fingerprint; 0: free */
+	size_t mask;		/* slots - 1: at least twice cap */
+};
+
+struct held *held__new(size_t max)
+{
+	struct held *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	h->max = max;
+	return h;
+}
+
+/* room for twice the findings held: the array, and the slots hashed anew */
+static int held_grow(struct held *h)
+{
+	size_t cap = h->cap ? 2 * h->cap : 16, slots = 4 * cap;
+	struct held_one *v = realloc(h->v, cap * sizeof(*v));
+	size_t *slot;
+
+	if (!v)
+		return -ENOMEM;
+	h->v = v;
+	slot = calloc(slots, sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	free(h->slot);
+	h->slot = slot;
+	h->mask = slots - 1;
+	h->cap = cap;
+	for (size_t k = 0; k < h->n; k++) {
+		size_t i = (size_t)fnv1a(FNV_START, h->v[k].f.fingerprint) & h->mask;
+
+		while (h->slot[i])
+			i = (i + 1) & h->mask;
+		h->slot[i] = k + 1;
+	}
+	return 0;
+}
+
+/* the string fields of a finding a producer fills, for copying and freeing */
+static const char **held_str(struct dio_finding *f, int i)
+{
+	const char **all[] = { &f->code, &f->title, &f->message, &f->analyzer, &f->comm,
+			       &f->path, &f->excerpt, &f->subject, &f->fingerprint };
+
+	return i < (int)(sizeof(all) / sizeof(all[0])) ? all[i] : NULL;
+}
+
+static void held_one_free(struct held_one *o)
+{
+	const char **p;
+
+	for (int i = 0; (p = held_str(&o->f, i)); i++)
+		free((char *)*p);
+	memset(o, 0, sizeof(*o));
+}
+
+void held__free(struct held *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->n; i++)
+		held_one_free(&h->v[i]);
+	free(h->v);
+	free(h->slot);
+	free(h);
+}
+
+static int held_copy(struct held_one *o, const struct dio_finding *f)
+{
+	const char **p;
+
+	o->f = *f;
+	o->f.size = sizeof(o->f);
+	o->merged = 1;
+	for (int i = 0; (p = held_str(&o->f, i)); i++)
+		if (*p && !(*p = strdup(*p))) {
+			for (int k = i + 1; (p = held_str(&o->f, k)); k++)
+				*p = NULL;
+			held_one_free(o);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
+/* another result with o's fingerprint: the sums, and the text of the worse */
+static int held_merge(struct held_one *o, const struct dio_finding *f)
+{
+	struct held_one in;
+	uint64_t count = o->f.count + f->count, cost = o->f.cost_ns + f->cost_ns;
+	uint64_t first = o->f.ts_first, last = o->f.ts_last, merged = o->merged + 1;
+	uint32_t procs = (o->f.processes ? o->f.processes : 1) + (f->processes ? f->processes : 1);
+	uint64_t ffirst = f->ts_first ? f->ts_first : f->ts_last;
+
+	if (f->severity > o->f.severity || (f->severity == o->f.severity && f->count > o->f.count)) {
+		if (held_copy(&in, f))
+			return -ENOMEM;
+		held_one_free(o);
+		*o = in;
+	}
+	o->merged = merged;
+	o->f.count = count;
+	o->f.cost_ns = cost;
+	o->f.processes = procs;
+	if (ffirst && (!first || ffirst < first))
+		first = ffirst;
+	o->f.ts_first = first;
+	o->f.ts_last = f->ts_last > last ? f->ts_last : last;
+	return 0;
+}
+
+int held__add(struct held *h, const struct dio_finding *f)
+{
+	size_t i;
+
+	if (h->n == h->cap && h->n < h->max && held_grow(h))
+		return -ENOMEM;
+	i = h->cap ? (size_t)fnv1a(FNV_START, f->fingerprint) & h->mask : 0;
+	while (h->cap && h->slot[i] && strcmp(h->v[h->slot[i] - 1].f.fingerprint, f->fingerprint))
+		i = (i + 1) & h->mask;
+	if (h->cap && h->slot[i])
+		return held_merge(&h->v[h->slot[i] - 1], f);
+	if (h->n == h->max)
+		return -ENOSPC;
+	if (held_copy(&h->v[h->n], f))
+		return -ENOMEM;
+	h->slot[i] = ++h->n;
+	return 0;
+}
+
+int held__each(struct held *h, int (*cb)(void *ud, struct dio_finding *f), void *ud)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		struct held_one *o = &h->v[i];
+		char *msg = NULL;
+		int e;
+
+		/* one finding for several results: say so where the evidence is told */
+		if (o->merged > 1 && asprintf(&msg, "%s%s(%" PRIu64 " results of this run had this "
+					     "fingerprint, the same code, subject and program: they "
+					     "are this one finding, their counts added.)",
+					     o->f.message ? o->f.message : "",
+					     o->f.message && *o->f.message ? "\n" : "",
+					     o->merged) > 0) {
+			free((char *)o->f.message);
+			o->f.message = msg;
+		}
+		e = cb(ud, &o->f);
+		if (e)
+			return e;
 	}
 	return 0;
 }

@@ -58,11 +58,39 @@ struct baseline *baseline__load(const char *path, char *err, size_t errlen);
 /* DIO_BASELINE_NEW or _UNCHANGED for a fingerprint; marks it seen. */
 int baseline__classify(struct baseline *b, const char *fingerprint);
 /*
+ * A pattern under its analyzer's floors (dio_finding.below) with this
+ * fingerprint and count: DIO_BASELINE_UNCHANGED, and the baseline's result
+ * marked seen, when the baseline had it with at most twice the count (its
+ * "count" property; any count when it had none); else DIO_BASELINE_NONE:
+ * gone, or shrunk to under half, the baseline's result stays absent (fixed).
+ */
+int baseline__persists(struct baseline *b, const char *fingerprint, uint64_t count);
+/*
  * The baseline's results no finding of this run matched, one at a time from
  * *i = 0: 1 and f filled (code, title, severity, subject, fingerprint, uri,
  * comm; strings owned by b), or 0 at the end.
  */
 int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f);
 void baseline__free(struct baseline *b);
+
+/*
+ * Findings of a run held until its end, one per fingerprint: two results of
+ * one run with the same fingerprint (the same code, subject and program) are
+ * one finding, their counts, costs and processes added, the text of the more
+ * severe (then the larger) kept and a line saying how many it stands for.
+ */
+struct held;
+
+/* Room for max fingerprints; NULL with errno. */
+struct held *held__new(size_t max);
+/*
+ * Copy f (fingerprint set) in, or into the held finding with its
+ * fingerprint: 0; -ENOSPC when max fingerprints are held already (deliver f
+ * now), -ENOMEM.
+ */
+int held__add(struct held *h, const struct dio_finding *f);
+/* Each held finding, in the order the first of each came: cb's return, if not 0, stops. */
+int held__each(struct held *h, int (*cb)(void *ud, struct dio_finding *f), void *ud);
+void held__free(struct held *h);
 
 #endif

@@ -32,6 +32,7 @@
 #define SWEEP_EXITS	64		/* or after this many processes ended */
 #define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
 #define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
+#define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
 
 struct dio_ctx {
 	struct session *s;
@@ -76,6 +77,7 @@ struct session {
 	/* for CI: --suppress, --baseline, --fail-on */
 	struct suppressions *supp;
 	struct baseline *base;
+	struct held *held;	/* findings until the end: one per fingerprint */
 	uint64_t failing;	/* findings that make --fail-on fail */
 	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
 	/* dio diff: every finding also goes here */
@@ -415,16 +417,22 @@ int session__machine(struct session *s, const struct dio_finding *f)
 	return r && (r->flags & DIO_RULE_MACHINE) && !fail_on_names(s, f);
 }
 
-static void classify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
-		     char *uri, size_t ulen, char *fp)
+/* what makes f the same finding in another run: its subject and fingerprint */
+static void identify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
+		     char *fp)
 {
-	const struct dio_rule *r = find_rule(s, f->code, NULL);
-	int rel;
-
 	findings_subject(f->path, s->o->srcroot, subject, slen);
 	f->subject = subject;
 	findings_fingerprint(f->code, subject, f->comm, fp);
 	f->fingerprint = fp;
+}
+
+/* ... and, when it is delivered, all else: f's subject and fingerprint are set */
+static void classify(struct session *s, struct dio_finding *f, char *uri, size_t ulen)
+{
+	const struct dio_rule *r = find_rule(s, f->code, NULL);
+	int rel;
+
 	if (f->path) {
 		rel = findings_uri(f->path, s->o->srcroot, uri, ulen);
 		f->uri = uri;
@@ -433,7 +441,7 @@ static void classify(struct session *s, struct dio_finding *f, char *subject, si
 	f->rule_title = r ? r->title : NULL;
 	f->suppress_reason = suppressions__match(s->supp, f);
 	f->suppressed = f->suppress_reason != NULL;
-	f->baseline = s->base ? baseline__classify(s->base, fp) : DIO_BASELINE_NONE;
+	f->baseline = s->base ? baseline__classify(s->base, f->fingerprint) : DIO_BASELINE_NONE;
 	s->n_all++;
 	if (f->suppressed)
 		s->n_suppressed++;
@@ -511,11 +519,13 @@ static void set_default_info(struct session *s)
 	set_time_info(s, "start", 0);
 }
 
+static int deliver(struct session *s, struct dio_finding *f);
+
 static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 {
 	struct session *s = ctx->s;
 	struct dio_finding copy;
-	char subject[DIO_PATH_MAX + 8], uri[3 * DIO_PATH_MAX + 16], fp[17];
+	char subject[DIO_PATH_MAX + 8], fp[17];
 
 	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
 		return -EINVAL;
@@ -526,12 +536,40 @@ static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 		copy.cost_ns = f->cost_ns;
 		copy.processes = f->processes;
 	}
+	if (f->size >= offsetof(struct dio_finding, below) + sizeof(f->below))
+		copy.below = f->below;
 	copy.size = sizeof(copy);
 	copy.analyzer = ctx->p->name;
-	classify(s, &copy, subject, sizeof(subject), uri, sizeof(uri), fp);
-	if (!within_cap(s, &copy, copy.analyzer))
+	identify(s, &copy, subject, sizeof(subject), fp);
+	/* under its analyzer's floors: only to tell the baseline it persists */
+	if (copy.below && (!s->base || baseline__persists(s->base, fp, copy.count) ==
+				       DIO_BASELINE_NONE))
 		return 0;
-	return to_finding_sinks(s, &copy);
+	/* held to the end, so that the results of one fingerprint are one finding */
+	if (s->held) {
+		int e = held__add(s->held, &copy);
+
+		if (e != -ENOSPC)
+			return e;
+	}
+	return deliver(s, &copy);
+}
+
+/* a finding into the verdict: classified, capped, to the sinks */
+static int deliver(struct session *s, struct dio_finding *f)
+{
+	char uri[3 * DIO_PATH_MAX + 16];
+
+	classify(s, f, uri, sizeof(uri));
+	if (!within_cap(s, f, f->analyzer))
+		return 0;
+	return to_finding_sinks(s, f);
+}
+
+static int deliver_held(void *ud, struct dio_finding *f)
+{
+	deliver(ud, f);
+	return 0;
 }
 
 /* the baseline's findings this run did not have: fixed since, or not run into */
@@ -864,6 +902,13 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		e = -errno;
 		goto fail;
 	}
+	/* past this many fingerprints, findings go out as they come, unmerged */
+	s->held = held__new(HELD_MAX);
+	if (!s->held) {
+		e = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	/* a session whose records were recorded before: its facts are the recording's */
 	s->replay = !!o->recorded_info;
 	set_default_info(s);
@@ -930,6 +975,7 @@ void session__free(struct session *s)
 		free(s->info[i].val);
 	suppressions__free(s->supp);
 	baseline__free(s->base);
+	held__free(s->held);
 	for (size_t i = 0; i < s->ncodes; i++)
 		free(s->codes[i].code);
 	free(s->codes);
@@ -1218,6 +1264,8 @@ static int finish_analyzers(struct session *s)
 			ret = e;
 		}
 	}
+	if (s->held)
+		held__each(s->held, deliver_held, s);
 	left_out_findings(s);
 	absent_findings(s);
 	if (s->replay)

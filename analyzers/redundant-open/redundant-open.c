@@ -372,8 +372,11 @@ struct recent {
  */
 struct prg {
 	uint64_t calls, ns;		/* calls and their time */
-	uint64_t storage_ns;		/* the time of its calls on files and directories, or paths */
-	uint64_t run_ns;		/* from its first record to the end of its last */
+	uint64_t storage_ns;		/* the time of its calls on files and directories, or paths,
+					 * syncs aside */
+	uint64_t sync_ns;		/* the time of its syncs */
+	uint64_t run_ns;		/* from its first record to the end of its last, its
+					 * syncs' time aside */
 };
 
 struct proc {
@@ -864,8 +867,10 @@ static void prog_note(const struct ro *s, struct proc *p, const struct dio_ev_sy
 		p->last_ts = e->hdr.ts + e->duration;
 	p->tot.calls++;
 	p->tot.ns += e->duration;
-	if (call_kind(&s->kinds, e->nr) == CALL_SYNC)
+	if (call_kind(&s->kinds, e->nr) == CALL_SYNC) {
+		p->tot.sync_ns += e->duration;
 		return;
+	}
 	if (((e->flags & DIO_SF_FILE) && (e->ftype == DIO_FT_REG || e->ftype == DIO_FT_DIR ||
 					  e->ftype == DIO_FT_BLK)) ||
 	    (!(e->flags & DIO_SF_FILE) && dio_ev_syscall_str(e, 0)))
@@ -889,7 +894,10 @@ static void proc_totals(struct ro *s, struct proc *p)
 		pc->tot.calls += p->tot.calls;
 		pc->tot.ns += p->tot.ns;
 		pc->tot.storage_ns += p->tot.storage_ns;
-		pc->tot.run_ns += p->last_ts - p->first_ts;
+		pc->tot.sync_ns += p->tot.sync_ns;
+		/* waiting for the disk makes a run long, not its work: syncs aside here too */
+		pc->tot.run_ns += p->last_ts - p->first_ts > p->tot.sync_ns ?
+				  p->last_ts - p->first_ts - p->tot.sync_ns : 0;
 	}
 	p->contrib = 0;
 }
@@ -1141,6 +1149,7 @@ struct named {
 	char cost[256];		/* what the calls a fix saves cost */
 	const struct pcand *pc;
 	const struct prg *g;
+	int below;		/* under the floors of cost: for a --baseline only */
 };
 
 /* "1.2 ms", "3.40 s" */
@@ -1175,7 +1184,8 @@ static void name_paths(struct ro *s, const struct pcand *pc, const struct prg *g
 		snprintf(nm->proc, sizeof(nm->proc), "Process %u (%s)", c->pid,
 			 c->prog[0] ? comm_label(c->prog, prog) : nm->comm);
 	snprintf(nm->cost, sizeof(nm->cost), "%" PRIu64 " of the %" PRIu64 " calls %s made (%s), "
-		 "%s in all (%s of %s time in calls on storage but syncs), %.2f ms a second of %s run",
+		 "%s in all (%s of %s time in calls on storage but syncs), %.2f ms a second of %s "
+		 "run outside syncs",
 		 c->t.avoid, g ? g->calls : 0, pc->procs > 1 ? "its processes" : "the process",
 		 pct_text(calls_share(pc, g), pct, sizeof(pct)), ns_text(c->t.avoid_ns, t, sizeof(t)),
 		 pct_text(share_of(pc, g), tpct, sizeof(tpct)), pc->procs > 1 ? "their" : "its",
@@ -1244,6 +1254,7 @@ static int emit(struct ro *s, int code, const struct named *nm, uint32_t severit
 	fd.count = c->t.count;
 	fd.cost_ns = c->t.avoid_ns;
 	fd.processes = (uint32_t)pc->procs;
+	fd.below = (uint32_t)nm->below;
 	/* the excerpt of the process with the most instances, kept by the program */
 	if (pc->ex)
 		fd.excerpt = excerpt_text(expool_excerpt(&s->pool, pc->ex));
@@ -1427,15 +1438,23 @@ static int (*const reporters[CODES])(struct ro *, struct cand *, const struct na
 	[C_REOPEN] = report_reopen, [C_SEEK] = report_seek,
 };
 
-/* a program's candidate for code, when it is due */
+/*
+ * A program's candidate for code, when it is due; one at its floor of
+ * instances but under the floors of cost goes to the host marked below, so
+ * that a --baseline that had it knows it is still there
+ */
 static void report(struct ro *s, const char *name, int code, struct pcand *pc)
 {
 	const struct prg *g = &pc->tot;
 	struct named nm;
+	int due;
 
-	if (!pc->c.ntop || !cand_due(s, code, pc, g))
+	(void)name;
+	if (!pc->c.ntop || pc->c.t.count < s->floor[code])
 		return;
+	due = cand_due(s, code, pc, g);
 	name_paths(s, pc, g, &nm);
+	nm.below = !due;
 	reporters[code](s, &pc->c, &nm);
 }
 

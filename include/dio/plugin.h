@@ -102,6 +102,16 @@ struct dio_finding {
 	 * (DIO_RULE_MACHINE) unless --fail-on names it. A JUnit case fails on it.
 	 */
 	uint32_t gates;
+	/*
+	 * ABI 1, appended, set by the analyzer: 1 when the pattern is there but
+	 * under the analyzer's floors of what a finding must cost. The host
+	 * shows it only to tell a --baseline that it persists: when the baseline
+	 * had its fingerprint with at most twice its count, it is reported as
+	 * unchanged (the baseline's finding is not fixed, only smaller); else it
+	 * is dropped, and the baseline's is fixed.
+	 */
+	uint32_t below;
+	uint32_t pad2;
 };
 
 /*

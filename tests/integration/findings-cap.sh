@@ -8,13 +8,14 @@ need_root_bpf
 fail=0
 mkdir "$TMP/d"
 
-# three programs (errstorm under three names), each with a burst of failed stat
-# calls: three errors.burst findings (the errors analyzer makes one a program)
-for i in 1 2 3; do
-	cp "$WL/errstorm" "$TMP/errstorm$i" || exit 1
+# three programs (errstorm under three names, not told apart by digits alone:
+# a fingerprint reads them as N), each with a burst of failed stat calls: three
+# errors.burst findings (the errors analyzer makes one a program)
+for i in a b c; do
+	cp "$WL/errstorm" "$TMP/errstorm-$i" || exit 1
 done
 run_dio record -q -o "$TMP/t.dio" --max-findings 2 --analyzer errors --no-summary -- \
-	sh -c "for i in 1 2 3; do $TMP/errstorm\$i storm $TMP/d > /dev/null; done" 2> "$TMP/inline"
+	sh -c "for i in a b c; do $TMP/errstorm-\$i storm $TMP/d > /dev/null; done" 2> "$TMP/inline"
 [ "$RC" -eq 0 ] || { echo "FAIL: dio record exited with $RC:"; cat "$TMP/inline"; exit 1; }
 titles() {
 	grep '^dio: \[' "$1" | sed 's/\(errors.burst: \).* calls failed .*/\1/'

@@ -41,6 +41,8 @@ INTEGRATION_TESTS += tests/integration/ci-job.sh
 INTEGRATION_TESTS += tests/integration/ci-gate.sh
 # run-queue waits are the machine's: --fail-on counts them only when named
 INTEGRATION_TESTS += tests/integration/machine-findings.sh
+# baselines judge patterns, not thresholds; one fingerprint is one finding
+INTEGRATION_TESTS += tests/integration/baseline-patterns.sh
 # a trace file cut short while dump reads it: said, never SIGBUS
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a flood of 4 million calls recorded without a loss, counted from the file

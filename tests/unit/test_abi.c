@@ -175,7 +175,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_optval, set, 24),
 		OFF(dio_optval, pad, 28),
 
-		SZ(dio_finding, 192),
+		SZ(dio_finding, 200),
 		OFF(dio_finding, size, 0),
 		OFF(dio_finding, severity, 4),
 		OFF(dio_finding, code, 8),
@@ -204,6 +204,8 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_finding, cost_ns, 176),
 		OFF(dio_finding, processes, 184),
 		OFF(dio_finding, gates, 188),
+		OFF(dio_finding, below, 192),
+		OFF(dio_finding, pad2, 196),
 
 		SZ(dio_rule, 40),
 		OFF(dio_rule, code, 0),
