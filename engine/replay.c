@@ -70,9 +70,14 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 		       o->capture_bytes,
 		       session__info(s, "session_id") ? session__info(s, "session_id") : "",
 		       (int)getpid());
-	/* the command line as given, one line: arguments separated by spaces */
-	for (int i = 0; i < argc && off < len; i++)
-		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+	/* the command line as given, one line: arguments separated by spaces; a URL's
+	 * password (--sink clickhouse:url=http://user:pw@...) stays out of the file */
+	for (int i = 0; i < argc && off < len; i++) {
+		if (i)
+			off += snprintf(buf + off, len - off, " ");
+		if (off < len)
+			off += dio_redact_password(argv[i], buf + off, len - off);
+	}
 	if (off < len)
 		snprintf(buf + off, len - off, "\n");
 	for (char *p = strstr(buf, "options="); p && *p; p++)

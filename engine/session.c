@@ -514,8 +514,13 @@ static void set_default_info(struct session *s)
 		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%d", i ? "," : "-p ", o->pids[i]);
 	if (!o->argv && !o->npids && o->trace_all)
 		snprintf(cmd, sizeof(cmd), "-a");
-	if (cmd[0])
-		session__set_info(s, "command", cmd);
+	if (cmd[0]) {
+		char clean[sizeof(cmd)];
+
+		/* a URL's password (a traced client's, a sink's) goes into no report */
+		dio_redact_password(cmd, clean, sizeof(clean));
+		session__set_info(s, "command", clean);
+	}
 	set_time_info(s, "start", 0);
 }
 

@@ -414,6 +414,48 @@ static inline size_t dio_escape(const char *s, size_t n, unsigned int flags, cha
 	return off;
 }
 
+/*
+ * s into buf (len bytes, always NUL-terminated) with the password of every
+ * URL's user information replaced by "***" (scheme://user:***@host): a command
+ * line kept in a trace file, a report or a database must not carry one.
+ * Returns the length written.
+ */
+static inline size_t dio_redact_password(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return 0;
+	while (*s && o + 1 < len) {
+		const char *auth, *end, *at = NULL, *colon = NULL;
+
+		if (s[0] != ':' || s[1] != '/' || s[2] != '/') {
+			buf[o++] = *s++;
+			continue;
+		}
+		auth = s + 3;
+		for (end = auth; *end && *end != '/' && *end != ' ' && *end != ',' && *end != '?' &&
+		     *end != '#'; end++)
+			if (*end == '@')
+				at = end;
+		for (const char *c = auth; at && c < at && !colon; c++)
+			if (*c == ':')
+				colon = c;
+		if (!colon) {
+			buf[o++] = *s++;
+			continue;
+		}
+		/* "://user:" as it is, then the stars, then from the '@' on */
+		for (const char *c = s; c <= colon && o + 1 < len; c++)
+			buf[o++] = *c;
+		for (int k = 0; k < 3 && o + 1 < len; k++)
+			buf[o++] = '*';
+		s = at;
+	}
+	buf[o] = 0;
+	return o;
+}
+
 #define DIO_PLUGIN_ABI	1
 
 #endif /* DIO_PLUGIN_H */

@@ -322,8 +322,11 @@ static void put_command_line(struct rbuf *b)
 	if (buf)
 		buf[n] = 0;	/* the last argument's NUL, were it cut */
 	for (ssize_t i = 0; buf && i < n; i += (ssize_t)strlen(buf + i) + 1) {
-		const char *a = buf + i;
+		char clean[CMDLINE_MAX];
+		const char *a = clean;
 
+		/* a sink URL's password goes into no report */
+		dio_redact_password(buf + i, clean, sizeof(clean));
 		if (i)
 			rbuf_str(&cmd, " ");
 		if (*a && !a[strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

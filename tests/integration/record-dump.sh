@@ -64,6 +64,16 @@ for k in "kernel=$(uname -r)" "host=$(uname -n)" "mode=detailed" "blocks: 1 inta
 done
 # the recording dio's pid, so that a replay knows which waits dio itself caused
 grep -qE '^dio_pid=[1-9][0-9]*$' "$TMP/info" || { echo "FAIL: dio info lacks dio_pid"; fail=1; }
+# a URL's password on the command line stays out of the file and its reports
+run_dio record -q -o "$TMP/pw.dio" --sink "json:file=$TMP/pw.json" -- \
+	sh -c ':' http://dio:s3cret@db.example:8123/ > /dev/null 2>&1
+"$DIO" info "$TMP/pw.dio" > "$TMP/pw.info" 2>&1
+"$DIO" analyze "$TMP/pw.dio" --analyzer all --sink "sarif:file=$TMP/pw.sarif" > /dev/null 2>&1
+grep -q 'http://dio:\*\*\*@db.example:8123/' "$TMP/pw.info" ||
+	{ echo "FAIL: dio info does not show the URL with its password starred"; fail=1; }
+if grep -l s3cret "$TMP/pw.dio" "$TMP/pw.info" "$TMP/pw.sarif"; then
+	echo "FAIL: the password is kept in the files above"; fail=1
+fi
 # per process: the workload with as many records as the dump has call lines for it
 pid=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* basic\] .*/\1/p' "$TMP/dump" | head -1)
 n=$(calls "$pid" "$TMP/dump" | wc -l)

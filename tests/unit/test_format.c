@@ -555,6 +555,34 @@ static void time_prefixes(void **state)
 	expect(&r, &c, "9223372036.854775 sync() = 0");
 }
 
+/* a URL's password is starred wherever a command line is kept; nothing else changes */
+static void url_passwords_are_redacted(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "clickhouse:url=http://dio:s3cret@db:8123/,session=x",
+		  "clickhouse:url=http://dio:***@db:8123/,session=x" },
+		{ "http://u:p@h http://v:q@i/x", "http://u:***@h http://v:***@i/x" },
+		{ "http://user@host/", "http://user@host/" },
+		{ "https://host:8443/a@b", "https://host:8443/a@b" },
+		{ "url=http://a:b:c@h", "url=http://a:***@h" },
+		{ "no url: at all://", "no url: at all://" },
+		{ "", "" },
+	};
+	char buf[128], small[12];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(dio_redact_password(cases[i].in, buf, sizeof(buf)),
+				 strlen(cases[i].out));
+		assert_string_equal(buf, cases[i].out);
+	}
+	/* cut to the buffer, never past it, never the password */
+	dio_redact_password("http://u:secret@h", small, sizeof(small));
+	assert_string_equal(small, "http://u:**");
+}
+
 static void thread_names_are_escaped_and_bounded(void **state)
 {
 	struct rec r = mk(NR_sync, 0, NULL, NULL);
@@ -846,6 +874,7 @@ int main(void)
 		cmocka_unit_test(strings_cut_unreadable_or_absent),
 		cmocka_unit_test(strings_are_escaped),
 		cmocka_unit_test(escape_names_and_text),
+		cmocka_unit_test(url_passwords_are_redacted),
 		cmocka_unit_test(rename_two_strings_each_cut_or_unreadable),
 		cmocka_unit_test(xattr_path_and_name),
 		cmocka_unit_test(close_names_its_file),
