@@ -76,6 +76,8 @@ INTEGRATION_TESTS += tests/integration/top-basic.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
+# the host's per-process tables: processes gone unseen are swept
+INTEGRATION_TESTS += tests/integration/trace-ofd-sweep.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)
