@@ -110,7 +110,7 @@ struct session {
 	int (*rec)(void *ud, const void *rec, size_t size);
 	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
 	/* records the writer dropped so far, and why */
-	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
+	void (*rec_loss)(void *ud, struct loss *l);
 	void *rec_ud;
 	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
 	struct selfstats *stats;	/* --stats, while tracing live */
@@ -189,7 +189,7 @@ static void refresh_counters(struct session *s)
 	if (s->probe)
 		probe__counters(s->probe, s->loss.n);
 	if (s->rec_loss)
-		s->rec_loss(s->rec_ud, &s->loss.n[LOSS_WRITER], &s->loss.writer_cause);
+		s->rec_loss(s->rec_ud, &s->loss);
 	s->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(s->tags);
 	if (s->ofds) {
 		s->loss.n[LOSS_OFD_EVICTED] = ofdtab__evicted(s->ofds);
@@ -1236,7 +1236,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
 			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
+			 void (*lost)(void *ud, struct loss *l), void *ud)
 {
 	s->rec = add;
 	s->rec_tick = tick;

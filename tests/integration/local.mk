@@ -78,6 +78,8 @@ INTEGRATION_TESTS += tests/integration/report-files.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
 # the host's per-process tables: processes gone unseen are swept
 INTEGRATION_TESTS += tests/integration/trace-ofd-sweep.sh
+# dio record --max-size repeats the paths of the files used last, not of all
+INTEGRATION_TESTS += tests/integration/record-part-paths.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)
