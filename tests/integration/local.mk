@@ -74,7 +74,7 @@ INTEGRATION_TESTS += tests/integration/diff.sh
 # dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
 INTEGRATION_TESTS += tests/integration/top-basic.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
-INTEGRATION_TESTS += tests/integration/report-files.sh
+INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
 # the host's per-process tables: processes gone unseen are swept
 INTEGRATION_TESTS += tests/integration/trace-ofd-sweep.sh
