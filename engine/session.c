@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,8 +42,6 @@
  */
 #define OFD_PROCS	65536
 #define OFD_SWEEP_MIN	256
-/* the initial pid namespace's inode (PROC_PID_INIT_INO): where records' pids are dio's */
-#define PID_NS_INIT_INO	0xEFFFFFFCU
 
 struct dio_ctx {
 	struct session *s;
@@ -1137,11 +1134,10 @@ static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
 	return 0;
 }
 
-/* a process that no longer exists; pids of records are the initial namespace's */
 static int pid_gone(void *ud, uint32_t pid)
 {
 	(void)ud;
-	return (int32_t)pid > 0 && kill((pid_t)pid, 0) && errno == ESRCH;
+	return (int32_t)pid > 0 && task_gone((pid_t)pid, 0);
 }
 
 /*
@@ -1167,13 +1163,6 @@ static int sweep_ofds(struct session *s)
 	left = ofdtab__procs(s->ofds);
 	s->ofd_sweep_at = 2 * left > OFD_SWEEP_MIN ? 2 * left : OFD_SWEEP_MIN;
 	return e;
-}
-
-static int own_pid_ns(void)
-{
-	struct stat st;
-
-	return !stat("/proc/self/ns/pid", &st) && st.st_ino == PID_NS_INIT_INO;
 }
 
 int session__dispatch(struct session *s, const void *rec, size_t size)
@@ -1524,7 +1513,7 @@ int session__trace(struct session *s)
 		}
 	}
 	start = last_sweep = now_ms();
-	if (s->ofds && own_pid_ns())
+	if (s->ofds && pids_are_ours())
 		s->ofd_sweep_at = OFD_SWEEP_MIN;
 	if (s->stats)
 		selfstats__consumer_start(s->stats);

@@ -73,6 +73,8 @@ INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace
 INTEGRATION_TESTS += tests/integration/diff.sh
 # dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
 INTEGRATION_TESTS += tests/integration/top-basic.sh
+# dio top: rows of exited threads added up past 4096, those gone unseen swept
+INTEGRATION_TESTS += tests/integration/top-exited.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
