@@ -9,7 +9,7 @@
 #
 # Modes (-m, any of):
 #   trace   dio trace -a -q -o /dev/null            (the summary on, as a user runs it)
-#   record  dio record -a -o DIR/r.dio --max-size 64M --rotate 2
+#   record  dio record -a -o DIR/r.dio --max-size 8M --rotate 2  (a part every minute or so)
 #   all     dio trace -a -q -o /dev/null --analyzer all --report DIR/page.html
 #
 # usage: sudo bench/longrun.sh [-d SECONDS] [-r RATE] [-f FILES] [-i INTERVAL] [-m MODES]
@@ -45,9 +45,8 @@ work=$(mktemp -d /var/tmp/dio-bench-longrun.XXXXXX)
 files_dir=$(mktemp -d /dev/shm/dio-bench-longrun.XXXXXX)
 dio_pid=
 trap '[ -z "$dio_pid" ] || kill -INT "$dio_pid" 2> /dev/null; rm -rf "$work" "$files_dir"' EXIT
-# one dio at a time on this machine: the integration tests take the same lock
+# one dio at a time on this machine: the integration tests take the same lock, per session
 exec 8> /tmp/dio-integration.lock
-flock 8
 
 rss_mb() { awk -v k="$1:" '$1 == k { printf "%d", $2 / 1024 }' "/proc/$2/status"; }
 
@@ -57,9 +56,10 @@ run() {
 	local -a args
 	case $mode in
 	trace) args=(trace -a -q -o /dev/null) ;;
-	record) args=(record -a -o "$work/r.dio" --max-size 64M --rotate 2) ;;
+	record) args=(record -a -o "$work/r.dio" --max-size 8M --rotate 2) ;;
 	all) args=(trace -a -q -o /dev/null --analyzer all --report "$work/page.html") ;;
 	esac
+	flock 8
 	"$dio" "${args[@]}" --stats 2> "$work/err" &
 	dio_pid=$!
 	# attached when its programs run: a second or two
@@ -76,6 +76,7 @@ run() {
 	echo "peak $(rss_mb VmHWM "$dio_pid")"
 	kill -INT "$dio_pid"
 	wait "$dio_pid" || true
+	flock -u 8
 	dio_pid=
 	echo "procs $(awk '{ print $1 }' "$work/wl")"
 	for key in paths_evicted part_paths_evicted ofd_procs_evicted ofd_procs_swept; do
