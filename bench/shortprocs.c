@@ -6,16 +6,18 @@
  * (fork, then exec of this program with its part), makes F new files in
  * DIR (create, write a line, close), starts one thread that reads them,
  * deletes them and exits. Every file is a new file tag, every process a new
- * pid and two new tids.
+ * pid and two new tids. With "renamed", each renames itself "renamed" before
+ * it exits: under --comm shortprocs, dio sees its files but not its exit.
  *
- * usage: shortprocs DIR SECONDS RATE FILES
- *        (shortprocs --child DIR FILES: one process's part)
+ * usage: shortprocs DIR SECONDS RATE FILES [renamed]
+ *        (shortprocs --child DIR FILES [renamed]: one process's part)
  */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,7 +49,7 @@ static void *reader(void *unused)
 	return NULL;
 }
 
-static int child(void)
+static int child(int renamed)
 {
 	char path[4096];
 	pthread_t th;
@@ -69,6 +71,8 @@ static int child(void)
 		path_of(path, sizeof(path), i);
 		unlink(path);
 	}
+	if (renamed)
+		prctl(PR_SET_NAME, "renamed");
 	return 0;
 }
 
@@ -88,13 +92,13 @@ int main(int argc, char **argv)
 	char self[4096];
 	ssize_t n;
 
-	if (argc == 4 && !strcmp(argv[1], "--child")) {
+	if (argc >= 4 && !strcmp(argv[1], "--child")) {
 		dir = argv[2];
 		files = atol(argv[3]);
-		return child();
+		return child(argc == 5);
 	}
-	if (argc != 5) {
-		fprintf(stderr, "usage: shortprocs DIR SECONDS RATE FILES\n");
+	if (argc != 5 && (argc != 6 || strcmp(argv[5], "renamed"))) {
+		fprintf(stderr, "usage: shortprocs DIR SECONDS RATE FILES [renamed]\n");
 		return 2;
 	}
 	secs = atof(argv[2]);
@@ -124,7 +128,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid) {
-			execl(self, "shortprocs", "--child", argv[1], argv[4], (char *)NULL);
+			execl(self, "shortprocs", "--child", argv[1], argv[4], argv[5], (char *)NULL);
 			_exit(127);
 		}
 		started++;
