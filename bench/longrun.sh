@@ -14,6 +14,7 @@
 #   renamed dio trace -a -q -o /dev/null --comm shortprocs --analyzer redundant-open,
 #           the processes renaming themselves before they exit: dio never sees
 #           their exits (the table of open files it follows for that analyzer)
+#   top     dio top -a -b -S -d 5 > /dev/null      (rows of every thread and process)
 #
 # usage: sudo bench/longrun.sh [-d SECONDS] [-r RATE] [-f FILES] [-i INTERVAL] [-m MODES]
 #                              DIO [DIO ...]
@@ -43,8 +44,8 @@ workload=$here/shortprocs
 [ -x "$workload" ] || bench_die "$workload not found: run make first"
 for m in $modes; do
 	case $m in
-	trace|record|all|renamed) ;;
-	*) bench_die "-m: no mode '$m' (trace, record, all, renamed)" ;;
+	trace|record|all|renamed|top) ;;
+	*) bench_die "-m: no mode '$m' (trace, record, all, renamed, top)" ;;
 	esac
 done
 work=$(mktemp -d /var/tmp/dio-bench-longrun.XXXXXX)
@@ -54,6 +55,8 @@ trap '[ -z "$dio_pid" ] || kill -INT "$dio_pid" 2> /dev/null; rm -rf "$work" "$f
 # one dio at a time on this machine: the integration tests take the same lock, per session
 exec 8> /tmp/dio-integration.lock
 
+# what --stats says the host's tables forgot, added up or swept
+counts="paths_evicted part_paths_evicted ofd_procs_evicted ofd_procs_swept top_rows_folded"
 rss_mb() { awk -v k="$1:" '$1 == k { printf "%d", $2 / 1024 }' "/proc/$2/status"; }
 
 # run MODE DIO: one session; prints "t rss" lines, then "peak", "procs" and what it forgot
@@ -66,9 +69,10 @@ run() {
 	all) args=(trace -a -q -o /dev/null --analyzer all --report "$work/page.html") ;;
 	renamed) args=(trace -a -q -o /dev/null --comm shortprocs --analyzer redundant-open)
 		renamed=1 ;;
+	top) args=(top -a -b -S -d 5) ;;
 	esac
 	flock 8
-	"$dio" "${args[@]}" --stats 2> "$work/err" &
+	"$dio" "${args[@]}" --stats > /dev/null 2> "$work/err" &
 	dio_pid=$!
 	# attached when its programs run: a second or two
 	sleep 3
@@ -87,7 +91,7 @@ run() {
 	flock -u 8
 	dio_pid=
 	echo "procs $(awk '{ print $1 }' "$work/wl")"
-	for key in paths_evicted part_paths_evicted ofd_procs_evicted ofd_procs_swept; do
+	for key in $counts; do
 		echo "$key $(awk -v k="$key" '$1 == "dropped" && $2 == k { print $3 }' "$work/err")"
 	done
 	rm -f "$work"/r.dio*
@@ -116,7 +120,7 @@ for mode in $modes; do
 		for n in "${names[@]}"; do printf ' %18s' "${col[$n.$t]:--}"; done
 		echo
 	done
-	for k in peak procs paths_evicted part_paths_evicted ofd_procs_evicted ofd_procs_swept; do
+	for k in peak procs $counts; do
 		printf '%-22s' "$k"
 		for n in "${names[@]}"; do printf ' %18s' "${col[$n.$k]:--}"; done
 		echo
