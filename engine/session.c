@@ -33,6 +33,15 @@
 #define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
 #define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
 #define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
+/*
+ * Processes whose open files are followed (for modules that want DIO_EV_OFD):
+ * past that many, the one named least recently is forgotten. Live, those
+ * gone from the machine without their exit record are swept each time the
+ * table holds twice what the last sweep left (and OFD_SWEEP_MIN): a kill(0)
+ * per process, amortised over the processes that came since.
+ */
+#define OFD_PROCS	65536
+#define OFD_SWEEP_MIN	256
 
 struct dio_ctx {
 	struct session *s;
@@ -43,6 +52,7 @@ struct session {
 	struct options *o;
 	struct tagtab *tags;
 	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
+	size_t ofd_sweep_at;	/* processes in it that call for a sweep; 0: no sweeps */
 	uint64_t last_ts;	/* of the latest record: when the trace ended */
 	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
 	int replay;		/* the records come from a recording, not the kernel */
@@ -97,7 +107,7 @@ struct session {
 	int (*rec)(void *ud, const void *rec, size_t size);
 	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
 	/* records the writer dropped so far, and why */
-	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
+	void (*rec_loss)(void *ud, struct loss *l);
 	void *rec_ud;
 	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
 	struct selfstats *stats;	/* --stats, while tracing live */
@@ -176,8 +186,12 @@ static void refresh_counters(struct session *s)
 	if (s->probe)
 		probe__counters(s->probe, s->loss.n);
 	if (s->rec_loss)
-		s->rec_loss(s->rec_ud, &s->loss.n[LOSS_WRITER], &s->loss.writer_cause);
+		s->rec_loss(s->rec_ud, &s->loss);
 	s->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(s->tags);
+	if (s->ofds) {
+		s->loss.n[LOSS_OFD_EVICTED] = ofdtab__evicted(s->ofds);
+		s->loss.n[LOSS_OFD_SWEPT] = ofdtab__swept(s->ofds);
+	}
 }
 
 static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
@@ -943,7 +957,7 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		if (s->plugins[i].an)
 			e = init_plugin(s, &s->plugins[i], err, errlen);
 	if (!e && s->nby[DIO_EV_OFD]) {
-		s->ofds = ofdtab__new();
+		s->ofds = ofdtab__new(OFD_PROCS);
 		if (!s->ofds) {
 			e = -ENOMEM;
 			snprintf(err, errlen, "out of memory");
@@ -1120,6 +1134,37 @@ static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
 	return 0;
 }
 
+static int pid_gone(void *ud, uint32_t pid)
+{
+	(void)ud;
+	return (int32_t)pid > 0 && task_gone((pid_t)pid, 0);
+}
+
+/*
+ * Live, with dio in the initial pid namespace: the processes followed that
+ * are gone, their exit record lost or left out by a filter (--comm), end
+ * what they held now, once the records they sent before are in. 0 or a
+ * module's error.
+ */
+static int sweep_ofds(struct session *s)
+{
+	size_t left;
+	int e = 0;
+
+	if (!s->ofds || !s->ofd_sweep_at)
+		return 0;
+	if (ofdtab__mark_gone(s->ofds, pid_gone, NULL))
+		e = probe__drain(s->probe);
+	if (e < 0)
+		return e;
+	e = ofdtab__sweep(s->ofds, s->last_ts);
+	if (!e)
+		e = ended_to_modules(s);
+	left = ofdtab__procs(s->ofds);
+	s->ofd_sweep_at = 2 * left > OFD_SWEEP_MIN ? 2 * left : OFD_SWEEP_MIN;
+	return e;
+}
+
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
@@ -1180,7 +1225,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
 			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
+			 void (*lost)(void *ud, struct loss *l), void *ud)
 {
 	s->rec = add;
 	s->rec_tick = tick;
@@ -1468,6 +1513,8 @@ int session__trace(struct session *s)
 		}
 	}
 	start = last_sweep = now_ms();
+	if (s->ofds && pids_are_ours())
+		s->ofd_sweep_at = OFD_SWEEP_MIN;
 	if (s->stats)
 		selfstats__consumer_start(s->stats);
 	while (!stop_signal) {
@@ -1499,6 +1546,10 @@ int session__trace(struct session *s)
 			last_sweep = now_ms();
 			s->exits = 0;
 		}
+		if (s->ofd_sweep_at && ofdtab__procs(s->ofds) >= s->ofd_sweep_at && sweep_ofds(s)) {
+			code = 1;
+			break;
+		}
 		if (child.pid > 0 && !child_done) {
 			pid_t r = waitpid(child.pid, &status, WNOHANG);
 
@@ -1519,6 +1570,9 @@ int session__trace(struct session *s)
 	e = probe__drain(s->probe);
 	/* a request issued a second ago and not complete lost its completion, or ends too late */
 	probe__sweep(s->probe, BLOCK_END_AGE_NS);
+	/* what a process gone unseen held ends with it, not with the trace */
+	if (!s->failed && sweep_ofds(s))
+		code = 1;
 	refresh_counters(s);
 	if (s->stats) {
 		selfstats__poll(s->stats, e);

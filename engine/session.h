@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <dio/plugin.h>
+#include "loss.h"
 #include "options.h"
 
 struct session;
@@ -66,12 +67,12 @@ struct tf_reader;
 /*
  * dio record: also hand every record, as the ring delivered it, to add (NULL:
  * stop). add returns 0 or -errno, which stops the session. tick runs every
- * drain period; lost tells the records the writer dropped so far and why
- * (DIO_WRITER_*), for the losses the session reports.
+ * drain period; lost sets the recorder's counts in l (the records the writer
+ * dropped so far and why, the paths a --max-size part did not repeat), for
+ * the losses the session reports.
  */
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud);
+			 int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud);
 /* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);

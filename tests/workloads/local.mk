@@ -55,6 +55,10 @@ tests_workloads_appender_SOURCES = tests/workloads/appender.c
 check_PROGRAMS += tests/workloads/topload
 tests_workloads_topload_SOURCES = tests/workloads/topload.c
 tests_workloads_topload_LDADD = -lpthread
+# dio top's rows of exited threads: T short threads, one pread64 each
+check_PROGRAMS += tests/workloads/topthreads
+tests_workloads_topthreads_SOURCES = tests/workloads/topthreads.c
+tests_workloads_topthreads_LDADD = -lpthread
 
 # names that hold terminal escapes, newlines and OSC titles (names-escaped.sh)
 check_PROGRAMS += tests/workloads/hostile
