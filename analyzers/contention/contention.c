@@ -40,6 +40,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/hist.h"
@@ -64,7 +65,7 @@
 enum {
 	O_WINDOW_MS, O_MIN_BACKGROUND, O_RATE_DROP, O_LATENCY_FACTOR, O_MIN_CALLS,
 	O_BASELINE_WINDOWS, O_BACKGROUND, O_FOREGROUND, O_MAX_THREADS, O_MAX_GROUPS,
-	O_MAX_INTERVALS,
+	O_MAX_INTERVALS, O_WINDOWS,
 };
 
 static const struct dio_option options[] = {
@@ -91,6 +92,9 @@ static const struct dio_option options[] = {
 			   "thread-name groups; threads of more groups are not counted" },
 	[O_MAX_INTERVALS] = { "max_intervals", DIO_OPT_INT, "5",
 			      "harmful intervals listed in a finding" },
+	[O_WINDOWS] = { "windows", DIO_OPT_STRING, NULL,
+			"file for a line per window and the verdicts, what the findings were "
+			"decided from; \"-\" for standard output (default: none)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -272,6 +276,8 @@ struct contention {
 	uint64_t oldest, newest;	/* the open windows */
 	uint64_t first, last;		/* the interval under way */
 	struct bginfo cur_bg;
+	FILE *dbg;			/* the windows option's file; NULL: none */
+	int own_dbg;
 };
 
 /* ---- options --------------------------------------------------------------- */
@@ -318,12 +324,54 @@ static int check_range(struct contention *s, const struct dio_optval *o, int i, 
 	return -EINVAL;
 }
 
+/* the windows option's file: 0600, not through a symbolic link, as dio's own */
+static int open_windows_file(struct contention *s, const char *path)
+{
+	int fd;
+
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-")) {
+		s->dbg = stdout;
+		return 0;
+	}
+	fd = DIO_HOST_HAS(s->host, create_output) ? s->host->create_output(s->ctx, path) : -ENOSYS;
+	if (fd < 0)
+		return fd;
+	s->dbg = fdopen(fd, "w");
+	if (!s->dbg) {
+		int err = -errno;
+
+		close(fd);
+		s->host->log(s->ctx, "windows: cannot open '%s': %s", path, strerror(-err));
+		return err;
+	}
+	s->own_dbg = 1;
+	return 0;
+}
+
+/* a line for the windows option's file, when there is one */
+static void dbg(struct contention *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void dbg(struct contention *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->dbg)
+		return;
+	va_start(ap, fmt);
+	vfprintf(s->dbg, fmt, ap);
+	va_end(ap);
+}
+
 static void ct_destroy(void *state)
 {
 	struct contention *s = state;
 
 	if (!s)
 		return;
+	if (s->own_dbg)
+		fclose(s->dbg);
 	table_free(&s->threads);
 	free(s->groups);
 	free(s->fgwin);
@@ -384,6 +432,9 @@ static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		goto cleanup;
 	}
 	call_kinds_init(&s->kinds, host);
+	err = open_windows_file(s, o[O_WINDOWS].s);
+	if (err)
+		goto cleanup;
 	*state = s;
 	return 0;
 cleanup:
@@ -584,6 +635,11 @@ static void judge(struct contention *s, uint32_t gi, const struct span *sp)
 		(unsigned __int128)cc * bw * 100 <= (unsigned __int128)bc * cw * (100 - s->rate_drop);
 	slower = cc >= s->min_calls && bc >= s->min_calls && p99b &&
 		 (double)p99c >= s->factor * (double)p99b;
+	dbg(s, "interval %" PRIu64 "-%" PRIu64 " %s: %" PRIu64 " windows %" PRIu64 " calls p99 %"
+	    PRIu64 " ns; baseline %" PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64 " ns: %s\n",
+	    sp->first, sp->last, g->name, cw, cc, p99c, bw, bc, p99b,
+	    fewer && slower ? "harm (fewer, slower)" : fewer ? "harm (fewer)" :
+	    slower ? "harm (slower)" : "no harm");
 	if (!fewer && !slower) {
 		g->harmless++;
 		return;
@@ -626,12 +682,17 @@ static void end_interval(struct contention *s)
 		g->cur.first = s->first;
 		g->cur.last = s->last;
 		g->cur.bg = s->cur_bg;
-		if (baseline_ready(s, g))
+		if (baseline_ready(s, g)) {
 			judge(s, gi, &g->cur);
-		else if (g->npending < PENDING)
+		} else if (g->npending < PENDING) {
 			g->pending[g->npending++] = g->cur;
-		else
+			dbg(s, "interval %" PRIu64 "-%" PRIu64 " %s: waits for a baseline (%" PRIu64
+			    " windows)\n", s->first, s->last, g->name, g->base.windows);
+		} else {
 			g->unjudged++;
+			dbg(s, "interval %" PRIu64 "-%" PRIu64 " %s: not judged, no baseline (%" PRIu64
+			    " windows)\n", s->first, s->last, g->name, g->base.windows);
+		}
 	}
 	s->active = 0;
 }
@@ -686,6 +747,7 @@ static void close_window(struct contention *s, struct window *w)
 	}
 	if (w->bg.nthreads)
 		bg_merge(&s->lvbg[level_of(w->bg.nthreads)], &w->bg);
+	dbg(s, "window %" PRIu64 " busy %u%s", w->idx, w->bg.nthreads, contended ? " contended" : "");
 	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		struct group *g = &s->groups[gi];
 		struct fgstat *f = fgwin(s, gi, w->idx);
@@ -695,6 +757,9 @@ static void close_window(struct contention *s, struct window *w)
 		g->was_present = f->windows != 0;
 		if (!f->windows)
 			continue;
+		if (g->role == ROLE_FG)
+			dbg(s, " | %s %" PRIu64 " calls p99 %" PRIu64 " ns%s", g->name, f->calls,
+			    hist_pct(&f->h, 0.99), prev && next ? "" : " (edge)");
 		/*
 		 * The first and the last window of a stretch of activity are partly
 		 * idle: counted, they would look like a drop in the call rate (a
@@ -703,14 +768,19 @@ static void close_window(struct contention *s, struct window *w)
 		if (g->role == ROLE_FG && prev && next) {
 			fg_merge(contended ? &g->cur.fg : &g->base, f);
 			level_add(s, gi, w->bg.nthreads, w->idx, f);
-			/* intervals that came before a baseline are judged once there is one */
-			if (!contended && g->npending && baseline_ready(s, g)) {
-				for (uint32_t i = 0; i < g->npending; i++)
-					judge(s, gi, &g->pending[i]);
-				g->npending = 0;
-			}
 		}
 		memset(f, 0, sizeof(*f));
+	}
+	dbg(s, "\n");
+	/* intervals that came before a baseline are judged once there is one */
+	for (uint32_t gi = 0; gi < s->ngroups && !contended; gi++) {
+		struct group *g = &s->groups[gi];
+
+		if (g->role != ROLE_FG || !g->npending || !baseline_ready(s, g))
+			continue;
+		for (uint32_t i = 0; i < g->npending; i++)
+			judge(s, gi, &g->pending[i]);
+		g->npending = 0;
 	}
 }
 
@@ -910,6 +980,11 @@ static int split_at(struct contention *s, uint32_t gi, uint32_t lo, uint32_t k, 
 		sp->score = zr;
 	if (sp->slower && zt > sp->score)
 		sp->score = zt;
+	dbg(s, "split %s at %u: few %" PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64 " ns, many %"
+	    PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64 " ns; rate z^2 %.1f%s, p99 z^2 %.1f%s\n",
+	    s->groups[gi].name, k, a->windows, a->calls, a->p99, b->windows, b->calls, b->p99, zr,
+	    sp->fewer ? " harm" : rate_ok ? "" : " (too few calls)", zt,
+	    sp->slower ? " harm" : p99_ok ? "" : " (too few calls)");
 	return rate_ok || p99_ok;
 }
 
@@ -983,7 +1058,7 @@ static double cost_of(struct contention *s, uint64_t windows, double rate, doubl
 	return (double)windows * (double)s->wns * (drop > slow ? drop : slow);
 }
 
-static void verdict(struct contention *s, uint32_t gi)
+static void decide(struct contention *s, uint32_t gi)
 {
 	struct group *g = &s->groups[gi];
 
@@ -1011,6 +1086,29 @@ static void verdict(struct contention *s, uint32_t gi)
 		g->verdict = V_FINE;
 	} else {
 		g->verdict = V_UNJUDGED;
+	}
+}
+
+static void verdict(struct contention *s, uint32_t gi)
+{
+	static const char *const what[] = { "nothing to judge", "no harm", "harm (baseline)",
+					    "harm (levels)", "not judged" };
+	struct group *g = &s->groups[gi];
+
+	decide(s, gi);
+	if (g->role != ROLE_FG)
+		return;
+	dbg(s, "group %s: baseline %" PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64
+	    " ns; intervals: %" PRIu64 " harmful, %" PRIu64 " harmless, %" PRIu64
+	    " without a baseline; verdict: %s\n", g->name, g->base.windows, g->base.calls,
+	    hist_pct(&g->base.h, 0.99), g->harmful, g->harmless, g->unjudged + g->npending,
+	    what[g->verdict]);
+	for (uint32_t l = 0; l < LEVELS; l++) {
+		const struct level *lv = &s->levels[(size_t)gi * LEVELS + l];
+
+		if (lv->windows)
+			dbg(s, "level %s %u: %" PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64
+			    " ns\n", g->name, l, lv->windows, lv->calls, hist_pct(&lv->h, 0.99));
 	}
 }
 

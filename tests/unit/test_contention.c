@@ -13,6 +13,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "tests/unit/fake_analyzer_host.h"
 
@@ -801,6 +804,39 @@ static void same_stream_same_findings(void **unused)
 	assert_memory_equal(&first, &found[0], sizeof(first));
 }
 
+/* windows=FILE: a line per window and the verdict, in a file only its owner reads */
+static void windows_file_says_what_was_decided(void **unused)
+{
+	char path[] = "/tmp/dio-test-contention-XXXXXX", text[1 << 16];
+	struct stat st;
+	size_t n;
+	FILE *f;
+	int fd;
+
+	(void)unused;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	opts_reset("windows", path, NULL);
+	scenario(10, 50, 400000, 4);
+	assert_int_equal(nfindings(CODE), 1);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	unlink(path);
+	text[n] = 0;
+	/* the first window of the clients is an edge, a calm one and a contended one count */
+	assert_non_null(strstr(text, "window 10 busy 0 | client 100 calls p99 100000 ns (edge)\n"));
+	assert_non_null(strstr(text, "window 11 busy 0 | client 100 calls p99 100000 ns\n"));
+	assert_non_null(strstr(text, "window 30 busy 4 contended | client 50 calls p99 400000 ns\n"));
+	assert_non_null(strstr(text, "group client: "));
+	assert_non_null(strstr(text, "verdict: harm"));
+	opts_reset(NULL);
+}
+
 static void bad_options_are_refused(void **unused)
 {
 	static const char *const bad[][2] = {
@@ -875,6 +911,7 @@ int main(void)
 		cmocka_unit_test(busy_background_same_stream_same_findings),
 		cmocka_unit_test(failed_and_other_calls_do_not_count),
 		cmocka_unit_test(same_stream_same_findings),
+		cmocka_unit_test(windows_file_says_what_was_decided),
 		cmocka_unit_test(bad_options_are_refused),
 		cmocka_unit_test(memory_stays_bounded),
 	};
