@@ -10,7 +10,7 @@ REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/rsyslog-copytruncate.sh tests/real/rsyslog-reopen-on-truncate.sh \
 	tests/real/tail-copytruncate.sh tests/real/nginx-no-file-cache.sh \
 	tests/real/nginx-open-file-cache.sh tests/real/compress-copy.sh \
-	tests/real/rocksdb-db-bench.sh
+	tests/real/rocksdb-db-bench.sh tests/real/rocksdb-db-bench-steady.sh
 TESTS += $(REAL_TESTS)
 EXTRA_DIST += tests/real/README.md tests/real/lib.sh tests/real/corpus.py \
 	tests/real/stracelog.py $(REAL_TESTS)
