@@ -75,7 +75,7 @@ static const struct dio_option options[] = {
 	[O_LATENCY_FACTOR] = { "latency_factor", DIO_OPT_DOUBLE, "2",
 			       "times the p99 call time with fewer busy that is harm" },
 	[O_MIN_CALLS] = { "min_calls", DIO_OPT_INT, "100",
-			  "foreground calls each side of a comparison needs (for a rate: expected)" },
+			  "foreground calls each side of a comparison needs (a rate: expected)" },
 	[O_BASELINE_WINDOWS] = { "baseline_windows", DIO_OPT_INT, "10",
 				 "windows with foreground I/O each side of a comparison needs" },
 	[O_BACKGROUND] = { "background", DIO_OPT_STRING, NULL,
@@ -1000,8 +1000,10 @@ static void decide(struct contention *s, uint32_t gi)
 
 static void verdict(struct contention *s, uint32_t gi)
 {
-	static const char *const what[] = { "nothing to judge", "no harm",
-					    "harm, but below the cost floor", "harm", "not judged" };
+	static const char *const what[] = {
+		"nothing to judge", "no harm", "harm, but below the cost floor", "harm",
+		"not judged",
+	};
 	struct group *g = &s->groups[gi];
 
 	decide(s, gi);
@@ -1372,8 +1374,8 @@ static int report(struct contention *s, uint32_t gi, uint32_t unreported)
 	put_dur(&m, hp);
 	put(&m, " (x%.1f)\n", bp ? (double)hp / (double)bp : 0);
 	if (sp->few.lo)
-		put(&m, "There was no window without background I/O: those with the fewest busy are "
-		    "the baseline.\n");
+		put(&m, "There was no window without background I/O: those with the fewest busy "
+		    "are the baseline.\n");
 	if (sp->many.hi < g->lj.hi) {
 		put(&m, "The windows with more than ");
 		put_levels(&m, sp->many.hi, sp->many.hi);
@@ -1514,8 +1516,8 @@ static int ct_finish(void *state)
 
 		g->lead = harmed(g);
 		for (uint32_t o = 0; o < s->ngroups && g->lead; o++)
-			if (o != gi && harmed(&s->groups[o]) && !strcmp(s->groups[o].prog, g->prog) &&
-			    worse(s, o, gi))
+			if (o != gi && harmed(&s->groups[o]) &&
+			    !strcmp(s->groups[o].prog, g->prog) && worse(s, o, gi))
 				g->lead = 0;
 		leads += g->lead;
 	}
