@@ -107,11 +107,12 @@ drop_cgroup() {
 	fi
 }
 
-# run_dio ARGS...: dio with a deadline (no test may hang CI); sets RC
+# run_dio ARGS...: dio with a deadline (no test may hang CI) of DIO_TIMEOUT
+# seconds, 30 by default; sets RC
 run_dio() {
-	timeout -s INT -k 5 30 "$DIO" "$@"
+	timeout -s INT -k 5 "${DIO_TIMEOUT:-30}" "$DIO" "$@"
 	RC=$?
-	[ "$RC" -ne 124 ] || echo "dio $* did not finish within 30 s"
+	[ "$RC" -ne 124 ] || echo "dio $* did not finish within ${DIO_TIMEOUT:-30} s"
 }
 
 # paths_forgotten WHAT COUNT: whether COUNT, what one of the host's tables of paths forgot

@@ -14,7 +14,7 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/logtail2-logrotate.sh tests/real/rsyslog-copytruncate.sh \
 	tests/real/rsyslog-reopen-on-truncate.sh tests/real/nginx-no-file-cache.sh \
 	tests/real/nginx-open-file-cache.sh tests/real/compress-copy.sh \
-	tests/real/rocksdb-db-bench.sh \
+	tests/real/rocksdb-db-bench.sh tests/real/rocksdb-db-bench-steady.sh \
 	tests/real/make-j2-gcc.sh tests/real/cmake-ninja.sh tests/real/python-compileall.sh \
 	tests/real/pgbench-postgresql.sh tests/real/redis-benchmark.sh \
 	tests/real/redis-log-enospc.sh tests/real/memcached-memslap.sh \
