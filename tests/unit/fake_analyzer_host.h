@@ -128,6 +128,7 @@ struct fake_finding {
 	uint32_t severity, pid, tid, has_tag;
 	struct dio_file_tag tag;
 	uint64_t ts_first, ts_last, count;
+	uint32_t processes, pad;
 	char code[64], title[256], message[4096], comm[32], path[256], excerpt[2048];
 };
 static struct fake_finding found[FAKE_FINDINGS];
@@ -153,6 +154,10 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	d->ts_first = f->ts_first;
 	d->ts_last = f->ts_last;
 	d->count = f->count;
+	d->processes = f->processes;
+	if (getenv("FAKE_FINDINGS_SHOW"))
+		fprintf(stderr, "finding %s sev %u pid %u count %llu: %s\n", f->code, f->severity,
+			f->pid, (unsigned long long)f->count, f->title);
 #define COPY(field) snprintf(d->field, sizeof(d->field), "%s", f->field ? f->field : "")
 	COPY(code); COPY(title); COPY(message); COPY(comm); COPY(path); COPY(excerpt);
 #undef COPY
