@@ -62,9 +62,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "loglines.h"
 #include "truth.h"
 
-#define LINE	26	/* "2024-01-02 app: line 0001\n" */
 #define POLLS	3	/* reads a follower makes after it got to the end */
 #define TRIES	20	/* creations until the inode number comes back */
 #define HALF	13	/* bytes of the half line line-boundary leaves */
@@ -97,20 +97,6 @@ static void wait_step(int fd)
 	char c;
 
 	must(read(fd, &c, 1) == 1, "pipe read");
-}
-
-/* n bytes of log lines, in one write per line */
-static void write_lines(int fd, size_t n, unsigned int *line)
-{
-	char buf[LINE + 1];
-
-	while (n) {
-		size_t len = n < LINE ? n : LINE;
-
-		snprintf(buf, sizeof(buf), "2024-01-02 app: line %04u\n", ++*line % 10000);
-		must(write(fd, buf, len) == (ssize_t)len, "write");
-		n -= len;
-	}
 }
 
 static unsigned int generation(int fd)
@@ -151,7 +137,7 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 	prctl(PR_SET_NAME, "logwriter");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 	must(fd >= 0, path);
-	write_lines(fd, lines * LINE + (m == LINE_BOUNDARY ? HALF : 0), &line);
+	write_log_lines(fd, lines * LOG_LINE + (m == LINE_BOUNDARY ? HALF : 0), &line);
 	must(!fstat(fd, &st), "fstat");
 	if (recreates(m))
 		must(!close(fd), "close");
@@ -161,7 +147,7 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 		fd = recreate(st.st_ino);
 	else
 		must(!ftruncate(fd, 0), "ftruncate");
-	write_lines(fd, bytes, &line);
+	write_log_lines(fd, bytes, &line);
 	must(!close(fd), "close");
 	step(done);
 	exit(0);
@@ -205,7 +191,7 @@ static size_t read_exactly(int fd, size_t n)
 /* the grown modes: the log was truncated and grew past off; fd is still at off */
 static size_t read_grown(enum mode m, int fd, size_t off, const char *head)
 {
-	char first[LINE];
+	char first[LOG_LINE];
 	struct stat st;
 	off_t end;
 
@@ -248,7 +234,7 @@ static void poll_end(int fd)
 int main(int argc, char **argv)
 {
 	size_t lines = 100, bytes = 1000, off, whole = 0, got = 0;
-	char first_line[LINE];
+	char first_line[LOG_LINE];
 	int go[2], done[2], fd, status, m = -1;
 	unsigned int gen;
 	struct stat st;
@@ -294,7 +280,7 @@ int main(int argc, char **argv)
 		step(go[1]);
 		wait_step(done[0]);
 		if (m == TWO_FDS) {
-			char head[LINE];
+			char head[LOG_LINE];
 
 			/* the first line, to see that it is a log; the resume is another fd's */
 			hfd = open(path, O_RDONLY);

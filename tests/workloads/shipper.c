@@ -39,9 +39,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "loglines.h"
 #include "truth.h"
 
-#define LINE	26	/* "2024-01-02 app: line 0001\n" */
 #define POOL	4	/* threads of the shipper's pool */
 #define CHUNK	64	/* bytes a pool thread reads at a time */
 
@@ -146,20 +146,6 @@ static pid_t start_run(enum mode m, int first, size_t *shipped)
 	return pid;
 }
 
-/* n bytes of log lines, in one write per line */
-static void write_lines(int fd, size_t n, unsigned int *line)
-{
-	char buf[LINE + 1];
-
-	while (n) {
-		size_t len = n < LINE ? n : LINE;
-
-		snprintf(buf, sizeof(buf), "2024-01-02 app: line %04u\n", ++*line % 10000);
-		must(write(fd, buf, len) == (ssize_t)len, "write");
-		n -= len;
-	}
-}
-
 int main(int argc, char **argv)
 {
 	size_t lines = 100, bytes = 4000, first, second;
@@ -186,7 +172,7 @@ int main(int argc, char **argv)
 	prctl(PR_SET_NAME, "logwriter");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 	must(fd >= 0, path);
-	write_lines(fd, lines * LINE, &line);
+	write_log_lines(fd, lines * LOG_LINE, &line);
 	p1 = start_run(m, 1, &first);
 	if (m == TRUNCATE) {
 		must(!ftruncate(fd, 0), "ftruncate");
@@ -196,7 +182,7 @@ int main(int argc, char **argv)
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
 		must(fd >= 0, path);
 	}
-	write_lines(fd, bytes, &line);
+	write_log_lines(fd, bytes, &line);
 	must(!fstat(fd, &st), "fstat");
 	must(!close(fd), "close");
 	p2 = start_run(m, 0, &second);
