@@ -6,6 +6,8 @@
 #   tests/real runs (its README): sqlite3's journal modes, git's config reads, logtail2's
 #   offset after inode reuse, logrotate's rotations, rsyslog's imfile, nginx's
 #   open_file_cache, RocksDB's db_bench, and zstd among the compressors that stay clean
+# libfile-tail-perl pygtail: log followers of tests/real that lose what a copytruncate
+#   rotation left below their offset when the log grew past it (Perl's File::Tail, pygtail)
 # bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
 #   tracepoints, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
@@ -30,5 +32,6 @@ apt-get install -y -q --no-install-recommends \
 	python3-jsonschema \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
+	libfile-tail-perl pygtail \
 	chromium \
 	clickhouse-server curl

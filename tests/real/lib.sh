@@ -123,20 +123,17 @@ shell_loop() {
 	STRACE=1 record "$1" "$2" -c 'for i in $(seq 200); do echo "line $i" >> app.log; done'
 }
 
-# copytruncate NAME FOLLOWER: an application keeps $MNT/app.log open (O_APPEND)
-# and writes 100 lines; FOLLOWER (a shell command run with exec in the
-# background, in $MNT) follows the log and writes what it delivers to
-# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
-# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
-# application writes 40 more lines (less than the follower's offset), and
-# the follower has 2 s to deliver them before it is stopped with SIGTERM
-# (its exit status goes to $TMP/follower.status).
-# Recorded with strace as NAME.
-copytruncate() {
-	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
-	cat > "$TMP/scenario.sh" << 'SH'
-cd "$1" || exit 1
-t=$2
+# follow_helpers: $TMP/follow.sh, for the scenarios of followers to source
+# (they are given $TMP as t): `lines N TEXT` writes "line I TEXT" for I = 1
+# to N to fd 3, the application's log; `delivered N TENTHS` waits until
+# $t/delivered.log has N lines, `delivered_line TEXT TENTHS` until it has a
+# line TEXT, or TENTHS tenths of a second went by.
+follow_helpers() {
+	cat > "$TMP/follow.sh" << 'SH'
+lines() {
+	i=1
+	while [ $i -le "$1" ]; do echo "line $i $2" >&3; i=$((i + 1)); done
+}
 delivered() {
 	n=0
 	until [ "$(cat "$t/delivered.log" 2> /dev/null | wc -l)" -ge "$1" ] || [ $n -ge "$2" ]; do
@@ -144,22 +141,55 @@ delivered() {
 		n=$((n + 1))
 	done
 }
+delivered_line() {
+	n=0
+	until grep -qx "$1" "$t/delivered.log" 2> /dev/null || [ $n -ge "$2" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+SH
+}
+
+# copytruncate NAME FOLLOWER [AFTER [stop]]: an application keeps $MNT/app.log open (O_APPEND)
+# and writes 100 lines; FOLLOWER (a shell command run with exec in the
+# background, in $MNT) follows the log and writes what it delivers to
+# $TMP/delivered.log. Once it has delivered the 100 lines, logrotate rotates
+# the log with copytruncate (copy to app.log.1, truncate app.log to 0), the
+# application writes 40 more lines (less than the follower's offset), and
+# the follower has 2 s to deliver them before it is stopped with SIGTERM
+# (its exit status goes to $TMP/follower.status). AFTER: the lines written
+# after the rotation (40); with stop, the follower is stopped (SIGSTOP) from
+# before the rotation until those lines are written, as a busy follower
+# would be, and it has 10 s to deliver the last line after it is let go on.
+# Recorded with strace as NAME.
+copytruncate() {
+	printf '%s {\n\trotate 1\n\tcopytruncate\n}\n' "$MNT/app.log" > "$TMP/logrotate.conf"
+	follow_helpers
+	cat > "$TMP/scenario.sh" << 'SH'
+cd "$1" || exit 1
+t=$2
+. "$t/follow.sh"
 exec 3>> app.log
 sh -c "exec $3" &
 follower=$!
-i=1
-while [ $i -le 100 ]; do echo "line $i of the first file" >&3; i=$((i + 1)); done
+lines 100 "of the first file"
 delivered 100 100
+[ "$5" = stop ] && kill -STOP $follower
 logrotate -f -s "$t/logrotate.state" "$t/logrotate.conf"
-i=1
-while [ $i -le 40 ]; do echo "line $i after the rotation" >&3; i=$((i + 1)); done
-delivered 140 20
+lines "$4" "after the rotation"
+if [ "$5" = stop ]; then
+	kill -CONT $follower
+	delivered_line "line $4 after the rotation" 100
+else
+	delivered $((100 + $4)) 20
+fi
 kill $follower
 wait $follower
 echo "the follower exited with $?" > "$t/follower.status"
 SH
-	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2"
-	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the 140 lines"
+	STRACE=1 record "$1" sh "$TMP/scenario.sh" "$MNT" "$TMP" "$2" "${3:-40}" "$4"
+	echo "$1: the follower delivered $(wc -l < "$TMP/delivered.log") of the $((100 + ${3:-40})) lines"
 }
 
 # rsyslog_follower on|off: prints the command for copytruncate of an rsyslogd
