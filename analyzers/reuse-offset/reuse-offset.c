@@ -466,6 +466,7 @@ struct ro {
 	struct table inodes, positions, threads, suspects, reports, removals;
 	struct table procs, streams, names;
 	uint64_t serial;	/* of the last suspect */
+	uint32_t cur_name;	/* the program of the record being handled */
 	struct pool extras;
 	struct picked *batch;	/* entries to handle at once */
 	size_t max_batch;
@@ -607,10 +608,15 @@ static uint64_t catch_up(const struct genstate *g, uint32_t *epoch, struct range
 /* the process of e, its program learnt from e */
 static struct proc *proc_of(struct ro *st, const struct dio_ev_syscall *e)
 {
-	struct proc *p = table_put(&st->procs, &e->pid, NULL);
+	int created;
+	struct proc *p = table_put(&st->procs, &e->pid, &created);
 
-	prog_see(&p->prog, e->pid, e->tid, e->comm);
-	p->name = comm_hash(p->prog.name);
+	/* most records say nothing new: the main thread's name again, or another thread's */
+	if (created || (e->tid == e->pid ? !p->prog.from_leader ||
+			strncmp(p->prog.name, e->comm, DIO_COMM_LEN - 1) : !p->prog.name[0])) {
+		prog_see(&p->prog, e->pid, e->tid, e->comm);
+		p->name = comm_hash(p->prog.name);
+	}
 	return p;
 }
 
@@ -1455,7 +1461,7 @@ static int by_name_only(const struct inode *n)
 static void put_at(struct ro *st, struct inode *n, struct position *p,
 		   const struct dio_ev_syscall *e, uint64_t off, int kept)
 {
-	struct proc *pr;
+	uint32_t name = st->cur_name;
 	struct stream *r;
 	uint64_t floor;
 	int exact;
@@ -1463,15 +1469,14 @@ static void put_at(struct ro *st, struct inode *n, struct position *p,
 	if ((p->flags & (POS_END | POS_DONE | POS_CAND | POS_RANDOM)) || !off || off <= p->reach ||
 	    !replaced(n))
 		return;
-	pr = proc_of(st, e);
-	r = stream_of(st, n, &e->tag, pr->name, 0);
+	r = stream_of(st, n, &e->tag, name, 0);
 	floor = r && r->reach > p->reach ? r->reach : p->reach;
 	if (off <= floor)
 		return;
 	/* an offset carried over comes from reading what the file held before */
-	if (!kept && !readers_has(&n->carriers, e->pid, pr->name))
+	if (!kept && !readers_has(&n->carriers, e->pid, name))
 		return;
-	exact = kept || readers_end(&n->carriers, e->pid, pr->name, off);
+	exact = kept || readers_end(&n->carriers, e->pid, name, off);
 	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0) | (exact ? POS_EXACT : 0) |
 		    (by_name_only(n) ? POS_NAMED : 0);
 	p->cand = off;
@@ -1479,7 +1484,7 @@ static void put_at(struct ro *st, struct inode *n, struct position *p,
 	p->cand_ts = e->hdr.ts;
 	p->cand_pid = e->pid;
 	p->cand_tid = e->tid;
-	p->cand_name = pr->name;
+	p->cand_name = name;
 	memcpy(p->cand_comm, e->comm, sizeof(p->cand_comm));
 }
 
@@ -1620,9 +1625,10 @@ static void read_below(struct inode *n, struct position *p, const struct dio_ev_
 }
 
 /*
- * A description that read on to the end is a stream of its program: what it
- * read counts as read by the program's readers, and if it read from the start
- * of the data, its program went back for it then.
+ * How far a program read a replaced file in this epoch. A description that
+ * read on to the end is a stream of its program: what it read counts as read
+ * by the program's readers, and if it read from the start of the data, its
+ * program went back for it then.
  */
 static void note_stream(struct ro *st, struct inode *n, struct position *p, uint32_t name,
 			const struct dio_ev_syscall *e, uint64_t off, uint64_t got, int at_end)
@@ -1632,9 +1638,13 @@ static void note_stream(struct ro *st, struct inode *n, struct position *p, uint
 
 	if (off <= start)
 		p->start_ts = e->hdr.ts;
+	r = stream_of(st, n, &e->tag, name, got != 0);
+	if (r && got && off + got > r->reach)
+		r->reach = off + got;
 	if (!(p->flags & POS_CAUGHT) && !at_end)
 		return;
-	r = stream_of(st, n, &e->tag, name, 1);
+	if (!r)
+		r = stream_of(st, n, &e->tag, name, 1);
 	if (!(p->flags & POS_CAUGHT)) {
 		p->flags |= POS_CAUGHT;
 		for (uint32_t i = 0; i < p->read.n; i++)
@@ -1654,8 +1664,7 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	uint64_t count = st->counted[e->nr] ? e->args[2] : 0;
 	struct thread_io *t = thread_for(st, n, e);
 	struct extra *x = extra_of(st, n);
-	struct proc *pr = proc_of(st, e);
-	struct stream *r;
+	uint32_t name = st->cur_name;
 	struct position *p;
 	struct suspect *s;
 	struct pkey k;
@@ -1669,7 +1678,7 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	if (got && off + got > n->g.size)
 		n->g.size = off + got;
 	if (got)
-		readers_add(&n->g.readers, e->pid, pr->name, off + got);
+		readers_add(&n->g.readers, e->pid, name, off + got);
 	/* on to the end: nothing, less than it asked for, or up to the end of all dio saw written */
 	at_end = !got || got < count || (n->g.size_known && off + got >= n->g.size);
 	p = position_for(st, n, e, &k);
@@ -1692,10 +1701,9 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	if (got && off + got > p->reach)
 		p->reach = off + got;
 	p->next = off + got;
-	note_stream(st, n, p, pr->name, e, off, got, at_end);
-	r = stream_of(st, n, &e->tag, pr->name, got != 0);
-	if (r && got && off + got > r->reach)
-		r->reach = off + got;
+	/* what a program read matters only where a resume can be: in a replaced file */
+	if (replaced(n))
+		note_stream(st, n, p, name, e, off, got, at_end);
 	s = suspect_of(st, p);
 	/*
 	 * A suspect: it read on to the end from there, as a follower does, or
@@ -1772,7 +1780,7 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 	struct inode *n;
 
 	/* every record of a main thread names its program */
-	proc_of(st, e);
+	st->cur_name = proc_of(st, e)->name;
 	if (call_failed(e->ret))
 		return;
 	if (k == CALL_UNLINK || k == CALL_RENAME) {
