@@ -1682,6 +1682,8 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	/* on to the end: nothing, less than it asked for, or up to the end of all dio saw written */
 	at_end = !got || got < count || (n->g.size_known && off + got >= n->g.size);
 	p = position_for(st, n, e, &k);
+	/* a read after an lseek to the end: that lseek was more than a look at the size */
+	p->flags &= ~POS_PEEK;
 	if (!(p->flags & POS_USED) || off != p->next) {
 		/* put somewhere by the read itself: a pread, or the first read it makes here */
 		int kept = !(p->flags & POS_USED) && (p->flags & POS_KEPT) && off == p->next;
