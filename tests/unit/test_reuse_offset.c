@@ -6,8 +6,13 @@
  * counterpart, the copytruncate case; a resume that is an lseek on a second
  * description after a header read on a first, an offset saved at a line
  * boundary below the old end, a writer reading past its own end, descriptions
- * shared by dup and fork, one report per process; the thresholds at their
- * edges, and its memory staying bounded over a million events.
+ * shared by dup and fork, one report per process; a follower that reopens
+ * the truncated log and reads it from 0 (nothing lost), one that reads
+ * exactly what a grown log holds at its kept offset, a pool of threads that
+ * carries its offset to a new file of the same name, a next run that
+ * continues the saved state, one finding per program, a reader still
+ * waiting when the trace ends (a warning); the thresholds at their edges,
+ * and its memory staying bounded over a million events.
  */
 #include <fcntl.h>
 #include <setjmp.h>
