@@ -1668,7 +1668,7 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	struct position *p;
 	struct suspect *s;
 	struct pkey k;
-	int at_end;
+	int eof, at_end;
 
 	/* a read that got nothing says nothing of the size */
 	if (got && off + got > t->read_end)
@@ -1679,8 +1679,13 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 		n->g.size = off + got;
 	if (got)
 		readers_add(&n->g.readers, e->pid, name, off + got);
-	/* on to the end: nothing, less than it asked for, or up to the end of all dio saw written */
-	at_end = !got || got < count || (n->g.size_known && off + got >= n->g.size);
+	/*
+	 * On to the end: the read got nothing or less than it asked for (eof),
+	 * or it reached the end of all dio saw written. Only the first makes a
+	 * suspect of a candidate: a database reads its last page whole.
+	 */
+	eof = !got || got < count;
+	at_end = eof || (n->g.size_known && off + got >= n->g.size);
 	p = position_for(st, n, e, &k);
 	/* a read after an lseek to the end: that lseek was more than a look at the size */
 	p->flags &= ~POS_PEEK;
@@ -1708,12 +1713,12 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 		note_stream(st, n, p, name, e, off, got, at_end);
 	s = suspect_of(st, p);
 	/*
-	 * A suspect: it read on to the end from there, as a follower does, or
+	 * A suspect: it read on past the end from there, as a follower does, or
 	 * read on above an offset its program had carried over.
 	 */
 	if (!s && (p->flags & POS_CAND) && off >= p->cand &&
 	    (!(p->flags & POS_NAMED) || (p->flags & POS_EXACT)) &&
-	    (at_end || (got && (p->flags & POS_EXACT))))
+	    (eof || (got && (p->flags & POS_EXACT))))
 		s = suspect_try(st, n, p, e);
 	if (!s)
 		return;

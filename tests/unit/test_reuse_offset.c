@@ -763,6 +763,29 @@ static void random_access_is_not_a_resume(void **unused)
 }
 
 /*
+ * A database file created again by another process (same inode number): a
+ * reader of the earlier one reads the header, then the last page whole (it
+ * ends where the data ends, but no read comes back short), then a page
+ * below: a lookup, not a resume.
+ */
+static void last_page_read_whole_is_not_a_resume(void **unused)
+{
+	struct dio_file_tag b;
+	void *st;
+
+	(void)unused;
+	opts_reset(NULL);
+	st = start();
+	b = rotated_log(st, INO, "/mnt/app.db", 16384);
+	callr(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 0, 100, 0, 100);
+	callr(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 12288, 4096, 0, 4096);
+	callr(st, READER, READER, "follower", NR_pread64, 3, 70, &b, 4096, 4096, 0, 4096);
+	exit_(st, READER);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
+/*
  * dd skip=10, or a script's seek: a program that never read the earlier file
  * (nor one of its name) had no offset of it to carry over. A restarted
  * follower has its name: restarted_follower_at_the_old_offset.
@@ -1163,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(one_report_per_process_and_code),
 		cmocka_unit_test(seek_relative_to_the_end_is_not_a_resume),
 		cmocka_unit_test(random_access_is_not_a_resume),
+		cmocka_unit_test(last_page_read_whole_is_not_a_resume),
 		cmocka_unit_test(skip_by_a_program_that_never_read_the_earlier_file),
 		cmocka_unit_test(reopened_after_truncation_lost_nothing),
 		cmocka_unit_test(kept_offset_in_a_file_grown_past_it),
