@@ -10,7 +10,7 @@ REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/rsyslog-copytruncate.sh tests/real/rsyslog-reopen-on-truncate.sh \
 	tests/real/tail-copytruncate.sh tests/real/tail-copytruncate-grown.sh \
 	tests/real/file-tail-copytruncate-grown.sh tests/real/pygtail-copytruncate-grown.sh \
-	tests/real/nginx-no-file-cache.sh \
+	tests/real/rsyslog-reopen-on-truncate-stopped.sh tests/real/nginx-no-file-cache.sh \
 	tests/real/nginx-open-file-cache.sh tests/real/compress-copy.sh \
 	tests/real/rocksdb-db-bench.sh
 TESTS += $(REAL_TESTS)
