@@ -162,6 +162,9 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	d->count = f->count;
 	d->cost_ns = f->cost_ns;
 	d->processes = f->processes;
+	if (getenv("FAKE_FINDINGS_SHOW"))
+		fprintf(stderr, "finding %s sev %u pid %u count %llu: %s\n", f->code, f->severity,
+			f->pid, (unsigned long long)f->count, f->title);
 #define COPY(field) snprintf(d->field, sizeof(d->field), "%s", f->field ? f->field : "")
 	COPY(code); COPY(title); COPY(message); COPY(comm); COPY(path); COPY(excerpt);
 #undef COPY
