@@ -1338,7 +1338,7 @@ static int report_cycle(struct ro *s, struct cand *c, const struct named *nm)
 	/* per cycle, "1 open", "2.5 opens" */
 	for (int i = 0; i < CU_N; i++) {
 		mean_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
-		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
+		snprintf(w[i], sizeof(w[i]), "%.31s %s", n[i], nouns[i][c->cu[i] != v->count]);
 	}
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
 	snprintf(title, sizeof(title),
@@ -2263,6 +2263,7 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	struct path *f = NULL;
 	struct pkey k = { p->serial, 0, 0 };
 	struct inc in;
+	uint64_t nsync, ncalls, dir_ns;
 	int short_gen;
 
 	if (!name || e->ret || ((xflags(s, e->nr) & X_UNLINKAT) && (e->args[2] & AT_REMOVEDIR_)))
@@ -2288,16 +2289,26 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	in.cu[CU_CLOSES] = f->gen_closes;
 	in.cu[CU_SYNCS] = f->gen_syncs;
 	in.cu[CU_META] = f->gen_meta;
-	in.cu[CU_DIR_CALLS] = p->dir_calls - f->gen_dir_calls;
-	in.cu[CU_DIR_SYNCS] = p->dir_syncs - f->gen_dir_syncs;
+	/*
+	 * The directory's part. A sync of a directory makes every change of its
+	 * entries since the one before durable: the cycle's is one of the window's
+	 * directory syncs, with its share of the window's calls on directories and
+	 * of their time. The others were for other names (a lock file held while
+	 * other files are saved), and calls on directories without a sync (a scan)
+	 * are not the cycle's.
+	 */
+	nsync = p->dir_syncs - f->gen_dir_syncs;
+	ncalls = p->dir_calls - f->gen_dir_calls;
+	in.cu[CU_DIR_SYNCS] = nsync ? 1 : 0;
+	in.cu[CU_DIR_CALLS] = nsync ? ncalls / nsync : 0;
+	dir_ns = nsync ? (p->dir_ns - f->gen_dir_ns) / nsync : 0;
 	/*
 	 * The cycle's calls but the file's reads, writes and syncs (its data needs
-	 * them whatever the program does), and their time: the directory's syncs are
+	 * them whatever the program does), and their time: the directory's sync is
 	 * the cycle's own
 	 */
 	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_meta + 1 + in.cu[CU_DIR_CALLS],
-		   f->gen_ns + (p->dir_ns - f->gen_dir_ns) + e->duration, f->gen_ts, e->hdr.ts,
-		   e->tid, e->comm);
+		   f->gen_ns + dir_ns + e->duration, f->gen_ts, e->hdr.ts, e->tid, e->comm);
 	if (f->ex[C_CYCLE].cap == CAP_GEN && f->ex[C_CYCLE].gen == f->gen) {
 		excerpt_add(expool_excerpt(&s->pool, f->ex[C_CYCLE].ex), s->host, s->ctx, &e->hdr,
 			    CYCLE_LINES);

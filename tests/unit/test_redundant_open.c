@@ -625,6 +625,57 @@ static void test_forty_processes_each_making_a_journal_are_one_finding(void **st
 }
 
 /*
+ * A backup tool's lock: a roster file made when the lock is taken and deleted
+ * when it is let go, 11 times, and while it is held the tool saves 9 other
+ * files in the same directory, each with a sync of the directory (2 ms). The
+ * cycle is charged one directory sync of its window, not nine: 11 cycles of
+ * 3 calls on the directory, not 27.
+ */
+static void test_a_lock_held_while_other_files_are_saved_is_charged_one_sync(void **state)
+{
+	struct dio_file_tag dir = tag_of(703, 1);
+	const struct fake_finding *f;
+
+	(void)state;
+	opts_reset("min_cost_rate", "0", "min_share", "0", NULL);
+	start();
+	fake_path(&dir, "/srv/cache");
+	for (uint32_t i = 0; i < 11; i++) {
+		struct dio_file_tag r = tag_of(76, 100 + i);
+		uint64_t ts = T0 + (uint64_t)i * 100 * MS;
+		uint32_t ofd = 0xc00 + 16 * i;
+		struct sys_ev_buf b;
+
+		fake_path(&r, "/srv/cache/lock.roster");
+		pcall(ts, 5000, "borg", NR_openat, 5, &r, ofd, 5, 20 * US);
+		pcall(ts + 1, 5000, "borg", NR_write, 5, &r, ofd, 60, 5 * US);
+		pcall(ts + 2, 5000, "borg", NR_close, 5, &r, ofd, 0, 4 * US);
+		ofd_end(ts + 2, 5000, ofd, 5, &r, NR_close, DIO_OFD_CLOSE);
+		for (uint32_t d = 0; d < 9; d++) {
+			uint64_t t = ts + (1 + d) * 5 * MS;
+			uint32_t dofd = ofd + 1 + d;
+
+			pcall(t, 5000, "borg", NR_openat, 6, &dir, dofd, 6, 10 * US);
+			pcall(t + 1, 5000, "borg", NR_fsync, 6, &dir, dofd, 0, 2 * MS);
+			pcall(t + 2 * MS + 2, 5000, "borg", NR_close, 6, &dir, dofd, 0, 3 * US);
+			ofd_end(t + 2 * MS + 2, 5000, dofd, 6, &dir, NR_close, DIO_OFD_CLOSE);
+		}
+		feed(st, with_str(&b, sys_ev(ts + 60 * MS, 5000, 5000, "borg", NR_unlink, -1, NULL,
+					     -1, 0, 30 * US), "/srv/cache/lock.roster"));
+	}
+	stop();
+	f = finding("redundant-open.create-unlink");
+	assert_non_null(f);
+	assert_int_equal(f->count, 11);
+	assert_non_null(strstr(f->title, "per cycle 0 fsyncs or fdatasyncs, 1 open, 1 close, "
+			       "1 unlink, 1 directory sync"));
+	assert_non_null(strstr(f->message, "and 1 directory sync (3 calls on directories"));
+	/* per cycle: the roster's open, close and unlink, and one of the nine syncs with
+	 * its open and close */
+	assert_int_equal(f->cost_ns, 11 * (20 * US + 4 * US + 30 * US + 10 * US + 2 * MS + 3 * US));
+}
+
+/*
  * A parallel build: twenty cc1 processes each read a header whole twice,
  * microseconds among 500 other calls of 10 us. Each process is a duplicate-read
  * candidate, and they are one program's; but the reads again cost 0.1 ms in
@@ -1544,6 +1595,7 @@ int main(void)
 		cmocka_unit_test(test_a_journal_made_and_deleted_per_transaction_is_create_unlink),
 		cmocka_unit_test(test_a_relative_unlink_ends_the_cycle),
 		cmocka_unit_test(test_forty_processes_each_making_a_journal_are_one_finding),
+		cmocka_unit_test(test_a_lock_held_while_other_files_are_saved_is_charged_one_sync),
 		cmocka_unit_test(test_a_build_reading_headers_again_is_no_finding),
 		cmocka_unit_test(test_o_path_opens_are_no_churn),
 		cmocka_unit_test(test_small_files_made_and_deleted_are_cycles_not_churn),
