@@ -103,16 +103,16 @@ static const struct dio_rule rules[CODES + 2] = {
 		"most max_data_calls (8) calls, when those opens, closes and the calls around "
 		"them take at least min_share (10%) of the time on storage of the program's "
 		"processes that show it, and min_cost_rate (1 ms) a second of their run. Files "
-		"under "
-		"/proc, /sys and /dev do not count.",
+		"under /proc, /sys and /dev do not count, nor a directory opened to sync it (the "
+		"only way to make a new name in it durable: the sync, not the open, is its cost).",
 		"Each open and close pays a path lookup and the calls around it for a few bytes "
 		"of I/O: Redis once opened, wrote and closed its log for every line, and a shell "
 		"loop whose body runs cmd >> file does it for every command.\n\n"
 		"Keep the file open and write through the same fd; gather small writes and write "
 		"them at once (a buffer, writev); open it with O_APPEND rather than seeking to "
 		"its end before every write. A shell loop can redirect once, after done (done >> "
-		"file). A directory opened only to fsync it after each file made in it can be "
-		"synced once after a batch of files.",
+		"file). A directory opened again and again to look names up in it or list it can "
+		"be kept open and used through its fd (openat, fdopendir and rewinddir).",
 	},
 	[C_CYCLE] = {
 		"redundant-open.create-unlink", DIO_SEV_WARNING, 0,
@@ -1303,9 +1303,9 @@ static int report_churn(struct ro *s, struct cand *c, const struct named *nm)
 					"redirect the whole loop once instead (`done >> file`).");
 	if (c->dirs && off < sizeof(fix))
 		snprintf(fix + off, sizeof(fix) - off,
-			 " A directory opened only to fsync it after each file made in it can "
-			 "be synced once after a batch of files, or kept open and synced "
-			 "through the same fd.");
+			 " A directory opened again and again to look names up in it or list "
+			 "it can be kept open and used through its fd (openat, fdopendir and "
+			 "rewinddir).");
 	snprintf(title, sizeof(title),
 		 "%s%s opened and closed %" PRIu64 " times in %s (%s/s), %s bytes per open: %s",
 		 nm->first, others_text(nm, others, sizeof(others)), v->count, span, rate, per,
@@ -2082,9 +2082,12 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 	 * churn: a small window not read whole again, not of a file the process
 	 * deleted, and of storage: /proc and /sys files and character devices are
 	 * made when read (the sanitizers' runtime reads /proc/self/maps again and
-	 * again), /dev/null is no disk
+	 * again), /dev/null is no disk. Nor a directory opened to sync it: opening
+	 * it is the only way to make a new name in it durable, and the sync, not
+	 * the open and close around it, is what that costs (a journal's commit)
 	 */
-	if (dup || !small || ((d->flags & D_PSEUDO) && d->ftype != DIO_FT_BLK)) {
+	if (dup || !small || ((d->flags & D_PSEUDO) && d->ftype != DIO_FT_BLK) ||
+	    (d->ftype == DIO_FT_DIR && (d->flags & D_SYNCED))) {
 		capture_end(f, C_CHURN, d, 0);
 		return;
 	}

@@ -28,9 +28,6 @@ if stalls:
     c.fail(f"RocksDB stalled the writer {stalls} times: the counterpart is not steady")
 c.forbid("contention.background-io", "contention.not-judged")
 # not about contention: the same program's own habits, as in the bug case
-c.allow("redundant-open.churn", "RocksDB calls std::thread::hardware_concurrency() twice for"
-        " every new memtable, and glibc answers it by opening and reading"
-        " /sys/devices/system/cpu/online each time")
 c.allow("access-pattern.small-requests", "with one writer RocksDB appends each key to its"
         " write-ahead log with a write() of about 230 bytes, and compactions read the SST"
         " files in data blocks of just under 4 KiB")

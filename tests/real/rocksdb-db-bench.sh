@@ -51,9 +51,6 @@ for f in c.findings:
         c.fail(f"contention.background-io: cost {f.get('cost_ns')} ns, processes"
                f" {f.get('processes')}: expected a cost, and 1 process")
     print(f"rocksdb-db-bench: dio: {f['title']}; cost {f.get('cost_ns', 0) / 1e9:.2f} s")
-c.allow("redundant-open.churn", "RocksDB calls std::thread::hardware_concurrency() twice for"
-        " every new memtable, and glibc answers it by opening and reading"
-        " /sys/devices/system/cpu/online each time")
 c.allow("access-pattern.small-requests", "with one writer RocksDB appends each key to its"
         " write-ahead log with a write() of about 230 bytes, and compactions read the SST"
         " files in data blocks of just under 4 KiB")

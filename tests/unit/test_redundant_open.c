@@ -434,37 +434,45 @@ static void test_three_opens_at_start_are_no_finding(void **state)
 	assert_int_equal(nfound, 0);
 }
 
-/* open-fsync-close of a directory after each file made in it, as databases do */
-static void test_directory_sync_cycles_are_churn(void **state)
+/*
+ * open-fsync-close of a directory after each file made in it, as databases and
+ * dpkg do: the only way to make a new name durable. The sync is the cost, not
+ * the open and close around it: no churn. The same directory opened and closed
+ * again to list it is churn, and the fix says to keep it open.
+ */
+static void test_directory_sync_windows_are_no_churn(void **state)
 {
 	struct dio_file_tag dir = tag_of(60, 1);
 	const struct fake_finding *f;
 
 	(void)state;
-	opts_reset(NULL);
-	start();
-	fake_path(&dir, "/var/db");
-	for (int i = 0; i < 20; i++) {
-		uint64_t ts = T0 + (uint64_t)i * MS;
+	for (int sync = 1; sync >= 0; sync--) {
+		opts_reset(NULL);
+		start();
+		fake_path(&dir, "/var/db");
+		for (int i = 0; i < 20; i++) {
+			uint64_t ts = T0 + (uint64_t)i * MS;
 
-		dcall(ts, PID, NR_openat, 7, &dir, OFD_DIR, 7);
-		dcall(ts + 1, PID, NR_fsync, 7, &dir, OFD_DIR, 0);
-		dcall(ts + 2, PID, NR_close, 7, &dir, OFD_DIR, 0);
-		ofd_end(ts + 2, PID, OFD_DIR, 7, &dir, NR_close, DIO_OFD_CLOSE);
-		other(ts + 3, PID, 7);
+			dcall(ts, PID, NR_openat, 7, &dir, OFD_DIR, 7);
+			dcall(ts + 1, PID, sync ? NR_fsync : NR_getdents64, 7, &dir, OFD_DIR, 0);
+			dcall(ts + 2, PID, NR_close, 7, &dir, OFD_DIR, 0);
+			ofd_end(ts + 2, PID, OFD_DIR, 7, &dir, NR_close, DIO_OFD_CLOSE);
+			other(ts + 3, PID, 7);
+		}
+		stop();
+		if (sync) {
+			assert_int_equal(nfound, 0);
+			continue;
+		}
+		assert_int_equal(nfound, 1);
+		f = finding("redundant-open.churn");
+		assert_non_null(f);
+		assert_int_equal(f->count, 20);
+		assert_string_equal(f->path, "/var/db");
+		assert_non_null(strstr(f->title, "0 bytes per open: openat getdents64 close"));
+		assert_non_null(strstr(f->message, "can be kept open and used through its fd"));
+		assert_null(strstr(f->message, "O_APPEND"));
 	}
-	stop();
-	assert_int_equal(nfound, 1);
-	f = finding("redundant-open.churn");
-	assert_non_null(f);
-	assert_int_equal(f->count, 20);
-	assert_string_equal(f->path, "/var/db");
-	assert_non_null(strstr(f->title, "0 bytes per open: openat fsync close"));
-	/* the open and the close of each: 40 of 200 calls */
-	assert_non_null(strstr(f->message, "are 40 of the 200 calls the process made (20%), 4.0 us in all "
-				"(22% of its time in calls on storage but syncs), 0.21 ms a second of its run outside syncs"));
-	assert_non_null(strstr(f->message, "synced once after a batch of files"));
-	assert_null(strstr(f->message, "O_APPEND"));
 }
 
 /* ---- create-unlink -------------------------------------------------------------- */
@@ -1486,7 +1494,7 @@ static void test_the_same_stream_gives_the_same_findings(void **state)
 	mixed();
 	stop();
 	n = nfound;
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 5);	/* the journal's directory syncs are no churn */
 	memcpy(first, found, sizeof(first));
 	start();
 	mixed();
@@ -1498,11 +1506,8 @@ static void test_the_same_stream_gives_the_same_findings(void **state)
 	assert_int_equal(found[0].pid, PID + 1);
 	assert_string_equal(found[1].code, "redundant-open.duplicate-read");
 	assert_string_equal(found[2].code, "redundant-open.create-unlink");
-	assert_string_equal(found[3].code, "redundant-open.churn");	/* the journal's directory */
-	assert_int_equal(found[3].pid, PID);
-	assert_string_equal(found[3].path, "/var/db");
-	assert_string_equal(found[4].code, "redundant-open.sync-reopen");
-	assert_string_equal(found[5].code, "redundant-open.seek");
+	assert_string_equal(found[3].code, "redundant-open.sync-reopen");
+	assert_string_equal(found[4].code, "redundant-open.seek");
 }
 
 static void test_state_stays_bounded_on_a_million_events(void **state)
@@ -1591,7 +1596,7 @@ int main(void)
 		cmocka_unit_test(test_without_description_ids_windows_are_per_fd),
 		cmocka_unit_test(test_calls_through_a_dup_or_a_child_belong_to_the_window),
 		cmocka_unit_test(test_three_opens_at_start_are_no_finding),
-		cmocka_unit_test(test_directory_sync_cycles_are_churn),
+		cmocka_unit_test(test_directory_sync_windows_are_no_churn),
 		cmocka_unit_test(test_a_journal_made_and_deleted_per_transaction_is_create_unlink),
 		cmocka_unit_test(test_a_relative_unlink_ends_the_cycle),
 		cmocka_unit_test(test_forty_processes_each_making_a_journal_are_one_finding),
