@@ -23,6 +23,7 @@
 #include <dio/analyzer.h>
 #include "declared_rules.h"
 #include "engine/decode.h"
+#include "engine/fstypes.h"
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -224,6 +225,15 @@ static const char *fake_info(struct dio_ctx *ctx, const char *key)
 	return NULL;
 }
 
+/* host->fs_type: "MAJ:MIN=TYPE ..." a test sets, as a recording keeps them; NULL: none known */
+static const char *fake_fstypes;
+
+static int fake_fs_type(struct dio_ctx *ctx, uint32_t dev, char *buf, size_t len)
+{
+	assert_ptr_equal(ctx, &fake_ctx);
+	return fstypes__find(fake_fstypes, dev, buf, len);
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -239,6 +249,7 @@ static const struct dio_host host = {
 	.syscall_info = decode_syscall_info,
 	.decode_arg = decode_arg,
 	.name_of = decode_name_of,
+	.fs_type = fake_fs_type,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

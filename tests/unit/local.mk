@@ -60,6 +60,13 @@ tests_unit_test_decode_SOURCES = tests/unit/test_decode.c
 tests_unit_test_decode_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_decode_LDADD = $(TEST_ENGINE_LIBS)
 
+# file system types by device, from mountinfo (host->fs_type)
+check_PROGRAMS += tests/unit/test_fstypes
+TESTS += tests/unit/test_fstypes
+tests_unit_test_fstypes_SOURCES = tests/unit/test_fstypes.c
+tests_unit_test_fstypes_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_fstypes_LDADD = $(TEST_ENGINE_LIBS)
+
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
