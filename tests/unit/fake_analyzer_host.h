@@ -438,6 +438,30 @@ __attribute__((unused)) static struct dio_ev_proc exec_ev(uint64_t ts, uint32_t 
 	return p;
 }
 
+/* The host's record that description ofd (on tag, of type ftype) ended: close of its last fd. */
+__attribute__((unused)) static struct dio_ev_ofd ofd_close_ev(uint64_t ts, uint32_t pid,
+							       uint32_t ofd, int32_t fd,
+							       const struct dio_file_tag *tag,
+							       uint8_t ftype)
+{
+	struct dio_ev_ofd o;
+
+	memset(&o, 0, sizeof(o));
+	o.hdr.type = DIO_EV_OFD;
+	o.hdr.size = sizeof(o);
+	o.hdr.ts = ts;
+	o.pid = pid;
+	o.tid = pid;
+	o.ofd = ofd;
+	o.fd = fd;
+	o.tag = *tag;
+	o.nr = NR_close;
+	o.how = DIO_OFD_CLOSE;
+	o.ftype = ftype;
+	o.flags = DIO_OFDF_OPENED | DIO_OFDF_FILE;
+	return o;
+}
+
 /* ---- memory --------------------------------------------------------------- */
 
 /* bytes of heap in use: state that grows shows here (under ASan, its allocator's count) */

@@ -231,6 +231,13 @@ tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 
+check_PROGRAMS += tests/unit/test_durability
+TESTS += tests/unit/test_durability
+tests_unit_test_durability_SOURCES = tests/unit/test_durability.c \
+	tests/unit/fake_analyzer_host.h analyzers/durability/durability.c $(ANALYZER_COMMON)
+tests_unit_test_durability_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_durability_LDADD = $(TEST_ENGINE_LIBS)
+
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
 tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h \
