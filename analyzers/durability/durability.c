@@ -202,6 +202,10 @@ struct file {
 	uint64_t writes;		/* write calls since the last sync */
 	uint64_t size;			/* the end of the data dio saw in it */
 	uint64_t trunc_size;		/* F_TRUNCATED: the data it held */
+	uint64_t trunc_written;		/* bytes its process wrote since the truncation */
+	uint64_t trunc_writes;
+	uint32_t trunc_pid;		/* the process that truncated it */
+	uint32_t pad0;
 	uint64_t lost, lost_lo, lost_hi;	/* F_FAILED: what the failed sync was for */
 	uint64_t cover_lo, cover_hi;	/* written again of that since */
 	uint32_t flags;
@@ -602,6 +606,8 @@ static void truncated(struct file *f, const struct dio_ev_syscall *e, uint64_t l
 	if ((f->flags & F_SEEN_DATA) && length < f->size && !(f->flags & F_TRUNCATED)) {
 		f->flags |= F_TRUNCATED;
 		f->trunc_size = f->size;
+		f->trunc_written = f->trunc_writes = 0;
+		f->trunc_pid = e->pid;
 		keep(&f->first, e);
 	}
 	f->size = length;
@@ -702,6 +708,12 @@ static void on_write(struct state *s, const struct dio_ev_syscall *e, unsigned i
 	f->flags |= F_SEEN_DATA;
 	if (off + n > f->size)
 		f->size = off + n;
+	/* rewritten by the process that truncated it: a log another process goes on
+	 * writing after a rotation truncated it (copytruncate) is no rewrite */
+	if ((f->flags & F_TRUNCATED) && e->pid == f->trunc_pid && (!d || !d->osync)) {
+		f->trunc_written += n;
+		f->trunc_writes++;
+	}
 	if (f->flags & F_FAILED) {
 		/* the lost bytes written again, in one growing range from anywhere in them */
 		if (off <= f->cover_hi && off + n >= f->cover_lo && f->cover_hi > f->cover_lo) {
@@ -822,7 +834,7 @@ static void on_ofd(struct state *s, const struct dio_ev_ofd *o)
 	f = file_get(s, &o->tag);
 	if (!f)
 		return;
-	if ((f->flags & F_TRUNCATED) && f->dirty) {
+	if ((f->flags & F_TRUNCATED) && f->trunc_written && o->pid == f->trunc_pid) {
 		const char *path = s->host->tag_path(s->ctx, &o->tag);
 		char type[32];
 		struct report *r = NULL;
@@ -833,7 +845,7 @@ static void on_ofd(struct state *s, const struct dio_ev_ofd *o)
 			snprintf(r->detail, sizeof(r->detail),
 				 "it held %" PRIu64 " bytes; it was truncated, %" PRIu64 " bytes "
 				 "were written in %" PRIu64 " calls, and it was closed with no fsync "
-				 "or fdatasync", f->trunc_size, f->dirty, f->writes);
+				 "or fdatasync", f->trunc_size, f->trunc_written, f->trunc_writes);
 			add_call(s, r, &f->first);
 			add_call(s, r, &f->last);
 		}

@@ -457,6 +457,31 @@ static void truncate_and_rewrite(void **unused)
 	}
 }
 
+/* logrotate's copytruncate: the log truncated by one process, written on by another */
+static void truncated_by_another_is_no_rewrite(void **unused)
+{
+	void *s = start_analyzer();
+	uint32_t app, rot;
+
+	(void)unused;
+	fake_path(&conf, "/srv/app.log");
+	app = open_ev(s, 1 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY | X_O_CREAT, 3);
+	write_ev(s, 2 * SEC, PID, "app", &conf, app, 0, 2000, 2000);
+	rot = open_ev(s, 3 * SEC, PID + 1, "logrotate", &conf, "/srv/app.log", X_O_RDWR, 4);
+	{
+		struct dio_ev_syscall e = sys_ev(4 * SEC, PID + 1, PID + 1, "logrotate",
+						 NR_ftruncate, 4, &conf, -1, 0, 1000);
+
+		e.args[1] = 0;
+		feed(s, &e);
+	}
+	close_ev(s, 5 * SEC, PID + 1, &conf, rot);
+	write_ev(s, 6 * SEC, PID, "app", &conf, app, 2000, 100, 100);
+	close_ev(s, 7 * SEC, PID, &conf, app);
+	stop_analyzer(s);
+	assert_int_equal(nfindings(CODE_TRUNCATE), 0);
+}
+
 /*
  * A failed fsync and what came next: the same fsync again, a write elsewhere
  * and a close, the lost bytes written again and synced, nothing more.
@@ -615,6 +640,7 @@ int main(void)
 		cmocka_unit_test_setup(new_names_of_programs_that_sync, setup),
 		cmocka_unit_test_setup(unlink_after_sync_is_a_new_name, setup),
 		cmocka_unit_test_setup(truncate_and_rewrite, setup),
+		cmocka_unit_test_setup(truncated_by_another_is_no_rewrite, setup),
 		cmocka_unit_test_setup(fsync_error_treated_as_transient, setup),
 		cmocka_unit_test_setup(short_write_left_short, setup),
 		cmocka_unit_test_setup(state_stays_bounded, setup),
