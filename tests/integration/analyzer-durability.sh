@@ -89,8 +89,24 @@ if ! grep -q "^fstypes=.*\b$majmin=ext4\b" "$TMP/info"; then
 	fail=1
 fi
 run_dio analyze -q --no-summary "$TMP/rec.dio" --analyzer durability \
-	--sink "json:file=$TMP/rec.json" > /dev/null 2>&1
+	--sink "json:file=$TMP/rec.json" --sink "sarif:file=$TMP/rec.sarif" > /dev/null 2>&1
 check rec
+python3 - "$TMP/rec.sarif" << 'PY' || fail=1
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+for code in ("unsynced-replace", "unsynced-new-name", "truncate-rewrite", "fsync-error",
+             "short-write"):
+    text = rules.get("durability." + code, {}).get("help", {}).get("text", "")
+    if not (text.startswith(("Crash predicted", "No crash needed")) and "\n\nWhere: " in text
+            and "\n\nFix: " in text):
+        print(f"FAIL: SARIF help of durability.{code}: {text[:200]!r}")
+        sys.exit(1)
+res = [r for r in run["results"] if r["ruleId"] == "durability.unsynced-replace"]
+if len(res) != 1 or res[0]["level"] != "warning":
+    print(f"FAIL: SARIF results of durability.unsynced-replace: {res}")
+    sys.exit(1)
+PY
 grep -q '(file system ext4)' "$TMP/rec.json" ||
 	{ echo "FAIL: the replayed finding does not name the file system ext4"; fail=1; }
 exit $fail
