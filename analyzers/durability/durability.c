@@ -191,6 +191,8 @@ static const struct {
 #define F_TRUNCATED	0x02	/* truncated below data dio saw, not synced since */
 #define F_FAILED	0x04	/* a sync failed; the bytes it was for not written again yet */
 #define F_WROTE_AFTER	0x08	/* written elsewhere after the failure */
+#define F_REWRITTEN	0x10	/* truncated, rewritten and closed with no sync: reported at
+				 * the end unless it was removed (a scratch file) or synced */
 
 /*
  * A file (by tag). Records are valid only during the event call, so the
@@ -205,7 +207,9 @@ struct file {
 	uint64_t trunc_written;		/* bytes its process wrote since the truncation */
 	uint64_t trunc_writes;
 	uint32_t trunc_pid;		/* the process that truncated it */
-	uint32_t pad0;
+	uint32_t closed_pid, closed_tid;	/* F_REWRITTEN: who closed it, when */
+	uint64_t closed_ts;
+	char closed_comm[DIO_COMM_LEN];
 	uint64_t lost, lost_lo, lost_hi;	/* F_FAILED: what the failed sync was for */
 	uint64_t cover_lo, cover_hi;	/* written again of that since */
 	uint32_t flags;
@@ -620,7 +624,7 @@ static void synced(struct file *f)
 	f->dirty = 0;
 	f->dirty_lo = f->dirty_hi = 0;
 	f->writes = 0;
-	f->flags &= ~F_TRUNCATED;
+	f->flags &= ~(F_TRUNCATED | F_REWRITTEN);
 }
 
 static void sync_all_one(void *key, void *val, void *ud)
@@ -835,21 +839,12 @@ static void on_ofd(struct state *s, const struct dio_ev_ofd *o)
 	if (!f)
 		return;
 	if ((f->flags & F_TRUNCATED) && f->trunc_written && o->pid == f->trunc_pid) {
-		const char *path = s->host->tag_path(s->ctx, &o->tag);
-		char type[32];
-		struct report *r = NULL;
-
-		if (judged(s, &o->tag, path, type, sizeof(type)))
-			r = instance(s, &e, R_TRUNCATE, f->trunc_size, &o->tag, path, type);
-		if (r) {
-			snprintf(r->detail, sizeof(r->detail),
-				 "it held %" PRIu64 " bytes; it was truncated, %" PRIu64 " bytes "
-				 "were written in %" PRIu64 " calls, and it was closed with no fsync "
-				 "or fdatasync", f->trunc_size, f->trunc_written, f->trunc_writes);
-			add_call(s, r, &f->first);
-			add_call(s, r, &f->last);
-		}
 		f->flags &= ~F_TRUNCATED;
+		f->flags |= F_REWRITTEN;
+		f->closed_pid = e.pid;
+		f->closed_tid = e.tid;
+		f->closed_ts = e.hdr.ts;
+		memcpy(f->closed_comm, e.comm, DIO_COMM_LEN);
 	}
 	if ((f->flags & F_FAILED) && (f->flags & F_WROTE_AFTER))
 		fsync_error(s, f, &e, &o->tag, "the program wrote on elsewhere in it and closed it");
@@ -944,6 +939,13 @@ static void on_rename(struct state *s, const struct dio_ev_syscall *e, unsigned 
 		if (over && file_tag_eq(&over->tag, &tag))
 			over = NULL;
 	}
+	if (over) {
+		struct file *old = file_get(s, &over->tag);
+
+		/* what replaced it is the new name's data now, judged as such */
+		if (old && kind != K_LINK && kind != K_LINKAT)
+			old->flags &= ~F_REWRITTEN;
+	}
 	f = file_get(s, &tag);
 	if (kind != K_LINK && kind != K_LINKAT && over && f && f->dirty &&
 	    judged(s, &tag, src, type, sizeof(type))) {
@@ -981,13 +983,20 @@ static void on_unlink(struct state *s, const struct dio_ev_syscall *e, unsigned 
 
 	if (call_failed(e->ret) || !arg)
 		return;
-	if (kind == K_UNLINKAT && (int32_t)e->args[0] != X_AT_FDCWD && arg[0] != '/')
-		return;	/* relative to a directory fd whose path the record does not hold */
+	/* relative to a directory fd (whose path the record does not hold): found by the
+	 * tail of a path dio saw, as a relative name always is */
 	n = name_find(s, arg, abs, sizeof(abs));
 	if (!n)
 		return;
 	tag = n->tag;
 	name_del(s, abs);
+	/* a file removed was scratch data: a crash could not have lost anything kept */
+	{
+		struct file *f = file_get(s, &tag);
+
+		if (f)
+			f->flags &= ~F_REWRITTEN;
+	}
 	pending_add(s, e, abs, &tag);
 }
 
@@ -1131,6 +1140,38 @@ static int du_event(void *p, const struct dio_ev_hdr *ev)
 }
 
 /* ---- findings --------------------------------------------------------------- */
+
+/* a file truncated and rewritten with no sync, still there at the end: an instance */
+static void rewritten_report_one(void *key, void *val, void *ud)
+{
+	const struct dio_file_tag *tag = key;
+	struct file *f = val;
+	struct state *s = ud;
+	const char *path;
+	struct dio_ev_syscall e;
+	struct report *r = NULL;
+	char type[32];
+
+	if (!(f->flags & F_REWRITTEN))
+		return;
+	path = s->host->tag_path(s->ctx, tag);
+	memset(&e, 0, sizeof(e));
+	e.hdr.type = DIO_EV_SYSCALL;
+	e.hdr.ts = f->closed_ts;
+	e.pid = f->closed_pid;
+	e.tid = f->closed_tid;
+	memcpy(e.comm, f->closed_comm, DIO_COMM_LEN);
+	if (judged(s, tag, path, type, sizeof(type)))
+		r = instance(s, &e, R_TRUNCATE, f->trunc_size, tag, path, type);
+	if (r) {
+		snprintf(r->detail, sizeof(r->detail),
+			 "it held %" PRIu64 " bytes; it was truncated, %" PRIu64 " bytes were "
+			 "written in %" PRIu64 " calls, and it was closed with no fsync or "
+			 "fdatasync", f->trunc_size, f->trunc_written, f->trunc_writes);
+		add_call(s, r, &f->first);
+		add_call(s, r, &f->last);
+	}
+}
 
 static void pending_report_one(void *key, void *val, void *ud)
 {
@@ -1285,6 +1326,7 @@ static int du_finish(void *p)
 		TABLE_USE(&s->pending, "(program, directory) pairs", "max_pending"),
 	};
 
+	table_each(&s->files, rewritten_report_one, s);
 	table_each(&s->pending, pending_report_one, s);
 	table_each(&s->reports, emit_one, &c);
 	if (c.err)

@@ -457,6 +457,32 @@ static void truncate_and_rewrite(void **unused)
 	}
 }
 
+/* cmake's scratch files: rewritten in place, then removed: nothing kept could be lost */
+static void rewritten_then_removed_is_scratch(void **unused)
+{
+	for (int removed = 0; removed < 2; removed++) {
+		void *s = start_analyzer();
+		uint32_t wr;
+
+		fake_path(&conf, "/srv/build/TryCompile/check_cache");
+		wr = open_ev(s, 1 * SEC, PID, "cmake", &conf, "check_cache",
+			     X_O_WRONLY | X_O_CREAT | X_O_TRUNC, 3);
+		write_ev(s, 2 * SEC, PID, "cmake", &conf, wr, 0, 170, 170);
+		close_ev(s, 3 * SEC, PID, &conf, wr);
+		wr = open_ev(s, 4 * SEC, PID, "cmake", &conf, "check_cache",
+			     X_O_WRONLY | X_O_CREAT | X_O_TRUNC, 3);
+		write_ev(s, 5 * SEC, PID, "cmake", &conf, wr, 0, 160, 160);
+		close_ev(s, 6 * SEC, PID, &conf, wr);
+		if (removed)
+			unlink_ev(s, 7 * SEC, PID, "cmake", "/srv/build/TryCompile/check_cache");
+		stop_analyzer(s);
+		assert_int_equal(nfindings(CODE_TRUNCATE), !removed);
+		if (!removed)
+			assert_int_equal(finding(CODE_TRUNCATE)->count, 170);
+	}
+	(void)unused;
+}
+
 /* logrotate's copytruncate: the log truncated by one process, written on by another */
 static void truncated_by_another_is_no_rewrite(void **unused)
 {
@@ -641,6 +667,7 @@ int main(void)
 		cmocka_unit_test_setup(unlink_after_sync_is_a_new_name, setup),
 		cmocka_unit_test_setup(truncate_and_rewrite, setup),
 		cmocka_unit_test_setup(truncated_by_another_is_no_rewrite, setup),
+		cmocka_unit_test_setup(rewritten_then_removed_is_scratch, setup),
 		cmocka_unit_test_setup(fsync_error_treated_as_transient, setup),
 		cmocka_unit_test_setup(short_write_left_short, setup),
 		cmocka_unit_test_setup(state_stays_bounded, setup),
