@@ -348,6 +348,16 @@ static const char *const memory_fs[] = {
  */
 static const char *const memory_dirs[] = { "/proc/", "/sys/", "/dev/", "/run/", NULL };
 
+/*
+ * Caches: data a program can make again from elsewhere, by the conventions
+ * of the XDG base directories (~/.cache) and the FHS (/var/cache), on any
+ * file system: what a crash takes from them costs time, not data.
+ */
+static int in_cache(const char *path)
+{
+	return path && (strstr(path, "/.cache/") || !strncmp(path, "/var/cache/", 11));
+}
+
 static int fs_judged(struct state *s, uint32_t dev, char *type, size_t tlen)
 {
 	char buf[32];
@@ -379,6 +389,8 @@ static int judged(struct state *s, const struct dio_file_tag *tag, const char *p
 {
 	int j = fs_judged(s, tag->dev, type, tlen);
 
+	if (in_cache(path))
+		return 0;
 	if (j >= 0)
 		return j;
 	for (int i = 0; path && memory_dirs[i]; i++)
@@ -1078,8 +1090,10 @@ static int du_event(void *p, const struct dio_ev_hdr *ev)
 			struct proc *pp = table_put(&s->procs, &pr->pid, NULL);
 
 			prog_see_record(&pp->prog, ev);
-		} else if (pr->kind == DIO_PROC_EXIT && (pr->flags & DIO_PROCF_GROUP_DEAD)) {
-			table_del(&s->procs, &pr->pid);
+		} else if (pr->kind == DIO_PROC_FORK && !(pr->flags & DIO_PROCF_THREAD)) {
+			/* a new process under a pid seen before: not the old one's program;
+			 * an exited one's is kept for the records of its fds' ends after it */
+			table_del(&s->procs, &pr->other_pid);
 		}
 		return 0;
 	}

@@ -276,6 +276,9 @@ static void memory_file_systems_are_not_judged(void **unused)
 		{ NULL, "/dev/shm", 0 },
 		{ NULL, "/srv/app", 1 },
 		{ "9:9=ext4", "/srv/app", 1 },	/* another device's type: this one is unknown */
+		{ "8:1=ext4", "/home/u/.cache/app", 0 },	/* a cache: made again, not lost */
+		{ "8:1=ext4", "/var/cache/app", 0 },
+		{ "8:1=ext4", "/srv/cache/app", 1 },
 	};
 	char target[64], temp[64];
 
@@ -472,13 +475,21 @@ static void rewritten_then_removed_is_scratch(void **unused)
 		wr = open_ev(s, 4 * SEC, PID, "cmake", &conf, "check_cache",
 			     X_O_WRONLY | X_O_CREAT | X_O_TRUNC, 3);
 		write_ev(s, 5 * SEC, PID, "cmake", &conf, wr, 0, 160, 160);
+		if (!removed) {
+			/* its last fd ends with the process: the host's record comes after the exit */
+			struct dio_ev_proc x = exit_ev(6 * SEC, PID);
+
+			feed(s, &x);
+		}
 		close_ev(s, 6 * SEC, PID, &conf, wr);
 		if (removed)
 			unlink_ev(s, 7 * SEC, PID, "cmake", "/srv/build/TryCompile/check_cache");
 		stop_analyzer(s);
 		assert_int_equal(nfindings(CODE_TRUNCATE), !removed);
-		if (!removed)
+		if (!removed) {
 			assert_int_equal(finding(CODE_TRUNCATE)->count, 170);
+			assert_string_equal(finding(CODE_TRUNCATE)->comm, "cmake");
+		}
 	}
 	(void)unused;
 }
