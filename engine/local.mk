@@ -7,6 +7,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/syscalls.c engine/syscalls.h \
 	engine/xlat.c engine/xlat.h \
 	engine/format.c engine/format.h \
+	engine/fstypes.c engine/fstypes.h \
 	engine/decode.c engine/decode.h \
 	engine/record.c engine/record.h \
 	engine/tagtab.c engine/tagtab.h \

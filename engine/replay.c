@@ -64,13 +64,14 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
 		       "boot_id=%s\nfeatures=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\n"
-		       "capture_bytes=%u\nsession_id=%s\ndio_pid=%d\noptions=",
+		       "capture_bytes=%u\nsession_id=%s\ndio_pid=%d\nfstypes=%s\noptions=",
 		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot, ftext,
 		       (long long)session__realtime_off(s), o->mode == MODE_RAW ? "raw" : "detailed",
 		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
 		       o->capture_bytes,
 		       session__info(s, "session_id") ? session__info(s, "session_id") : "",
-		       (int)getpid());
+		       (int)getpid(),
+		       session__info(s, "fstypes") ? session__info(s, "fstypes") : "");
 	/* the command line as given, one line: arguments separated by spaces; a URL's
 	 * password (--sink clickhouse:url=http://user:pw@...) stays out of the file */
 	for (int i = 0; i < argc && off < len; i++) {
@@ -569,6 +570,9 @@ static void recorded_info(struct session *s, void *ud)
 		session__set_info(s, "command", v);
 	if (!tf_reader__meta_get(ri->r, "dio_pid", v, sizeof(v)) && *v)
 		session__set_info(s, "tracer_pid", v);
+	/* the recording machine's file systems; older recordings: none known */
+	if (!tf_reader__meta_get(ri->r, "fstypes", v, sizeof(v)) && *v)
+		session__set_info(s, "fstypes", v);
 	set_recorded_ids(s, ri->r);
 	/* FILE.K of a --max-size recording: its records are a part of the session's */
 	if (!tf_reader__meta_get(ri->r, "part", v, sizeof(v)))

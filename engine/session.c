@@ -13,6 +13,7 @@
 #include "config.h"
 #include "decode.h"
 #include "format.h"
+#include "fstypes.h"
 #include "loss.h"
 #include "selfstats.h"
 #include "ofdtab.h"
@@ -484,6 +485,19 @@ static ssize_t read_first_line(const char *path, char *buf, size_t len)
 	return n;
 }
 
+/* "fstypes": the file system type of each device, as this machine mounts them now */
+static void set_fstypes_info(struct session *s)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *text = malloc(FSTYPES_MAX);
+
+	if (f && text && fstypes__read(f, text, FSTYPES_MAX) > 0)
+		session__set_info(s, "fstypes", text);
+	if (f)
+		fclose(f);
+	free(text);
+}
+
 /* what host->info knows before the trace: dio, the machine, the options */
 static void set_default_info(struct session *s)
 {
@@ -536,6 +550,9 @@ static void set_default_info(struct session *s)
 		session__set_info(s, "command", clean);
 	}
 	set_time_info(s, "start", 0);
+	/* a replay's come from its recording (recorded_info) */
+	if (!s->replay)
+		set_fstypes_info(s);
 }
 
 static int deliver(struct session *s, struct dio_finding *f);
@@ -690,6 +707,11 @@ static int host_create_output(struct dio_ctx *ctx, const char *path)
 	return fd;
 }
 
+static int host_fs_type(struct dio_ctx *ctx, uint32_t dev, char *buf, size_t len)
+{
+	return fstypes__find(session__info(ctx->s, "fstypes"), dev, buf, len);
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -708,6 +730,7 @@ static const struct dio_host host = {
 	.syscall_info = decode_syscall_info,
 	.decode_arg = decode_arg,
 	.name_of = decode_name_of,
+	.fs_type = host_fs_type,
 };
 
 /* ---- setting up ---------------------------------------------------------- */

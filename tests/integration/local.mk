@@ -15,6 +15,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
 INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
+INTEGRATION_TESTS += tests/integration/analyzer-durability.sh tests/integration/diff-durability.sh
 # --max-findings: a cap per finding code, and a note of what it left out
 INTEGRATION_TESTS += tests/integration/findings-cap.sh
 # every lost record counted with its reason: full tables, missed completions, the writer
