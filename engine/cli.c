@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "syscalls.h"
 #include "config.h"
+#include "optdefs.h"
 #include "util.h"
 
 #ifndef SYSCONFDIR
@@ -275,7 +276,7 @@ static int add_ids(struct options *o, char **joined, const char *v, int tid, cha
 	int e;
 
 	/* this value alone first, so a message quotes what was typed with this option */
-	e = tid ? options_set_tids(o, v, err, errlen) : options_set_pids(o, v, err, errlen);
+	e = options_set(o, tid ? "tid" : "pid", v, err, errlen);
 	if (e)
 		return e;
 	s = malloc(len + strlen(v) + 1);
@@ -286,7 +287,7 @@ static int add_ids(struct options *o, char **joined, const char *v, int tid, cha
 	sprintf(s, "%s%s%s", *joined ? *joined : "", *joined ? "," : "", v);
 	free(*joined);
 	*joined = s;
-	return tid ? options_set_tids(o, s, err, errlen) : options_set_pids(o, s, err, errlen);
+	return options_set(o, tid ? "tid" : "pid", s, err, errlen);
 }
 
 /* getopt's complaints, in our words; before is the argv index getopt was reading. */

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "config.h"
+#include "optdefs.h"
 #include "util.h"
 
 struct cfg {
