@@ -1113,11 +1113,16 @@ int cmd_diff(int argc, char **argv)
 			return 0;
 		}
 	options_init(&o);
-	if (cli_parse_diff(argc, argv, &o, &d, err, sizeof(err))) {
-		die_msg("%s", err);
+	code = cli_parse_diff(argc, argv, &o, &d, err, sizeof(err));
+	if (code) {
+		if (code == 1)
+			diff_usage(stdout);
+		else
+			die_msg("%s", err);
 		options_free(&o);
-		return 2;
+		return code == 1 ? 0 : 2;
 	}
+	code = 1;
 	memset(&c, 0, sizeof(c));
 	c.d = &d;
 	/* a session would fail on any finding: a diff fails on new ones only */

@@ -22,9 +22,6 @@
 /* PID_MAX_LIMIT on 64-bit kernels: no pid or tid can be larger */
 #define PID_LIMIT	(4L * 1024 * 1024)
 
-#define STR_(x)	#x
-#define STR(x)	STR_(x)
-
 /*
  * "12,34": every entry a positive id. The list replaces the previous one only
  * when all of it is valid, so a bad value leaves o as it was.
@@ -475,25 +472,10 @@ const struct opt_def opt_defs[] = {
 
 const size_t opt_ndefs = sizeof(opt_defs) / sizeof(opt_defs[0]);
 
-const struct opt_def *optdefs__name(const char *name)
-{
-	for (size_t i = 0; i < opt_ndefs; i++)
-		if (opt_defs[i].name && !strcmp(opt_defs[i].name, name))
-			return &opt_defs[i];
-	return NULL;
-}
-
 const struct opt_def *optdefs__key(const char *key)
 {
 	for (size_t i = 0; i < opt_ndefs; i++)
 		if (opt_defs[i].key && !strcmp(opt_defs[i].key, key))
 			return &opt_defs[i];
 	return NULL;
-}
-
-int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen)
-{
-	const struct opt_def *d = optdefs__name(name);
-
-	return d ? opt_set(o, d, v, err, errlen) : -ENOENT;
 }

@@ -13,15 +13,9 @@
 extern const struct opt_def opt_defs[];
 extern const size_t opt_ndefs;
 
-/* The row of the long option name, or of the config file's key; NULL when none. */
-const struct opt_def *optdefs__name(const char *name);
+/* The row of a config file's key; NULL when none. */
 const struct opt_def *optdefs__key(const char *key);
 /* --format text|json into the int field of d (dio diff has a row of its own) */
 int optdefs__format(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen);
-/*
- * Any option of the table by its long name ("ring-size", "duration", ...).
- * -ENOENT (err untouched) when name is not one.
- */
-int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen);
 
 #endif

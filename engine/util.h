@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A number's macro as text, for a literal string: "up to " STR(DIO_MAX_PREFIX) */
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 /* Decimal integer in [min, max], whole string. 0 or -EINVAL / -ERANGE. */
 int parse_long(const char *s, long min, long max, long *out);
 /* Size with optional k/K, m/M, g/G suffix (1024-based), in [min, max]. */
