@@ -57,20 +57,61 @@ struct seen {
 	char *ids[CLI_MAX];		/* an OPT_IDS row's values, joined with commas */
 };
 
-/* the filters dio trace, record and top share (a printf format: DIO_MAX_PREFIX) */
-#define FILTER_HELP \
-"  -p, --pid PID[,PID]       attach to running processes and their new children\n" \
-"  -a, --all                 trace every process (dio never traces itself)\n" \
-"      --tid TID[,TID]       only these threads (alone: these threads, wherever)\n" \
-"      --comm NAME           only processes or threads named NAME\n" \
-"      --cgroup PATH         only tasks in this cgroup v2 directory or below\n" \
-"      --path PREFIX         only calls on files under PREFIX (up to %d times)\n" \
-"      --exclude-path PREFIX drop calls on files under PREFIX (repeatable)\n" \
-"      --only-files          drop calls on sockets, pipes and anon inodes\n" \
-"  -e trace=SPEC, --syscalls SPEC\n" \
-"                            names and classes: %%data %%sync %%meta %%dir %%xattr\n" \
-"                            %%async %%file %%desc %%all; !name removes one\n" \
-"                            (see 'dio list syscalls')\n"
+#define HELP_COL	28	/* where --help's text starts */
+
+/* One row's --help: "  -L, --NAME ARG" (or its label), then its text in a column. */
+static void print_row(FILE *f, const struct opt_def *d, const char *text)
+{
+	size_t len = strcspn(text, "\n");
+	char col[128];
+	int n;
+
+	if (d->label)
+		n = snprintf(col, sizeof(col), "  %s", d->label);
+	else if (d->letter && d->name)
+		n = snprintf(col, sizeof(col), "  -%c, --%s", d->letter, d->name);
+	else if (d->letter)
+		n = snprintf(col, sizeof(col), "  -%c", d->letter);
+	else
+		n = snprintf(col, sizeof(col), "      --%s", d->name);
+	if (!d->label && d->arg)
+		n += snprintf(col + n, sizeof(col) - n, " %s", d->arg);
+	/* a text whose first line is empty starts under the option, in its column */
+	if (!len)
+		fprintf(f, "%s\n", col);
+	else
+		fprintf(f, "%-*s%s%.*s\n", HELP_COL, col, n < HELP_COL ? "" : "  ", (int)len,
+			text);
+	for (text += len; *text; text += len) {
+		text++;
+		len = strcspn(text, "\n");
+		fprintf(f, "%*s%.*s\n", HELP_COL, "", (int)len, text);
+	}
+}
+
+/*
+ * The --help of the rows from d to end that the commands cmds take, in their
+ * order: with dio record's text where a row has one (record), and the
+ * headings of their sections (headings).
+ */
+static void print_rows(FILE *f, const struct opt_def *d, const struct opt_def *end,
+		       unsigned int cmds, int record, int headings)
+{
+	for (; d < end; d++) {
+		const char *text = record && d->record_help ? d->record_help : d->help;
+
+		if (!(d->cmds & cmds) || !text || (d->flags & OPTF_HIDDEN))
+			continue;
+		if (headings && d->section)
+			fprintf(f, "%s\n", d->section);
+		print_row(f, d, text);
+	}
+}
+
+void cli_help(FILE *f, const struct opt_def *rows, size_t n)
+{
+	print_rows(f, rows, rows + n, ~0u, 0, 0);
+}
 
 void cli_usage(FILE *f, const char *cmd)
 {
@@ -93,69 +134,14 @@ void cli_usage(FILE *f, const char *cmd)
 "Trace the storage system calls of COMMAND (or of running processes, or of the\n"
 "whole system), with paths, offsets, file tags and thread names.\n"
 "\n", f);
-	fputs("What to trace:\n", f);
-	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
-	fprintf(f,
-"How:\n"
-"      --mode detailed|raw   raw: no file lookups (cheapest; no --path filters)\n"
-"      --hash user|kernel    hash the first --hash-bytes N (4096) bytes of each\n"
-"                            read/write buffer, in dio or in the kernel\n"
-"      --capture-data N      with --hash: also keep up to N bytes of each buffer\n"
-"      --ring-size SIZE      ring buffer: power of two, 64k to 2G (default 64M)\n"
-"      --drain-ms N          drain the ring every N ms, 1 to 1000 (default 20)\n"
-"      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
-"      --tag-table N         file tags with a path in the kernel (default 64k)\n"
-"      --inflight-table N    entries of each table of requests and file mappings\n"
-"                            in flight (block, io_uring, mmap; default 32k)\n"
-"      --level N             dio record: zstd level 1-9, 0 stores (default 1)\n"
-"      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
-"      --rotate N            dio record: with --max-size, keep N files only\n"
-"      --flush-ms MS         dio record: write what is recorded at least this\n"
-"                            often (default 1000): a kill loses at most that\n"
-"      --print               dio record: also print the calls (on stderr, or\n"
-"                            --sink console:output=FILE), as dio trace does\n"
-"      --no-iouring          no per-request io_uring events\n"
-"      --no-block            no block request events (issue to completion)\n"
-"      --no-runq             no run-queue delay events of traced threads\n"
-"      --runq-min USEC       shortest run-queue wait sent (default 10)\n"
-"      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
-"                            syscall ones (auto: per-syscall up to %d calls)\n"
-"  -d, --duration SECONDS    stop after this long\n"
-"Output:\n"
-"%s"
-"  -t, -tt, -ttt             time of day, with microseconds, or epoch seconds\n"
-"  -T                        time spent in each call\n"
-"  -q, --quiet               no per-call lines; findings and summary only\n"
-"      --no-details          no {off= type= tag=} suffix\n"
-"      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
-"      --sink NAME[:k=v,...] load a sink (default: console)\n"
-"      --no-summary          no summary table at exit\n"
-"      --hints               print info findings (hints) on the console too;\n"
-"                            otherwise one line counts them (files keep them)\n"
-"      --report PAGE.html    at exit, a self-contained HTML page (dio report)\n"
-"      --stats               at exit, where dio's time went (stderr): probe ns\n"
-"                            per call, ring, consumer, writer, wakeups, drops\n"
-"      --max-findings N      report at most N findings of each code (default 10,\n"
-"                            0: all); one more says how many were left out\n"
-"      --fail-on info|warning|error[,NAME...]  exit 3 when a finding this severe\n"
-"                            or worse was reported (with --baseline: a new one);\n"
-"                            run-queue waits (the machine) count only when NAME\n"
-"                            names their analyzer or code: warning,latency\n"
-"      --baseline SARIF      an earlier SARIF log of dio's: findings are new,\n"
-"                            unchanged, or absent (fixed)\n"
-"      --suppress FILE       accepted findings, each with a reason (dio(1))\n"
-"      --srcroot DIR         paths under DIR are reported relative to it\n"
-"  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
-"                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
-"  -h, --help                this text\n"
+	/* dio trace and dio record share their table: record's own options show in both */
+	print_rows(f, opt_defs, opt_defs + opt_ndefs, CMD_TRACE | CMD_RECORD, record, 1);
+	fputs(
 "\n"
 "Options given here override the config file; --path, --exclude-path, --analyzer\n"
 "and --sink given here replace the file's lists.\n"
 "\n"
-"Examples:\n",
-		ATTACH_AUTO_MAX,
-		record ? "  -o, --output FILE         the trace file to write (required)\n"
-		       : "  -o, --output FILE         events, findings, summary to FILE (default: stderr)\n");
+"Examples:\n", f);
 	if (record)
 		fputs(
 "  sudo dio record -o run.dio -- ./server\n"
@@ -692,6 +678,8 @@ int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d
 
 void cli_top_usage(FILE *f)
 {
+	const struct opt_def *what = opt_defs + 1;
+
 	fputs(
 "usage: dio top [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       dio top [OPTIONS] -p PID[,PID...] | -a\n"
@@ -701,18 +689,18 @@ void cli_top_usage(FILE *f)
 "every second. The kernel counts the calls in maps: no record per call.\n"
 "\n"
 "What to count (as dio trace):\n", f);
-	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
+	/* the filters: the first section of dio trace's options */
+	while (what < opt_defs + opt_ndefs && !what->section)
+		what++;
+	print_rows(f, opt_defs, what, CMD_TOP, 0, 0);
 	fputs(
 "      --mode detailed|raw   raw: no file lookups (no files shown)\n"
 "      --attach auto|syscall|raw, --tag-table N, --inflight-table N\n"
 "                            as dio trace\n"
 "      --no-block, --no-runq no block latency, no run-queue wait\n"
-"How to show it:\n"
-"  -b, --batch               plain lines, frame after frame (files, pipes)\n"
-"  -d, --delay SECONDS       between frames (default 1)\n"
-"  -n, --iterations COUNT    stop after COUNT frames\n"
-"      --sort calls|bytes|time  order of the rows (default calls)\n"
-"  -S, --cumulative          totals since the start instead of the last interval\n"
+"How to show it:\n", f);
+	cli_help(f, cli_top_opts, cli_top_nopts);
+	fputs(
 "      --stats               at exit, where dio's own time went (as dio trace)\n"
 "  -C, --config FILE         config file (its filters apply)\n"
 "  -h, --help                this text\n"

@@ -27,7 +27,10 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code);
  */
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen);
+/* dio trace's --help (cmd "trace") or dio record's ("record"), made of the option table */
 void cli_usage(FILE *f, const char *cmd);
+/* The --help lines of a command's own rows, in their order */
+void cli_help(FILE *f, const struct opt_def *rows, size_t n);
 
 #define DIFF_MIN_CALLS	100	/* --min-calls by default */
 

@@ -1017,7 +1017,7 @@ static void say_failures(const struct cmp *c)
 
 static void diff_usage(FILE *f)
 {
-	fprintf(f,
+	fputs(
 "usage: dio diff A.dio B.dio [--format text|json] [-o FILE] [--srcroot DIR]\n"
 "                [--analyzer NAME[:k=v,...] ...] [--fail-on-regress PCT]\n"
 "                [--min-calls N] [--fail-on info|warning|error] [--suppress FILE]\n"
@@ -1029,15 +1029,10 @@ static void diff_usage(FILE *f)
 "each trace's span), p50 and p99 latency, as the ratio B/A, the largest change\n"
 "first; and the findings of the analyzers (default: all) that are new in B,\n"
 "fixed since A, or unchanged.\n"
-"\n"
-"  -o, --output FILE         write the diff to FILE (default: standard output)\n"
-"      --format text|json    one JSON object instead of the tables\n"
-"      --fail-on-regress PCT exit 3 when calls, errors, fsyncs/s or opens/s (of\n"
-"                            a row, or in all) or a p99 latency grew by more than\n"
-"                            PCT percent; each such row is named on stderr\n"
-"      --min-calls N         rows with fewer calls on both sides never fail and\n"
-"                            show no rates; latencies are compared with N calls\n"
-"                            on both sides (default %d)\n"
+"\n", f);
+	cli_help(f, cli_diff_opts, cli_diff_nopts);
+	/* the options it shares with dio trace, as a diff uses them */
+	fputs(
 "      --fail-on LEVEL       also exit 3 for a new finding this severe or worse\n"
 "      --analyzer NAME       the analyzers to compare the findings of (repeatable)\n"
 "      --srcroot DIR         paths under DIR are compared relative to it\n"
@@ -1047,8 +1042,7 @@ static void diff_usage(FILE *f)
 "Examples:\n"
 "  dio diff yesterday.dio today.dio\n"
 "  dio diff before.dio after.dio --srcroot /var/lib/app --fail-on-regress 50\n"
-"  dio diff before.dio after.dio --format json -o diff.json --fail-on warning\n",
-		DIFF_MIN_CALLS);
+"  dio diff before.dio after.dio --format json -o diff.json --fail-on warning\n", f);
 }
 
 static struct side *side_new(const char *path, const struct options *o, const uint8_t *kind)
