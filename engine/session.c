@@ -14,6 +14,7 @@
 #include "decode.h"
 #include "format.h"
 #include "loss.h"
+#include "modules.h"
 #include "selfstats.h"
 #include "ofdtab.h"
 #include "plugin.h"
@@ -27,17 +28,11 @@
 #include "findings.h"
 #include "util.h"
 
-#define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
 #define SWEEP_MS	1000		/* the in-flight tables are swept this often */
 #define SWEEP_EXITS	64		/* or after this many processes ended */
 #define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
 #define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
 #define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
-
-struct dio_ctx {
-	struct session *s;
-	struct plugin *p;
-};
 
 struct session {
 	struct options *o;
@@ -47,20 +42,13 @@ struct session {
 	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
 	int replay;		/* the records come from a recording, not the kernel */
 	struct probe *probe;
-	struct plugin plugins[MAX_PLUGINS];
-	struct dio_ctx ctx[MAX_PLUGINS];
-	int nplugins;
+	struct modules *m;
 	/* files modules created, kept open: a second module naming one shares it */
 	struct output {
 		char *path;
 		int fd;
 	} outputs[MAX_PLUGINS];
 	int noutputs;
-	/* dispatch lists, built once: who wants which record type */
-	struct plugin *by_type[DIO_EV_MAX][MAX_PLUGINS];
-	int nby[DIO_EV_MAX];
-	struct plugin *finding_sinks[MAX_PLUGINS];
-	int nfinding;
 	int64_t realtime_off;
 	uint64_t events;
 	const char *malformed_why;	/* the first record refused at the boundary: why, static */
@@ -139,7 +127,7 @@ static const char *host_syscall_name(uint32_t nr)
 
 static const char *host_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
 {
-	return tagtab__lookup(ctx->s->tags, tag);
+	return tagtab__lookup(((struct session *)ctx->host)->tags, tag);
 }
 
 static const char *fmt_path_of(void *ud, const struct dio_file_tag *tag)
@@ -152,9 +140,9 @@ static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, u
 {
 	struct fmt_ctx fc = {
 		.flags = flags,
-		.realtime_off = ctx->s->realtime_off,
+		.realtime_off = ((struct session *)ctx->host)->realtime_off,
 		.path_of = fmt_path_of,
-		.ud = ctx->s,
+		.ud = ctx->host,
 	};
 
 	/* a module may hand over a copy or a record of its own: it is checked as any other */
@@ -168,7 +156,7 @@ static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, u
 
 static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
 {
-	return mono_ns + ctx->s->realtime_off;
+	return mono_ns + ((struct session *)ctx->host)->realtime_off;
 }
 
 static void refresh_counters(struct session *s)
@@ -182,7 +170,7 @@ static void refresh_counters(struct session *s)
 
 static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
 {
-	struct session *s = ctx->s;
+	struct session *s = ctx->host;
 	struct dio_stats st = { 0 };
 
 	refresh_counters(s);
@@ -242,8 +230,8 @@ static int to_finding_sinks(struct session *s, const struct dio_finding *f)
 	int e, ret = 0;
 
 	s->findings++;
-	for (int i = 0; i < s->nfinding; i++) {
-		struct plugin *p = s->finding_sinks[i];
+	for (int i = 0; i < s->m->nfinding; i++) {
+		struct plugin *p = s->m->finding_sinks[i];
 
 		e = p->sk->finding(p->state, f);
 		if (e < 0) {
@@ -269,10 +257,10 @@ static const struct dio_rule *find_rule(struct session *s, const char *code,
 
 static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
 {
-	struct session *s = ctx->s;
+	struct session *s = ctx->host;
 
-	for (int k = 0; k < s->nplugins; k++) {
-		const struct plugin *p = &s->plugins[k];
+	for (int k = 0; k < s->m->n; k++) {
+		const struct plugin *p = &s->m->plugins[k];
 		const struct dio_rule *r = p->an && PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
 
 		for (; r && r->code; r++)
@@ -293,7 +281,7 @@ static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, con
 
 static const struct dio_rule *find_rule(struct session *s, const char *code, const char **analyzer)
 {
-	struct dio_ctx any = { .s = s };
+	struct dio_ctx any = { .host = s };
 	const struct dio_rule *r;
 
 	for (unsigned int i = 0; code && (r = host_rule(&any, i, analyzer)); i++)
@@ -304,7 +292,7 @@ static const struct dio_rule *find_rule(struct session *s, const char *code, con
 
 static const char *host_info(struct dio_ctx *ctx, const char *key)
 {
-	return session__info(ctx->s, key);
+	return session__info(ctx->host, key);
 }
 
 const char *session__info(const struct session *s, const char *key)
@@ -528,7 +516,7 @@ static int deliver(struct session *s, struct dio_finding *f);
 
 static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 {
-	struct session *s = ctx->s;
+	struct session *s = ctx->host;
 	struct dio_finding copy;
 	char subject[DIO_PATH_MAX + 8], fp[17];
 
@@ -644,7 +632,7 @@ static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
  */
 static int host_create_output(struct dio_ctx *ctx, const char *path)
 {
-	struct session *s = ctx->s;
+	struct session *s = ctx->host;
 	char why[256];
 	int fd;
 
@@ -707,176 +695,6 @@ static int64_t clock_offset(void)
 	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
 }
 
-static const char *time_name(enum time_style t)
-{
-	switch (t) {
-	case TIME_T: return "t";
-	case TIME_TT: return "tt";
-	case TIME_TTT: return "ttt";
-	default: return "";
-	}
-}
-
-/* -o, -t, -T, -q, --no-details are the console sink's options under strace's names */
-static int console_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
-{
-	const char *w = "command line";
-	int e = 0;
-
-	if (o->output)
-		e = plugin__set(p, "output", o->output, w, err, errlen);
-	if (!e && o->time != TIME_NONE)
-		e = plugin__set(p, "time", time_name(o->time), w, err, errlen);
-	if (!e && o->durations)
-		e = plugin__set(p, "durations", "true", w, err, errlen);
-	if (!e && o->quiet)
-		e = plugin__set(p, "events", "false", w, err, errlen);
-	if (!e && !o->details)
-		e = plugin__set(p, "details", "false", w, err, errlen);
-	if (!e && o->hints)
-		e = plugin__set(p, "hints", "true", w, err, errlen);
-	return e;
-}
-
-/* A module's output= option, unless the user set it; 0 when it has none. */
-static int default_output(struct plugin *p, const char *path, char *err, size_t errlen)
-{
-	for (int i = 0; i < p->nopts; i++)
-		if (!strcmp(p->options[i].name, "output") && p->options[i].type == DIO_OPT_STRING &&
-		    !p->opts[i].set)
-			return plugin__set(p, "output", path, "command line", err, errlen);
-	return 0;
-}
-
-static int add_plugin(struct session *s, int kind, const char *name, const struct plugin_sel *sel,
-		      char *err, size_t errlen)
-{
-	struct plugin *p;
-	int e;
-
-	/* "all" plus a name: an analyzer is loaded once; each --sink is a sink of its own */
-	for (int i = 0; (kind == PLUGIN_ANALYZER || !sel) && i < s->nplugins; i++)
-		if (s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, name))
-			return 0;
-	if (s->nplugins == MAX_PLUGINS) {
-		snprintf(err, errlen, "too many modules (at most %d)", MAX_PLUGINS);
-		return -E2BIG;
-	}
-	p = &s->plugins[s->nplugins];
-	e = plugin__load(p, kind, name, err, errlen);
-	if (e && sel && sel->origin) {
-		/* a config file's entry: its file and line first */
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "%s", err);
-		snprintf(err, errlen, "%s: %s", sel->origin, msg);
-	}
-	if (e)
-		return e;
-	s->ctx[s->nplugins].s = s;
-	s->ctx[s->nplugins].p = p;
-	p->ctx = &s->ctx[s->nplugins];
-	s->nplugins++;
-	e = plugin__configure(p, s->o, sel, err, errlen);
-	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
-		e = console_shortcuts(p, s->o, err, errlen);
-	/* -o FILE: the summary's tables follow the events into FILE */
-	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary") && s->o->output)
-		e = default_output(p, s->o->output, err, errlen);
-	/* findings alone: tables an analyzer prints at the end are not wanted */
-	if (!e && kind == PLUGIN_ANALYZER && s->o->findings_only)
-		e = default_output(p, "/dev/null", err, errlen);
-	return e;
-}
-
-/* every analyzer on the search path, for --analyzer all */
-static int add_all_analyzers(struct session *s, char *err, size_t errlen)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int e = 0;
-
-	if (!f)
-		return -ENOMEM;
-	plugin__list(PLUGIN_ANALYZER, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line && !e; line = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-
-		if (line[0] == ' ' || sscanf(line, "%63s", name) != 1)
-			continue;
-		/* --no-summary holds for "all" too */
-		if (s->o->no_summary && !strcmp(name, "summary"))
-			continue;
-		e = add_plugin(s, PLUGIN_ANALYZER, name, NULL, err, errlen);
-	}
-	free(buf);
-	return e;
-}
-
-/*
- * A config group (analyzer: { NAME: {...}; }) for a module that does not
- * exist is a typo that would silently lose its settings; one for a module
- * that exists but is not loaded this time is kept for when it is.
- */
-static int check_groups(struct session *s, char *err, size_t errlen)
-{
-	const struct options *o = s->o;
-
-	for (int g = 0; g < o->ngroups; g++) {
-		const struct plugin_group *grp = &o->groups[g];
-		int kind = strcmp(grp->kind, "sink") ? PLUGIN_ANALYZER : PLUGIN_SINK;
-		struct plugin tmp;
-		char e2[512];
-		int loaded = 0;
-
-		for (int i = 0; i < s->nplugins && !loaded; i++)
-			loaded = s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, grp->name);
-		if (loaded)
-			continue;
-		if (!plugin__load(&tmp, kind, grp->name, e2, sizeof(e2))) {
-			plugin__unload(&tmp);
-			continue;
-		}
-		snprintf(err, errlen, "%s: %s: { %s: ... }: no %s named '%s' (see 'dio list %ss')",
-			 grp->nkv ? grp->where[0] : o->config_file ? o->config_file : "config",
-			 grp->kind, grp->name, grp->kind, grp->name, grp->kind);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int init_plugin(struct session *s, struct plugin *p, char *err, size_t errlen)
-{
-	int e, logged = p->logged;
-
-	if (p->an)
-		e = p->an->init(&host, p->ctx, p->opts, &p->state);
-	else
-		e = p->sk->init(&host, p->ctx, p->opts, &p->state);
-	if (e) {
-		/* a module that said why already: one line is enough (err stays empty) */
-		if (p->logged > logged)
-			err[0] = 0;
-		else
-			snprintf(err, errlen, "%s %s: cannot start: %s", p->an ? "analyzer" : "sink",
-				 p->name, strerror(e < 0 ? -e : e));
-		return e < 0 ? e : -EINVAL;
-	}
-	p->inited = 1;
-	for (int t = 1; t < DIO_EV_MAX; t++) {
-		uint64_t want = p->an ? p->an->events : p->sk->events;
-		int has_cb = p->an ? p->an->event != NULL : p->sk->event != NULL;
-
-		if (has_cb && (want & DIO_EV_MASK(t)))
-			s->by_type[t][s->nby[t]++] = p;
-	}
-	if (p->sk && p->sk->findings && p->sk->finding)
-		s->finding_sinks[s->nfinding++] = p;
-	return 0;
-}
-
 struct session *session__new(struct options *o, char *err, size_t errlen)
 {
 	struct session *s = calloc(1, sizeof(*s));
@@ -889,6 +707,12 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	}
 	s->o = o;
 	s->realtime_off = clock_offset();
+	s->m = modules__new();
+	if (!s->m) {
+		e = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	/*
 	 * Twice the kernel's table of the tags it sent: a tag the kernel still
 	 * knows, and so will not send again, is one the host still knows.
@@ -919,30 +743,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	set_default_info(s);
 	if (o->recorded_info)
 		o->recorded_info(s, o->recorded_ud);
-	/* sinks first: findings of analyzers need somewhere to go */
-	if (o->nsinks == 0 && !o->findings_only)
-		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
-	for (int i = 0; !e && i < o->nsinks; i++)
-		e = add_plugin(s, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);
-	/* the user's selections first, so that summary:key=value is not lost to the default */
-	for (int i = 0; !e && i < o->nanalyzers; i++) {
-		if (!strcmp(o->analyzers[i].name, "all"))
-			e = add_all_analyzers(s, err, errlen);
-		else
-			e = add_plugin(s, PLUGIN_ANALYZER, o->analyzers[i].name, &o->analyzers[i],
-				       err, errlen);
-	}
-	if (!e && !o->no_summary)
-		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
-	if (!e)
-		e = check_groups(s, err, errlen);
-	for (int i = 0; !e && i < s->nplugins; i++)
-		if (s->plugins[i].sk)
-			e = init_plugin(s, &s->plugins[i], err, errlen);
-	for (int i = 0; !e && i < s->nplugins; i++)
-		if (s->plugins[i].an)
-			e = init_plugin(s, &s->plugins[i], err, errlen);
-	if (!e && s->nby[DIO_EV_OFD]) {
+	e = modules__start(s->m, o, &host, s, err, errlen);
+	if (!e && s->m->nby[DIO_EV_OFD]) {
 		s->ofds = ofdtab__new();
 		if (!s->ofds) {
 			e = -ENOMEM;
@@ -964,12 +766,7 @@ void session__free(struct session *s)
 		return;
 	probe__free(s->probe);
 	selfstats__free(s->stats);
-	/* analyzers first: their destroy may still report through sinks */
-	for (int i = s->nplugins - 1; i >= 0; i--)
-		if (s->plugins[i].an)
-			plugin__unload(&s->plugins[i]);
-	for (int i = s->nplugins - 1; i >= 0; i--)
-		plugin__unload(&s->plugins[i]);
+	modules__free(s->m);
 	tagtab__free(s->tags);
 	ofdtab__free(s->ofds);
 	for (int i = 0; i < s->noutputs; i++) {
@@ -1068,8 +865,8 @@ static int set_path(struct session *s, const struct dio_ev_path *p)
 
 static int to_modules(struct session *s, const struct dio_ev_hdr *h)
 {
-	for (int i = 0; i < s->nby[h->type]; i++) {
-		struct plugin *p = s->by_type[h->type][i];
+	for (int i = 0; i < s->m->nby[h->type]; i++) {
+		struct plugin *p = s->m->by_type[h->type][i];
 		int e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
 
 		if (e < 0) {
@@ -1221,12 +1018,8 @@ static int on_record(void *ctx, void *data, size_t size)
 /* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
 static void flush_sinks(struct session *s)
 {
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-
-		if (p->sk && p->inited && p->sk->flush && p->sk->flush(p->state) < 0)
-			s->failed = 1;
-	}
+	if (modules__flush(s->m))
+		s->failed = 1;
 }
 
 static uint64_t now_ms(void)
@@ -1249,7 +1042,7 @@ static void report_loss(struct session *s)
 
 static int finish_analyzers(struct session *s)
 {
-	int ret = 0;
+	int e, ret = 0;
 
 	/* the events so far before any table an analyzer writes (-o FILE holds both) */
 	flush_sinks(s);
@@ -1257,18 +1050,9 @@ static int finish_analyzers(struct session *s)
 		ofdtab__end(s->ofds, s->last_ts);
 		ret = ended_to_modules(s);
 	}
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-		int e;
-
-		if (!p->an || !p->inited || !p->an->finish)
-			continue;
-		e = p->an->finish(p->state);
-		if (e < 0) {
-			warn_msg("analyzer %s failed to finish: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
+	e = modules__finish_analyzers(s->m);
+	if (e)
+		ret = e;
 	if (s->held)
 		held__each(s->held, deliver_held, s);
 	left_out_findings(s);
@@ -1276,18 +1060,9 @@ static int finish_analyzers(struct session *s)
 	if (s->replay)
 		set_time_info(s, "start", s->span[0]);
 	set_time_info(s, "end", s->span[1]);
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-		int e;
-
-		if (!p->sk || !p->inited || !PLUGIN_HAS(p->sk, finish) || !p->sk->finish)
-			continue;
-		e = p->sk->finish(p->state);
-		if (e < 0) {
-			warn_msg("sink %s failed to finish: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
+	e = modules__finish_sinks(s->m);
+	if (e)
+		ret = e;
 	flush_sinks(s);
 	return ret;
 }
