@@ -27,12 +27,12 @@
 #include "tracefile.h"
 #include "findings.h"
 #include "util.h"
+#include "verdict.h"
 
 #define SWEEP_MS	1000		/* the in-flight tables are swept this often */
 #define SWEEP_EXITS	64		/* or after this many processes ended */
 #define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
 #define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
-#define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
 
 struct session {
 	struct options *o;
@@ -43,6 +43,7 @@ struct session {
 	int replay;		/* the records come from a recording, not the kernel */
 	struct probe *probe;
 	struct modules *m;
+	struct verdict *v;
 	/* files modules created, kept open: a second module naming one shares it */
 	struct output {
 		char *path;
@@ -53,24 +54,6 @@ struct session {
 	uint64_t events;
 	const char *malformed_why;	/* the first record refused at the boundary: why, static */
 	uint16_t malformed_type;	/* and its type */
-	uint64_t findings;
-	/* --max-findings: findings reported and left out, per code */
-	struct code_count {
-		char *code;
-		const char *analyzer;
-		uint64_t shown, left_out;
-		uint32_t left_sev;	/* the highest severity left out */
-	} *codes;
-	size_t ncodes;
-	/* for CI: --suppress, --baseline, --fail-on */
-	struct suppressions *supp;
-	struct baseline *base;
-	struct held *held;	/* findings until the end: one per fingerprint */
-	uint64_t failing;	/* findings that make --fail-on fail */
-	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
-	/* dio diff: every finding also goes here */
-	int (*on_finding)(void *ud, const struct dio_finding *f);
-	void *on_finding_ud;
 	struct info {
 		const char *key;
 		char *val;
@@ -187,107 +170,20 @@ static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
 			 sizeof(out->path_truncated));
 }
 
-/*
- * --max-findings: whether another finding of f's code may be reported. The
- * ones left out are counted, and said at the end (left_out_findings).
- */
-static int within_cap(struct session *s, const struct dio_finding *f, const char *analyzer)
+static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
 {
-	struct code_count *c = NULL;
-	const char *code = f->code ? f->code : "";
-
-	if (!s->o->max_findings)
-		return 1;
-	for (size_t i = 0; i < s->ncodes; i++)
-		if (!strcmp(s->codes[i].code, code))
-			c = &s->codes[i];
-	if (!c) {
-		struct code_count *n = realloc(s->codes, (s->ncodes + 1) * sizeof(*n));
-
-		if (!n)
-			return 1;	/* no room to count: report it */
-		s->codes = n;
-		c = &n[s->ncodes];
-		memset(c, 0, sizeof(*c));
-		c->code = strdup(code);
-		if (!c->code)
-			return 1;
-		c->analyzer = analyzer;
-		s->ncodes++;
-	}
-	if (c->shown < s->o->max_findings) {
-		c->shown++;
-		return 1;
-	}
-	c->left_out++;
-	if (f->severity > c->left_sev)
-		c->left_sev = f->severity;
-	return 0;
-}
-
-static int to_finding_sinks(struct session *s, const struct dio_finding *f)
-{
-	int e, ret = 0;
-
-	s->findings++;
-	for (int i = 0; i < s->m->nfinding; i++) {
-		struct plugin *p = s->m->finding_sinks[i];
-
-		e = p->sk->finding(p->state, f);
-		if (e < 0) {
-			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
-	if (s->on_finding && (e = s->on_finding(s->on_finding_ud, f)) < 0)
-		ret = e;
-	return ret;
+	return verdict__rule(((struct session *)ctx->host)->v, i, analyzer);
 }
 
 void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
 			 void *ud)
 {
-	s->on_finding = cb;
-	s->on_finding_ud = ud;
+	verdict__on_finding(s->v, cb, ud);
 }
 
-/* the rule of code among the analyzers' and the host's, or NULL */
-static const struct dio_rule *find_rule(struct session *s, const char *code,
-					const char **analyzer);
-
-static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
+int session__machine(struct session *s, const struct dio_finding *f)
 {
-	struct session *s = ctx->host;
-
-	for (int k = 0; k < s->m->n; k++) {
-		const struct plugin *p = &s->m->plugins[k];
-		const struct dio_rule *r = p->an && PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
-
-		for (; r && r->code; r++)
-			if (!i--) {
-				if (analyzer)
-					*analyzer = p->name;
-				return r;
-			}
-	}
-	for (const struct dio_rule *r = findings_host_rules; r->code; r++)
-		if (!i--) {
-			if (analyzer)
-				*analyzer = "dio";
-			return r;
-		}
-	return NULL;
-}
-
-static const struct dio_rule *find_rule(struct session *s, const char *code, const char **analyzer)
-{
-	struct dio_ctx any = { .host = s };
-	const struct dio_rule *r;
-
-	for (unsigned int i = 0; code && (r = host_rule(&any, i, analyzer)); i++)
-		if (!strcmp(r->code, code))
-			return r;
-	return NULL;
+	return verdict__machine(s->v, f);
 }
 
 static const char *host_info(struct dio_ctx *ctx, const char *key)
@@ -362,86 +258,6 @@ static void set_time_info(struct session *s, const char *key, uint64_t mono)
 	session__set_info(s, key, buf);
 }
 
-/*
- * What CI needs on top of the analyzer's finding: the subject and
- * fingerprint that match it across runs, its URI, the rule's title, and
- * whether a --suppress entry or the --baseline log knew it. --fail-on counts
- * it here, before --max-findings may leave it out.
- */
-/* whether a name of --fail-on LEVEL,NAME,... is the analyzer or the code of f */
-static int fail_on_names(const struct session *s, const struct dio_finding *f)
-{
-	const char *n = s->o->fail_on_names;
-	size_t alen = f->analyzer ? strlen(f->analyzer) : 0;
-
-	while (n && *n) {
-		size_t len = strcspn(n, ",");
-
-		if ((len == alen && !strncmp(n, f->analyzer, len)) ||
-		    (f->code && strlen(f->code) == len && !strncmp(n, f->code, len)))
-			return 1;
-		n += len + !!n[len];
-	}
-	return 0;
-}
-
-/*
- * Whether f counts against --fail-on (at warning when none was given, as
- * JUnit cases fail): what the machine did counts only when named.
- */
-static int gates(const struct session *s, const struct dio_finding *f, const struct dio_rule *r)
-{
-	uint32_t level = s->o->fail_on >= 0 ? (uint32_t)s->o->fail_on : DIO_SEV_WARNING;
-
-	if (f->suppressed || f->baseline == DIO_BASELINE_UNCHANGED || f->severity < level)
-		return 0;
-	return !(r && (r->flags & DIO_RULE_MACHINE)) || fail_on_names(s, f);
-}
-
-int session__machine(struct session *s, const struct dio_finding *f)
-{
-	const struct dio_rule *r = find_rule(s, f->code, NULL);
-
-	return r && (r->flags & DIO_RULE_MACHINE) && !fail_on_names(s, f);
-}
-
-/* what makes f the same finding in another run: its subject and fingerprint */
-static void identify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
-		     char *fp)
-{
-	findings_subject(f->path, s->o->srcroot, subject, slen);
-	f->subject = subject;
-	findings_fingerprint(f->code, subject, f->comm, fp);
-	f->fingerprint = fp;
-}
-
-/* ... and, when it is delivered, all else: f's subject and fingerprint are set */
-static void classify(struct session *s, struct dio_finding *f, char *uri, size_t ulen)
-{
-	const struct dio_rule *r = find_rule(s, f->code, NULL);
-	int rel;
-
-	if (f->path) {
-		rel = findings_uri(f->path, s->o->srcroot, uri, ulen);
-		f->uri = uri;
-		f->uri_base = rel ? "SRCROOT" : NULL;
-	}
-	f->rule_title = r ? r->title : NULL;
-	f->suppress_reason = suppressions__match(s->supp, f);
-	f->suppressed = f->suppress_reason != NULL;
-	f->baseline = s->base ? baseline__classify(s->base, f->fingerprint) : DIO_BASELINE_NONE;
-	s->n_all++;
-	if (f->suppressed)
-		s->n_suppressed++;
-	else if (f->baseline == DIO_BASELINE_NEW)
-		s->n_new++;
-	else if (f->baseline == DIO_BASELINE_UNCHANGED)
-		s->n_unchanged++;
-	f->gates = gates(s, f, r);
-	if (f->gates && s->o->fail_on >= 0)
-		s->failing++;
-}
-
 /* the first line of a small file, without its newline: its length, or -1 */
 static ssize_t read_first_line(const char *path, char *buf, size_t len)
 {
@@ -512,104 +328,9 @@ static void set_default_info(struct session *s)
 	set_time_info(s, "start", 0);
 }
 
-static int deliver(struct session *s, struct dio_finding *f);
-
 static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 {
-	struct session *s = ctx->host;
-	struct dio_finding copy;
-	char subject[DIO_PATH_MAX + 8], fp[17];
-
-	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
-		return -EINVAL;
-	memset(&copy, 0, sizeof(copy));
-	memcpy(&copy, f, offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt));
-	/* what the analyzer states beyond the host's own fields, when it knows them */
-	if (f->size >= offsetof(struct dio_finding, processes) + sizeof(f->processes)) {
-		copy.cost_ns = f->cost_ns;
-		copy.processes = f->processes;
-	}
-	if (f->size >= offsetof(struct dio_finding, below) + sizeof(f->below))
-		copy.below = f->below;
-	copy.size = sizeof(copy);
-	copy.analyzer = ctx->p->name;
-	identify(s, &copy, subject, sizeof(subject), fp);
-	/* under its analyzer's floors: only to tell the baseline it persists */
-	if (copy.below && (!s->base || baseline__persists(s->base, fp, copy.count) ==
-				       DIO_BASELINE_NONE))
-		return 0;
-	/* held to the end, so that the results of one fingerprint are one finding */
-	if (s->held) {
-		int e = held__add(s->held, &copy);
-
-		if (e != -ENOSPC)
-			return e;
-	}
-	return deliver(s, &copy);
-}
-
-/* a finding into the verdict: classified, capped, to the sinks */
-static int deliver(struct session *s, struct dio_finding *f)
-{
-	char uri[3 * DIO_PATH_MAX + 16];
-
-	classify(s, f, uri, sizeof(uri));
-	if (!within_cap(s, f, f->analyzer))
-		return 0;
-	return to_finding_sinks(s, f);
-}
-
-static int deliver_held(void *ud, struct dio_finding *f)
-{
-	deliver(ud, f);
-	return 0;
-}
-
-/* the baseline's findings this run did not have: fixed since, or not run into */
-static void absent_findings(struct session *s)
-{
-	struct dio_finding f;
-	size_t i = 0;
-
-	while (s->base && baseline__next_absent(s->base, &i, &f)) {
-		const struct dio_rule *r = find_rule(s, f.code, &f.analyzer);
-
-		f.rule_title = r ? r->title : NULL;
-		if (!f.analyzer)
-			f.analyzer = "dio";
-		s->n_absent++;
-		to_finding_sinks(s, &f);
-	}
-}
-
-/*
- * One finding per code that --max-findings cut, with the highest severity it
- * left out, so that nothing serious goes unsaid.
- */
-static void left_out_findings(struct session *s)
-{
-	for (size_t i = 0; i < s->ncodes; i++) {
-		const struct code_count *c = &s->codes[i];
-		char title[512], msg[512], fp[17];
-		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
-					 .title = title, .message = msg, .analyzer = c->analyzer,
-					 .subject = c->code, .fingerprint = fp,
-					 .rule_title = findings_host_rules[0].title };
-
-		if (!c->left_out)
-			continue;
-		/* one per code left out; what it stands for was counted for --fail-on already */
-		findings_fingerprint(f.code, c->code, NULL, fp);
-		f.severity = c->left_sev;
-		f.count = c->left_out;
-		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
-			 (unsigned long long)c->left_out, c->code, s->o->max_findings);
-		snprintf(msg, sizeof(msg),
-			 "The first %llu %s findings are above; %llu more came after them. "
-			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
-			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
-		to_finding_sinks(s, &f);
-	}
+	return verdict__emit(((struct session *)ctx->host)->v, f, ctx->p->name);
 }
 
 static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
@@ -723,19 +444,9 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (o->suppress && !(s->supp = suppressions__load(o->suppress, err, errlen))) {
+	s->v = verdict__new(o, s->m, err, errlen);
+	if (!s->v) {
 		e = -errno;
-		goto fail;
-	}
-	if (o->baseline && !(s->base = baseline__load(o->baseline, err, errlen))) {
-		e = -errno;
-		goto fail;
-	}
-	/* past this many fingerprints, findings go out as they come, unmerged */
-	s->held = held__new(HELD_MAX);
-	if (!s->held) {
-		e = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	/* a session whose records were recorded before: its facts are the recording's */
@@ -775,12 +486,7 @@ void session__free(struct session *s)
 	}
 	for (int i = 0; i < s->ninfo; i++)
 		free(s->info[i].val);
-	suppressions__free(s->supp);
-	baseline__free(s->base);
-	held__free(s->held);
-	for (size_t i = 0; i < s->ncodes; i++)
-		free(s->codes[i].code);
-	free(s->codes);
+	verdict__free(s->v);
 	free(s);
 }
 
@@ -1053,10 +759,7 @@ static int finish_analyzers(struct session *s)
 	e = modules__finish_analyzers(s->m);
 	if (e)
 		ret = e;
-	if (s->held)
-		held__each(s->held, deliver_held, s);
-	left_out_findings(s);
-	absent_findings(s);
+	verdict__end(s->v);
 	if (s->replay)
 		set_time_info(s, "start", s->span[0]);
 	set_time_info(s, "end", s->span[1]);
@@ -1107,40 +810,6 @@ static int meta_get(const void *r, const char *key, char *buf, size_t len)
 	return tf_reader__meta_get(r, key, buf, len);
 }
 
-/*
- * The exit status once the findings are in. dio's own failure and the traced
- * command's status come first (a failing test must not read as a finding);
- * then DIO_EXIT_FINDINGS when --fail-on counted a finding. With a baseline or
- * suppressions, one line says how the findings compare.
- */
-static int with_findings(struct session *s, int code)
-{
-	const char *level = findings_severity((uint32_t)s->o->fail_on);
-
-	if (s->base || s->supp) {
-		char line[512];
-		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)s->n_all,
-				 s->n_all == 1 ? "" : "s");
-
-		if (s->base)
-			n += snprintf(line + n, sizeof(line) - n,
-				      ": %llu new, %llu unchanged; %llu in the baseline only (fixed)",
-				      (unsigned long long)s->n_new, (unsigned long long)s->n_unchanged,
-				      (unsigned long long)s->n_absent);
-		if (s->supp && n < (int)sizeof(line))
-			snprintf(line + n, sizeof(line) - n, "%s%llu suppressed", s->base ? "; " : ": ",
-				 (unsigned long long)s->n_suppressed);
-		fprintf(stderr, "dio: %s\n", line);
-	}
-	if (!s->failing)
-		return code;
-	fprintf(stderr, "dio: %llu %sfinding%s at %s or above (--fail-on %s)%s\n",
-		(unsigned long long)s->failing, s->base ? "new " : "", s->failing > 1 ? "s" : "",
-		level, level,
-		code ? "" : ": exit status 3");
-	return code ? code : DIO_EXIT_FINDINGS;
-}
-
 void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
 		     void *ud)
 {
@@ -1171,7 +840,7 @@ int session__replay_from(struct session *s, int (*next)(void *ud, const void **r
 {
 	int code = dispatch_all(s, next, ud, what);
 
-	return with_findings(s, session__finish(s) || code);
+	return verdict__status(s->v, session__finish(s) || code);
 }
 
 static int next_record(void *ud, const void **rec, size_t *size)
@@ -1185,7 +854,7 @@ int session__replay(struct session *s, struct tf_reader *r)
 
 	/* the recording's losses, from the metadata its writer appended at the end */
 	loss__add_meta(&s->loss, meta_get, r);
-	return with_findings(s, session__finish(s) || code);
+	return verdict__status(s->v, session__finish(s) || code);
 }
 
 int session__trace(struct session *s)
@@ -1312,5 +981,5 @@ int session__trace(struct session *s)
 		code = exit_code_of(status);
 	else if (!code && stop_signal && !child_done && child.pid > 0)
 		code = 128 + stop_signal;
-	return with_findings(s, code);
+	return verdict__status(s->v, code);
 }

@@ -10,16 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <dio/plugin.h>
+#include "findings.h"
 #include "options.h"
 
 struct session;
 struct features;
 
-/*
- * Exit status when --fail-on counted a finding (and dio and the command
- * succeeded): apart from 1 (dio failed) and 2 (bad usage).
- */
-#define DIO_EXIT_FINDINGS	3
 /* dio record: the trace file lacks records dio lost (and nothing above applies) */
 #define DIO_EXIT_INCOMPLETE	4
 
