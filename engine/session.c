@@ -12,18 +12,17 @@
 #include <unistd.h>
 #include "config.h"
 #include "decode.h"
+#include "dispatch.h"
 #include "format.h"
 #include "loss.h"
 #include "modules.h"
 #include "selfstats.h"
-#include "ofdtab.h"
 #include "plugin.h"
 #include "probe.h"
 #include "proc.h"
 #include "record.h"
 #include "session.h"
 #include "syscalls.h"
-#include "tagtab.h"
 #include "tracefile.h"
 #include "findings.h"
 #include "util.h"
@@ -36,14 +35,11 @@
 
 struct session {
 	struct options *o;
-	struct tagtab *tags;
-	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
-	uint64_t last_ts;	/* of the latest record: when the trace ended */
-	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
 	int replay;		/* the records come from a recording, not the kernel */
 	struct probe *probe;
 	struct modules *m;
 	struct verdict *v;
+	struct dispatch *d;
 	/* files modules created, kept open: a second module naming one shares it */
 	struct output {
 		char *path;
@@ -51,34 +47,14 @@ struct session {
 	} outputs[MAX_PLUGINS];
 	int noutputs;
 	int64_t realtime_off;
-	uint64_t events;
-	const char *malformed_why;	/* the first record refused at the boundary: why, static */
-	uint16_t malformed_type;	/* and its type */
 	struct info {
 		const char *key;
 		char *val;
 	} info[16];
 	int ninfo;
-	struct loss loss;	/* the kernel's counters, then the host's (loss.h) */
-	int failed;		/* a module returned an error */
-	/* a replay's --pid, --comm, --path, ... filter, after the check */
-	int (*keep)(void *ud, const struct dio_ev_hdr *h);
-	void *keep_ud;
-	/* dio record: every record also goes here */
-	int (*rec)(void *ud, const void *rec, size_t size);
-	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
-	/* records the writer dropped so far, and why */
-	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
-	void *rec_ud;
-	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
 	struct selfstats *stats;	/* --stats, while tracing live */
-	/* a record as modules see it when it is not as it came: the largest syscall record fits */
-	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
 
-_Static_assert(sizeof(((struct session *)0)->rewrite) >=
-	       sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX + sizeof(struct dio_ev_content) +
-	       DIO_PATH_MAX, "a checked syscall record fits the rewrite buffer");
 
 static volatile sig_atomic_t stop_signal;
 
@@ -110,12 +86,12 @@ static const char *host_syscall_name(uint32_t nr)
 
 static const char *host_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
 {
-	return tagtab__lookup(((struct session *)ctx->host)->tags, tag);
+	return dispatch__tag_path(((struct session *)ctx->host)->d, tag);
 }
 
 static const char *fmt_path_of(void *ud, const struct dio_file_tag *tag)
 {
-	return tagtab__lookup(((struct session *)ud)->tags, tag);
+	return dispatch__tag_path(((struct session *)ud)->d, tag);
 }
 
 static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
@@ -142,23 +118,12 @@ static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
 	return mono_ns + ((struct session *)ctx->host)->realtime_off;
 }
 
-static void refresh_counters(struct session *s)
-{
-	if (s->probe)
-		probe__counters(s->probe, s->loss.n);
-	if (s->rec_loss)
-		s->rec_loss(s->rec_ud, &s->loss.n[LOSS_WRITER], &s->loss.writer_cause);
-	s->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(s->tags);
-}
-
 static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
 {
 	struct session *s = ctx->host;
 	struct dio_stats st = { 0 };
 
-	refresh_counters(s);
-	st.events = s->events;
-	loss__stats(&s->loss, &st);
+	dispatch__stats(s->d, &st);
 	memset(out, 0, size);
 	memcpy(out, &st, size < sizeof(st) ? size : sizeof(st));
 }
@@ -434,12 +399,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	/*
-	 * Twice the kernel's table of the tags it sent: a tag the kernel still
-	 * knows, and so will not send again, is one the host still knows.
-	 */
-	s->tags = tagtab__new(2 * (size_t)o->tag_entries);
-	if (!s->tags) {
+	s->d = dispatch__new(o, s->m);
+	if (!s->d) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto fail;
@@ -455,13 +416,8 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 	if (o->recorded_info)
 		o->recorded_info(s, o->recorded_ud);
 	e = modules__start(s->m, o, &host, s, err, errlen);
-	if (!e && s->m->nby[DIO_EV_OFD]) {
-		s->ofds = ofdtab__new();
-		if (!s->ofds) {
-			e = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-		}
-	}
+	if (!e && (e = dispatch__start(s->d)))
+		snprintf(err, errlen, "out of memory");
 	if (e)
 		goto fail;
 	return s;
@@ -475,11 +431,12 @@ void session__free(struct session *s)
 {
 	if (!s)
 		return;
+	if (s->d)	/* a module's destroy may still ask for the counts */
+		dispatch__set_probe(s->d, NULL);
 	probe__free(s->probe);
 	selfstats__free(s->stats);
 	modules__free(s->m);
-	tagtab__free(s->tags);
-	ofdtab__free(s->ofds);
+	dispatch__free(s->d);
 	for (int i = 0; i < s->noutputs; i++) {
 		close(s->outputs[i].fd);
 		free(s->outputs[i].path);
@@ -492,203 +449,16 @@ void session__free(struct session *s)
 
 /* ---- records ------------------------------------------------------------- */
 
-/* A record refused at the boundary: counted, the first one's reason kept for the report. */
-static int malformed(struct session *s, const struct dio_ev_hdr *h, size_t size, const char *why)
-{
-	if (!s->loss.n[LOSS_MALFORMED]++) {
-		s->malformed_why = why;
-		s->malformed_type = size >= sizeof(*h) ? h->type : 0;
-	}
-	return 0;
-}
-
-/*
- * --hash user: the kernel sent the first bytes of the buffer; hash them here
- * and keep only what --capture-data asked for. The ring is read-only, so the
- * record is rewritten in the session's buffer. NULL when the record says it
- * hashed bytes it does not hold (the kernel sends all it hashes in this mode).
- */
-static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *ev)
-{
-	size_t strs = (size_t)ev->str_len[0] + ev->str_len[1];
-	struct dio_ev_content ct;
-	const uint8_t *data = (const uint8_t *)dio_ev_syscall_content(ev, &ct);
-	uint32_t keep;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	if (ct.hashed_len > ct.data_len)
-		return NULL;
-	memcpy(s->rewrite, ev, ev->hdr.size);
-	for (uint32_t i = 0; i < ct.hashed_len; i++) {
-		h ^= data[i];
-		h *= 0x100000001b3ULL;
-	}
-	keep = ct.data_len < s->o->capture_bytes ? ct.data_len : s->o->capture_bytes;
-	ct.hash = h;
-	ct.data_len = keep;
-	memcpy(s->rewrite + sizeof(*ev) + strs, &ct, sizeof(ct));
-	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(ct) + keep;
-	return s->rewrite;
-}
-
-/*
- * Pipes, sockets and anon inodes live on internal mounts whose dentry walk
- * ends at "/": name them the way /proc/PID/fd does. A path that was cut is
- * kept with "..." where its missing part was ("/a/b..." too long, ".../y/z"
- * too deep), so that no one takes it for the whole path.
- */
-static int set_path(struct session *s, const struct dio_ev_path *p)
-{
-	const char *path = dio_ev_path_str(p);
-	size_t len = strlen(path);
-	char name[128];
-
-	if (p->flags & DIO_PF_TRUNC) {
-		char *cut = malloc(len + 7);
-		int e;
-
-		if (!cut)
-			return -ENOMEM;
-		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
-		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
-
-		len = (size_t)sprintf(cut, "%s%.*s%s", head ? "..." : "", (int)len, path,
-				      tail ? "..." : "");
-		e = tagtab__set(s->tags, &p->tag, cut, len);
-		free(cut);
-		return e;
-	}
-	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
-		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */
-		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
-		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);
-	else
-		return tagtab__set(s->tags, &p->tag, path, len);
-	return tagtab__set(s->tags, &p->tag, name, len);
-}
-
-static int to_modules(struct session *s, const struct dio_ev_hdr *h)
-{
-	for (int i = 0; i < s->m->nby[h->type]; i++) {
-		struct plugin *p = s->m->by_type[h->type][i];
-		int e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
-
-		if (e < 0) {
-			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
-				 strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	return 0;
-}
-
-/* The descriptions the last record ended, after that record. */
-static int ended_to_modules(struct session *s)
-{
-	const struct dio_ev_ofd *r;
-	size_t n = ofdtab__ended(s->ofds, &r);
-	int e = 0;
-
-	for (size_t i = 0; !e && i < n; i++)
-		e = to_modules(s, &r[i].hdr);
-	return e;
-}
-
-/*
- * Follow fds and descriptions through a syscall or process record. A
- * syscall record of a recording made before descriptions had ids gets the
- * one the table numbered (*h then points to a copy).
- */
-static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
-{
-	int64_t id;
-
-	if ((*h)->ts > s->last_ts)
-		s->last_ts = (*h)->ts;
-	if ((*h)->type == DIO_EV_PROC)
-		return ofdtab__proc(s->ofds, (const void *)*h);
-	id = ofdtab__syscall(s->ofds, (const void *)*h);
-	if (id < 0)
-		return (int)id;
-	if (id && ((const struct dio_ev_syscall *)*h)->ofd != id) {
-		if ((const void *)*h != s->rewrite) {
-			memcpy(s->rewrite, *h, (*h)->size);
-			*h = (const void *)s->rewrite;
-		}
-		((struct dio_ev_syscall *)s->rewrite)->ofd = (uint32_t)id;
-	}
-	return 0;
-}
-
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
-	const struct dio_ev_hdr *h = rec;
-	const char *why;
-	int e, follows;
-
-	/* the one check of the record: nothing after it looks at sizes or string ends */
-	if (record_check(rec, size, 0, &why))
-		return malformed(s, h, size, why);
-	if (s->keep && !s->keep(s->keep_ud, h))
-		return 0;
-	s->events++;
-	if (h->ts && (!s->span[0] || h->ts < s->span[0]))
-		s->span[0] = h->ts;
-	if (h->ts > s->span[1])
-		s->span[1] = h->ts;
-	/* as it came from the ring: a replay goes through this same function */
-	if (s->rec && !s->failed) {
-		e = s->rec(s->rec_ud, rec, h->size);
-		if (e) {
-			die_msg("writing the trace file failed: %s (what was written before is kept)",
-				strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	/* a process record of an older recording: modules see the fields appended since as 0 */
-	if (h->type == DIO_EV_PROC && h->size < sizeof(struct dio_ev_proc)) {
-		memset(s->rewrite, 0, sizeof(struct dio_ev_proc));
-		memcpy(s->rewrite, rec, h->size);
-		((struct dio_ev_hdr *)s->rewrite)->size = sizeof(struct dio_ev_proc);
-		h = (const void *)s->rewrite;
-	}
-	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
-	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
-		h = hash_in_user(s, rec);
-		if (!h)
-			return malformed(s, rec, size, "content hashed past the bytes it holds");
-	}
-	if (h->type == DIO_EV_PATH && set_path(s, rec))
-		return -ENOMEM;
-	/* a file in use keeps its path when the table must forget one */
-	if (h->type == DIO_EV_SYSCALL && (((const struct dio_ev_syscall *)h)->flags & DIO_SF_FILE))
-		tagtab__touch(s->tags, &((const struct dio_ev_syscall *)h)->tag);
-	else if (h->type == DIO_EV_IOURING)
-		tagtab__touch(s->tags, &((const struct dio_ev_iouring *)h)->tag);
-	if (h->type == DIO_EV_PROC && ((const struct dio_ev_proc *)h)->kind == DIO_PROC_EXIT &&
-	    (((const struct dio_ev_proc *)h)->flags & DIO_PROCF_GROUP_DEAD))
-		s->exits++;
-	follows = s->ofds && (h->type == DIO_EV_SYSCALL || h->type == DIO_EV_PROC);
-	if (follows && (e = follow_descriptions(s, &h)) < 0)
-		return e;
-	e = to_modules(s, h);
-	if (!e && follows)
-		e = ended_to_modules(s);
-	return e;
+	return dispatch__record(s->d, rec, size);
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
 			 int (*tick)(void *ud),
 			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
 {
-	s->rec = add;
-	s->rec_tick = tick;
-	s->rec_loss = lost;
-	s->rec_ud = ud;
+	dispatch__record_to(s->d, add, tick, lost, ud);
 }
 
 void session__set_realtime_off(struct session *s, int64_t off)
@@ -711,21 +481,11 @@ const struct features *session__features(const struct session *s)
 	return s->probe ? probe__features(s->probe) : NULL;
 }
 
-static int on_record(void *ctx, void *data, size_t size)
-{
-	struct session *s = ctx;
-
-	if (s->stats)
-		selfstats__record(s->stats, size);
-	/* a negative return stops libbpf's polling: only for a real failure */
-	return session__dispatch(s, data, size);
-}
-
 /* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
 static void flush_sinks(struct session *s)
 {
 	if (modules__flush(s->m))
-		s->failed = 1;
+		dispatch__fail(s->d);
 }
 
 static uint64_t now_ms(void)
@@ -736,33 +496,22 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-static void report_loss(struct session *s)
-{
-	refresh_counters(s);
-	loss__warn(&s->loss);
-	if (s->loss.n[LOSS_MALFORMED])
-		warn_msg("%llu malformed records were left out, counted as lost (the first, of type %u: %s)",
-			 (unsigned long long)s->loss.n[LOSS_MALFORMED], s->malformed_type,
-			 s->malformed_why ? s->malformed_why : "?");
-}
-
 static int finish_analyzers(struct session *s)
 {
+	uint64_t span[2];
 	int e, ret = 0;
 
 	/* the events so far before any table an analyzer writes (-o FILE holds both) */
 	flush_sinks(s);
-	if (s->ofds && !s->failed) {
-		ofdtab__end(s->ofds, s->last_ts);
-		ret = ended_to_modules(s);
-	}
+	ret = dispatch__end(s->d);
 	e = modules__finish_analyzers(s->m);
 	if (e)
 		ret = e;
 	verdict__end(s->v);
+	dispatch__span(s->d, span);
 	if (s->replay)
-		set_time_info(s, "start", s->span[0]);
-	set_time_info(s, "end", s->span[1]);
+		set_time_info(s, "start", span[0]);
+	set_time_info(s, "end", span[1]);
 	e = modules__finish_sinks(s->m);
 	if (e)
 		ret = e;
@@ -774,35 +523,28 @@ int session__finish(struct session *s)
 {
 	int e = finish_analyzers(s);
 
-	report_loss(s);
-	return e || s->failed;
+	dispatch__report_loss(s->d);
+	return e || dispatch__failed(s->d);
 }
 
 uint64_t session__malformed(const struct session *s)
 {
-	return s->loss.n[LOSS_MALFORMED];
+	return dispatch__malformed(s->d);
 }
 
 uint64_t session__dropped(struct session *s)
 {
-	refresh_counters(s);
-	return loss__dropped(&s->loss);
+	return dispatch__dropped(s->d);
 }
 
 int session__loss_text(struct session *s, char *buf, size_t len)
 {
-	int n;
-
-	refresh_counters(s);
-	n = snprintf(buf, len, "events=%llu\n", (unsigned long long)s->events);
-	if (n < 0 || (size_t)n >= len)
-		return n;
-	return n + loss__meta(&s->loss, buf + n, len - n);
+	return dispatch__loss_text(s->d, buf, len);
 }
 
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 {
-	return tagtab__lookup(s->tags, tag);
+	return dispatch__tag_path(s->d, tag);
 }
 
 static int meta_get(const void *r, const char *key, char *buf, size_t len)
@@ -813,8 +555,7 @@ static int meta_get(const void *r, const char *key, char *buf, size_t len)
 void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
 		     void *ud)
 {
-	s->keep = keep;
-	s->keep_ud = ud;
+	dispatch__filter(s->d, keep, ud);
 }
 
 /* every record next gives to the modules: 0, or 1 when a record or the reading failed */
@@ -853,7 +594,7 @@ int session__replay(struct session *s, struct tf_reader *r)
 	int code = dispatch_all(s, next_record, r, "the trace file");
 
 	/* the recording's losses, from the metadata its writer appended at the end */
-	loss__add_meta(&s->loss, meta_get, r);
+	loss__add_meta(dispatch__loss(s->d), meta_get, r);
 	return verdict__status(s->v, session__finish(s) || code);
 }
 
@@ -887,12 +628,14 @@ int session__trace(struct session *s)
 			return 127;
 		}
 	}
-	s->probe = probe__new(o, on_record, s, err, sizeof(err));
+	dispatch__set_stats(s->d, s->stats);
+	s->probe = probe__new(o, dispatch__ring, s->d, err, sizeof(err));
 	if (!s->probe) {
 		die_msg("%s", err);
 		child__abort(&child);
 		return 1;
 	}
+	dispatch__set_probe(s->d, s->probe);
 	for (int i = 0; i < o->npids; i++) {
 		e = probe__trace_pid(s->probe, o->pids[i]);
 		if (e) {
@@ -919,16 +662,13 @@ int session__trace(struct session *s)
 		if (s->stats)
 			selfstats__poll(s->stats, e);
 		if (e < 0 && e != -EINTR) {
-			if (!s->failed)
+			if (!dispatch__failed(s->d))
 				die_msg("reading the ring buffer failed: %s", strerror(-e));
 			code = 1;
 			break;
 		}
 		flush_sinks(s);
-		if (s->rec_tick && !s->failed && (e = s->rec_tick(s->rec_ud))) {
-			die_msg("writing the trace file failed: %s (what was written before is kept)",
-				strerror(-e));
-			s->failed = 1;
+		if (dispatch__tick(s->d)) {
 			code = 1;
 			break;
 		}
@@ -938,10 +678,10 @@ int session__trace(struct session *s)
 		 * end cancelled, a completion the kernel never showed) is swept.
 		 */
 		if (now_ms() - last_sweep >= SWEEP_MS ||
-		    (s->exits >= SWEEP_EXITS && now_ms() - last_sweep >= SWEEP_MS / 8)) {
+		    (dispatch__exits(s->d, 0) >= SWEEP_EXITS && now_ms() - last_sweep >= SWEEP_MS / 8)) {
 			probe__sweep(s->probe, BLOCK_AGE_NS);
 			last_sweep = now_ms();
-			s->exits = 0;
+			dispatch__exits(s->d, 1);
 		}
 		if (child.pid > 0 && !child_done) {
 			pid_t r = waitpid(child.pid, &status, WNOHANG);
@@ -963,7 +703,7 @@ int session__trace(struct session *s)
 	e = probe__drain(s->probe);
 	/* a request issued a second ago and not complete lost its completion, or ends too late */
 	probe__sweep(s->probe, BLOCK_END_AGE_NS);
-	refresh_counters(s);
+	dispatch__set_probe(s->d, NULL);	/* its counters, before it goes */
 	if (s->stats) {
 		selfstats__poll(s->stats, e);
 		selfstats__consumer_stop(s->stats);
@@ -976,7 +716,7 @@ int session__trace(struct session *s)
 	if (session__finish(s))
 		code = 1;
 	if (s->stats)
-		selfstats__loss(s->stats, &s->loss);
+		selfstats__loss(s->stats, dispatch__loss(s->d));
 	if (!code && child_done)
 		code = exit_code_of(status);
 	else if (!code && stop_signal && !child_done && child.pid > 0)
