@@ -23,6 +23,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/verdict.c engine/verdict.h \
 	engine/dispatch.c engine/dispatch.h \
 	engine/host.c engine/host.h \
+	engine/live.c engine/live.h \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \

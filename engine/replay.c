@@ -23,6 +23,7 @@
 #include "record.h"
 #include "replay.h"
 #include "selfstats.h"
+#include "live.h"
 #include "session.h"
 #include "syscalls.h"
 #include "tracefile.h"
@@ -289,7 +290,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	session__record_to(s, rec_add, rec_tick, rec_lost, &rc);
-	code = session__trace(s);
+	code = live__trace(s);
 	if (!rc.w)	/* a rotation failed: the session has said so */
 		goto out;
 	/* the session's losses, the writer's drops among them */

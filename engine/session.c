@@ -29,11 +29,6 @@
 #include "util.h"
 #include "verdict.h"
 
-#define SWEEP_MS	1000		/* the in-flight tables are swept this often */
-#define SWEEP_EXITS	64		/* or after this many processes ended */
-#define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
-#define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
-
 struct session {
 	struct options *o;
 	struct probe *probe;
@@ -44,18 +39,13 @@ struct session {
 	struct selfstats *stats;	/* --stats, while tracing live */
 };
 
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
+/* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
+static void flush_sinks(struct session *s)
 {
-	stop_signal = sig;
+	if (modules__flush(s->m))
+		dispatch__fail(s->d);
 }
 
-static void on_sigchld(int sig)
-{
-	(void)sig;	/* only to interrupt the poll */
-}
 
 void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
 			 void *ud)
@@ -173,24 +163,59 @@ struct selfstats *session__selfstats(const struct session *s)
 	return s->stats;
 }
 
+struct options *session__options(const struct session *s)
+{
+	return s->o;
+}
+
+void session__ring(struct session *s, int (**cb)(void *ctx, void *data, size_t size), void **ctx)
+{
+	*cb = dispatch__ring;
+	*ctx = s->d;
+}
+
+void session__set_probe(struct session *s, struct probe *p)
+{
+	dispatch__set_probe(s->d, p);
+	s->probe = p;
+}
+
+void session__set_stats(struct session *s, struct selfstats *st)
+{
+	selfstats__free(s->stats);
+	s->stats = st;
+	dispatch__set_stats(s->d, st);
+}
+
+int session__tick(struct session *s)
+{
+	flush_sinks(s);
+	return dispatch__tick(s->d);
+}
+
+uint64_t session__exits(struct session *s, int swept)
+{
+	return dispatch__exits(s->d, swept);
+}
+
+int session__failed(const struct session *s)
+{
+	return dispatch__failed(s->d);
+}
+
+int session__status(struct session *s, int code)
+{
+	return verdict__status(s->v, code);
+}
+
+struct loss *session__loss(struct session *s)
+{
+	return dispatch__loss(s->d);
+}
+
 const struct features *session__features(const struct session *s)
 {
 	return s->probe ? probe__features(s->probe) : NULL;
-}
-
-/* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
-static void flush_sinks(struct session *s)
-{
-	if (modules__flush(s->m))
-		dispatch__fail(s->d);
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
 static int finish_analyzers(struct session *s)
@@ -219,6 +244,8 @@ int session__finish(struct session *s)
 	int e = finish_analyzers(s);
 
 	dispatch__report_loss(s->d);
+	if (s->stats)
+		selfstats__loss(s->stats, dispatch__loss(s->d));
 	return e || dispatch__failed(s->d);
 }
 
@@ -276,7 +303,7 @@ int session__replay_from(struct session *s, int (*next)(void *ud, const void **r
 {
 	int code = dispatch_all(s, next, ud, what);
 
-	return verdict__status(s->v, session__finish(s) || code);
+	return session__status(s, session__finish(s) || code);
 }
 
 static int next_record(void *ud, const void **rec, size_t *size)
@@ -290,131 +317,5 @@ int session__replay(struct session *s, struct tf_reader *r)
 
 	/* the recording's losses, from the metadata its writer appended at the end */
 	loss__add_meta(dispatch__loss(s->d), meta_get, r);
-	return verdict__status(s->v, session__finish(s) || code);
-}
-
-int session__trace(struct session *s)
-{
-	struct options *o = s->o;
-	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
-	struct child child = { .pid = -1, .gate = -1 };
-	char err[1024];
-	uint64_t start, last_check = 0, last_sweep;
-	int e, status = 0, code = 0, child_done = 0;
-
-	/* no SA_RESTART: a signal must end the poll so the loop sees it */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGCHLD, &sc, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (procs_check_ids(o))
-		return 1;
-	/* the kernel's BPF statistics count from before the programs run */
-	if (o->stats && !(s->stats = selfstats__new())) {
-		die_msg("--stats: out of memory");
-		return 1;
-	}
-	if (o->argv) {
-		e = child__spawn(&child, o->argv, err, sizeof(err));
-		if (e) {
-			die_msg("%s", err);
-			return 127;
-		}
-	}
-	dispatch__set_stats(s->d, s->stats);
-	s->probe = probe__new(o, dispatch__ring, s->d, err, sizeof(err));
-	if (!s->probe) {
-		die_msg("%s", err);
-		child__abort(&child);
-		return 1;
-	}
-	dispatch__set_probe(s->d, s->probe);
-	for (int i = 0; i < o->npids; i++) {
-		e = probe__trace_pid(s->probe, o->pids[i]);
-		if (e) {
-			die_msg("cannot trace process %d: %s", o->pids[i], strerror(-e));
-			child__abort(&child);
-			return 1;
-		}
-	}
-	if (child.pid > 0) {
-		e = probe__trace_pid(s->probe, child.pid);
-		if (!e)
-			e = child__release(&child);
-		if (e) {
-			die_msg("cannot start the command: %s", strerror(-e));
-			child__abort(&child);
-			return 1;
-		}
-	}
-	start = last_sweep = now_ms();
-	if (s->stats)
-		selfstats__consumer_start(s->stats);
-	while (!stop_signal) {
-		e = probe__poll(s->probe, o->drain_ms);
-		if (s->stats)
-			selfstats__poll(s->stats, e);
-		if (e < 0 && e != -EINTR) {
-			if (!dispatch__failed(s->d))
-				die_msg("reading the ring buffer failed: %s", strerror(-e));
-			code = 1;
-			break;
-		}
-		flush_sinks(s);
-		if (dispatch__tick(s->d)) {
-			code = 1;
-			break;
-		}
-		/*
-		 * The in-flight tables fail when full instead of evicting: what
-		 * nobody removes (a process's mappings at its exit, requests its
-		 * end cancelled, a completion the kernel never showed) is swept.
-		 */
-		if (now_ms() - last_sweep >= SWEEP_MS ||
-		    (dispatch__exits(s->d, 0) >= SWEEP_EXITS && now_ms() - last_sweep >= SWEEP_MS / 8)) {
-			probe__sweep(s->probe, BLOCK_AGE_NS);
-			last_sweep = now_ms();
-			dispatch__exits(s->d, 1);
-		}
-		if (child.pid > 0 && !child_done) {
-			pid_t r = waitpid(child.pid, &status, WNOHANG);
-
-			if (r == child.pid) {
-				child_done = 1;
-				break;
-			}
-		}
-		if (o->duration > 0 && now_ms() - start >= (uint64_t)(o->duration * 1000))
-			break;
-		if (now_ms() - last_check >= 200) {
-			last_check = now_ms();
-			if (procs_nothing_left(o))
-				break;
-		}
-	}
-	/* everything the kernel produced before the stop */
-	e = probe__drain(s->probe);
-	/* a request issued a second ago and not complete lost its completion, or ends too late */
-	probe__sweep(s->probe, BLOCK_END_AGE_NS);
-	dispatch__set_probe(s->d, NULL);	/* its counters, before it goes */
-	if (s->stats) {
-		selfstats__poll(s->stats, e);
-		selfstats__consumer_stop(s->stats);
-		e = selfstats__progs(s->stats, probe__object(s->probe));
-		if (e)
-			warn_msg("--stats: cannot read the BPF programs' run times: %s", strerror(-e));
-	}
-	probe__free(s->probe);
-	s->probe = NULL;
-	if (session__finish(s))
-		code = 1;
-	if (s->stats)
-		selfstats__loss(s->stats, dispatch__loss(s->d));
-	if (!code && child_done)
-		code = exit_code_of(status);
-	else if (!code && stop_signal && !child_done && child.pid > 0)
-		code = 128 + stop_signal;
-	return verdict__status(s->v, code);
+	return session__status(s, session__finish(s) || code);
 }
