@@ -320,7 +320,7 @@ static int read_side(struct side *sd, struct options *o)
 	if (sd->s) {
 		session__on_finding(sd->s, on_finding, sd);
 		session__filter(sd->s, count_record, sd);
-		code = session__replay(sd->s, r);
+		code = replay__run(sd->s, r);
 		sd->replayed = 1;
 		/* records the session refused (said in its report) are damage too */
 		if (replay_damage(sd->path, r) || session__malformed(sd->s))

@@ -1,37 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A session is its parts, and only this file sees all of them: the modules
+ * (modules.c), the dispatch of records to them (dispatch.c), the verdict on
+ * their findings (verdict.c) and the host table they are handed (host.c).
+ * session__new wires them in that order and session__finish ends them.
+ */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/random.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include "config.h"
-#include "decode.h"
 #include "dispatch.h"
-#include "format.h"
 #include "host.h"
-#include "loss.h"
 #include "modules.h"
-#include "selfstats.h"
-#include "plugin.h"
 #include "probe.h"
-#include "proc.h"
-#include "record.h"
+#include "selfstats.h"
 #include "session.h"
-#include "syscalls.h"
-#include "tracefile.h"
-#include "findings.h"
-#include "util.h"
 #include "verdict.h"
 
 struct session {
 	struct options *o;
-	struct probe *probe;
+	struct probe *probe;	/* live: the caller's (live.c) */
 	struct modules *m;
 	struct verdict *v;
 	struct dispatch *d;
@@ -45,7 +32,6 @@ static void flush_sinks(struct session *s)
 	if (modules__flush(s->m))
 		dispatch__fail(s->d);
 }
-
 
 void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
 			 void *ud)
@@ -123,9 +109,6 @@ void session__free(struct session *s)
 {
 	if (!s)
 		return;
-	if (s->d)	/* a module's destroy may still ask for the counts */
-		dispatch__set_probe(s->d, NULL);
-	probe__free(s->probe);
 	selfstats__free(s->stats);
 	modules__free(s->m);
 	dispatch__free(s->d);
@@ -269,53 +252,8 @@ const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 	return dispatch__tag_path(s->d, tag);
 }
 
-static int meta_get(const void *r, const char *key, char *buf, size_t len)
-{
-	return tf_reader__meta_get(r, key, buf, len);
-}
-
 void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
 		     void *ud)
 {
 	dispatch__filter(s->d, keep, ud);
-}
-
-/* every record next gives to the modules: 0, or 1 when a record or the reading failed */
-static int dispatch_all(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			void *ud, const char *what)
-{
-	const void *rec;
-	size_t size;
-	int e;
-
-	while ((e = next(ud, &rec, &size)) == 1)
-		if (session__dispatch(s, rec, size) < 0)
-			return 1;
-	if (e < 0) {
-		die_msg("reading %s failed: %s", what, strerror(-e));
-		return 1;
-	}
-	return 0;
-}
-
-int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			 void *ud, const char *what)
-{
-	int code = dispatch_all(s, next, ud, what);
-
-	return session__status(s, session__finish(s) || code);
-}
-
-static int next_record(void *ud, const void **rec, size_t *size)
-{
-	return tf_reader__next(ud, rec, size);
-}
-
-int session__replay(struct session *s, struct tf_reader *r)
-{
-	int code = dispatch_all(s, next_record, r, "the trace file");
-
-	/* the recording's losses, from the metadata its writer appended at the end */
-	loss__add_meta(dispatch__loss(s->d), meta_get, r);
-	return session__status(s, session__finish(s) || code);
 }

@@ -2,7 +2,7 @@
 /*
  * A session: the loaded modules, the tag table and the dispatch of records
  * and findings. The record source is the live probe (live__trace) or a
- * trace file (session__replay); both hand records to session__dispatch.
+ * trace file (replay__run); both hand records to session__dispatch.
  */
 #ifndef DIO_ENGINE_SESSION_H
 #define DIO_ENGINE_SESSION_H
@@ -78,7 +78,10 @@ struct loss;
 struct options *session__options(const struct session *s);
 /* The ring's callback and its ctx: each record to session__dispatch, counted for --stats. */
 void session__ring(struct session *s, int (**cb)(void *ctx, void *data, size_t size), void **ctx);
-/* The live probe (NULL when it goes): the kernel's losses and features; its counts are kept. */
+/*
+ * The live probe, the caller's: the kernel's losses and features. Set NULL
+ * before it goes; its counts are kept.
+ */
 void session__set_probe(struct session *s, struct probe *p);
 /* --stats: the session counts in st and owns it from now on (session__selfstats). */
 void session__set_stats(struct session *s, struct selfstats *st);
@@ -95,14 +98,6 @@ int session__failed(const struct session *s);
 int session__status(struct session *s, int code);
 /* The loss counters (loss.h); a replay adds the recording's. Owned by s. */
 struct loss *session__loss(struct session *s);
-/*
- * Dispatch every record of r, then finish (session__finish). Returns dio's
- * exit status (0, or 1 when a module or the reading failed).
- */
-int session__replay(struct session *s, struct tf_reader *r);
-/* The same over records from elsewhere (dio analyze --from); what: for messages. */
-int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			 void *ud, const char *what);
 /*
  * The end of the records, whatever their source: the descriptions still open
  * end, the analyzers finish, --max-findings says what it left out, the sinks
