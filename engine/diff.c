@@ -1060,12 +1060,12 @@ static struct side *side_new(const char *path, const struct options *o, const ui
 static FILE *open_output(const char *path)
 {
 	char why[256];
-	int fd = create_output(path);
+	int fd = util__create_output(path);
 	FILE *f;
 
 	if (fd < 0) {
 		die_msg("diff: cannot create %s: %s", path,
-			create_output_error(fd, why, sizeof(why)));
+			util__create_output_error(fd, why, sizeof(why)));
 		return NULL;
 	}
 	f = fdopen(fd, "w");
@@ -1132,8 +1132,8 @@ int cmd_diff(int argc, char **argv)
 		if (sc && sc->nr < DIO_NR_MAX)
 			kind[sc->nr] = kinds[i].kind;
 	}
-	create_output_guard(d.file[0]);
-	create_output_guard(d.file[1]);
+	util__create_output_guard(d.file[0]);
+	util__create_output_guard(d.file[1]);
 	if (d.output && strcmp(d.output, "-") && !(out = open_output(d.output)))
 		goto cleanup;
 	for (int i = 0; i < 2; i++) {

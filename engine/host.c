@@ -84,7 +84,7 @@ static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, u
 			buf[0] = 0;
 		return -EINVAL;
 	}
-	return format_event(&fc, ev, buf, len);
+	return format__event(&fc, ev, buf, len);
 }
 
 static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
@@ -292,10 +292,10 @@ static int host_create_output(struct dio_ctx *ctx, const char *path)
 			}
 			return fd;
 		}
-	fd = create_output(path);
+	fd = util__create_output(path);
 	if (fd < 0) {
 		host_log(ctx, "cannot create output '%s': %s", path,
-			 create_output_error(fd, why, sizeof(why)));
+			 util__create_output_error(fd, why, sizeof(why)));
 		return fd;
 	}
 	if (h->noutputs < MAX_PLUGINS) {
@@ -326,9 +326,9 @@ const struct dio_host host_table = {
 	.info = host_info,
 	.stats_sized = host_stats_sized,
 	/* decoding reads only dio's tables: engine/decode.c */
-	.syscall_info = decode_syscall_info,
-	.decode_arg = decode_arg,
-	.name_of = decode_name_of,
+	.syscall_info = decode__syscall_info,
+	.decode_arg = decode__arg,
+	.name_of = decode__name_of,
 };
 
 static int64_t clock_offset(void)

@@ -287,7 +287,7 @@ int cmd_record(int argc, char **argv)
 		char why[256];
 
 		die_msg("cannot create the trace file %s: %s", rc.name,
-			create_output_error(e, why, sizeof(why)));
+			util__create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
 	session__record_to(s, rec_add, rec_tick, rec_lost, &rc);
@@ -746,7 +746,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	if (!r)
 		goto out;
 	/* writing the output over the input would cut the trace under the reader */
-	create_output_guard(path);
+	util__create_output_guard(path);
 	s = replay_session(&o, r, path);
 	if (!s)
 		goto out;
