@@ -13,6 +13,8 @@
 #   systems, backup and version control tools, web and DNS servers, package installers;
 #   and node-tail (npm's package tail, which Debian lacks), for the follower that carries
 #   its offset over to a renamed log
+# libfile-tail-perl pygtail: log followers of tests/real that lose what a copytruncate
+#   rotation left below their offset when the log grew past it (Perl's File::Tail, pygtail)
 # bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
 #   tracepoints, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
@@ -40,6 +42,7 @@ apt-get install -y -q --no-install-recommends \
 	postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils \
 	cmake ninja-build mercurial rsync cpio borgbackup restic apache2-utils wrk \
 	lighttpd dnsmasq-base bind9-dnsutils p7zip-full python3-pip nodejs \
+	libfile-tail-perl pygtail \
 	chromium \
 	clickhouse-server curl
 # Debian's npm, unless the machine's Node.js brings its own (NodeSource's packages do,

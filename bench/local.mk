@@ -2,7 +2,7 @@
 # Benchmarks are run by hand (they need root and minutes), never by make check.
 EXTRA_DIST += bench/lib.sh bench/overhead.sh bench/callcost.sh bench/seek.sh bench/analyzers.sh \
 	bench/fallbacks.sh bench/writerate.sh bench/report.sh bench/clickhouse.sh \
-	bench/baseline.sh bench/report-files.sh bench/tagtab.sh
+	bench/baseline.sh bench/report-files.sh bench/tagtab.sh bench/longrun.sh
 noinst_PROGRAMS += bench/callcost
 bench_callcost_SOURCES = bench/callcost.c
 # the trace file writer alone, fed a recording at a fixed rate (bench/writerate.sh)
@@ -14,3 +14,7 @@ bench_writerate_LDADD = $(DIO_ENGINE_LIBS)
 noinst_PROGRAMS += bench/manyio
 bench_manyio_SOURCES = bench/manyio.c
 bench_manyio_LDADD = -lpthread
+# short processes that each meet new files, for a long dio trace -a (bench/longrun.sh)
+noinst_PROGRAMS += bench/shortprocs
+bench_shortprocs_SOURCES = bench/shortprocs.c
+bench_shortprocs_LDADD = -lpthread

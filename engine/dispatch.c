@@ -14,16 +14,28 @@
 #include "loss.h"
 #include "ofdtab.h"
 #include "probe.h"
+#include "proc.h"
 #include "record.h"
 #include "selfstats.h"
 #include "tagtab.h"
 #include "util.h"
+
+/*
+ * Processes whose open files are followed (for modules that want DIO_EV_OFD):
+ * past that many, the one named least recently is forgotten. Live, those
+ * gone from the machine without their exit record are swept each time the
+ * table holds twice what the last sweep left (and OFD_SWEEP_MIN): a kill(0)
+ * per process, amortised over the processes that came since.
+ */
+#define OFD_PROCS	65536
+#define OFD_SWEEP_MIN	256
 
 struct dispatch {
 	const struct options *o;
 	struct modules *m;	/* who wants which record */
 	struct tagtab *tags;
 	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
+	size_t ofd_sweep_at;	/* processes in it that call for a sweep; 0: no sweeps */
 	uint64_t last_ts;	/* of the latest record: when the trace ended */
 	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
 	uint64_t events;
@@ -39,8 +51,8 @@ struct dispatch {
 	/* dio record: every record also goes here */
 	int (*rec)(void *ud, const void *rec, size_t size);
 	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
-	/* records the writer dropped so far, and why */
-	void (*rec_loss)(void *ud, uint64_t *dropped, uint32_t *cause);
+	/* the recorder's counts among the losses: the writer's drops, the parts' paths */
+	void (*rec_loss)(void *ud, struct loss *l);
 	void *rec_ud;
 	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
 	/* a record as modules see it when it is not as it came: the largest syscall record fits */
@@ -74,7 +86,7 @@ struct dispatch *dispatch__new(const struct options *o, struct modules *m)
 
 int dispatch__start(struct dispatch *d)
 {
-	if (d->m->nby[DIO_EV_OFD] && !(d->ofds = ofdtab__new()))
+	if (d->m->nby[DIO_EV_OFD] && !(d->ofds = ofdtab__new(OFD_PROCS)))
 		return -ENOMEM;
 	return 0;
 }
@@ -93,8 +105,12 @@ static void refresh_counters(struct dispatch *d)
 	if (d->probe)
 		probe__counters(d->probe, d->loss.n);
 	if (d->rec_loss)
-		d->rec_loss(d->rec_ud, &d->loss.n[LOSS_WRITER], &d->loss.writer_cause);
+		d->rec_loss(d->rec_ud, &d->loss);
 	d->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(d->tags);
+	if (d->ofds) {
+		d->loss.n[LOSS_OFD_EVICTED] = ofdtab__evicted(d->ofds);
+		d->loss.n[LOSS_OFD_SWEPT] = ofdtab__swept(d->ofds);
+	}
 }
 
 /* A record refused at the boundary: counted, the first one's reason kept for the report. */
@@ -228,6 +244,37 @@ static int follow_descriptions(struct dispatch *d, const struct dio_ev_hdr **h)
 	return 0;
 }
 
+static int pid_gone(void *ud, uint32_t pid)
+{
+	(void)ud;
+	return (int32_t)pid > 0 && task_gone((pid_t)pid, 0);
+}
+
+/*
+ * Live, with dio in the initial pid namespace: the processes followed that
+ * are gone, their exit record lost or left out by a filter (--comm), end
+ * what they held now, once the records they sent before are in. 0 or a
+ * module's error.
+ */
+static int sweep_ofds(struct dispatch *d)
+{
+	size_t left;
+	int e = 0;
+
+	if (!d->ofds || !d->ofd_sweep_at)
+		return 0;
+	if (ofdtab__mark_gone(d->ofds, pid_gone, NULL))
+		e = probe__drain(d->probe);
+	if (e < 0)
+		return e;
+	e = ofdtab__sweep(d->ofds, d->last_ts);
+	if (!e)
+		e = ended_to_modules(d);
+	left = ofdtab__procs(d->ofds);
+	d->ofd_sweep_at = 2 * left > OFD_SWEEP_MIN ? 2 * left : OFD_SWEEP_MIN;
+	return e;
+}
+
 int dispatch__record(struct dispatch *d, const void *rec, size_t size)
 {
 	const struct dio_ev_hdr *h = rec;
@@ -287,8 +334,7 @@ int dispatch__record(struct dispatch *d, const void *rec, size_t size)
 }
 
 void dispatch__record_to(struct dispatch *d, int (*add)(void *ud, const void *rec, size_t size),
-			  int (*tick)(void *ud),
-			  void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
+			  int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud)
 {
 	d->rec = add;
 	d->rec_tick = tick;
@@ -383,6 +429,18 @@ void dispatch__set_probe(struct dispatch *d, struct probe *p)
 {
 	refresh_counters(d);
 	d->probe = p;
+	/* live: the processes followed can be looked up when their pids are ours */
+	if (p && d->ofds && pids_are_ours())
+		d->ofd_sweep_at = OFD_SWEEP_MIN;
+}
+
+int dispatch__sweep(struct dispatch *d, int end)
+{
+	if (end)
+		return d->failed ? 0 : sweep_ofds(d);
+	if (d->ofd_sweep_at && ofdtab__procs(d->ofds) >= d->ofd_sweep_at)
+		return sweep_ofds(d);
+	return 0;
 }
 
 void dispatch__set_stats(struct dispatch *d, struct selfstats *st)

@@ -35,8 +35,7 @@ void dispatch__filter(struct dispatch *d, int (*keep)(void *ud, const struct dio
 		      void *ud);
 /* dio record: every record as it came to add; see session__record_to. */
 void dispatch__record_to(struct dispatch *d, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud);
+			 int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud);
 /* dio record's tick, when it is recording and nothing failed: 0, or -errno (said, failed). */
 int dispatch__tick(struct dispatch *d);
 /* The end of the records: the descriptions still open end. 0, or -errno when a module failed. */
@@ -45,8 +44,18 @@ int dispatch__end(struct dispatch *d);
 void dispatch__fail(struct dispatch *d);
 int dispatch__failed(const struct dispatch *d);
 
-/* The live probe whose counters are the kernel's losses; its counts so far are kept. */
+/*
+ * The live probe whose counters are the kernel's losses; its counts so far
+ * are kept. With it, the processes whose files are followed are looked up
+ * (when dio runs in their pid namespace), so that one gone unseen ends.
+ */
 void dispatch__set_probe(struct dispatch *d, struct probe *p);
+/*
+ * Live: the processes followed that are gone without their exit record end
+ * what they held, each time their table has doubled, or at the end (end).
+ * 0, or -errno when the probe or a module failed.
+ */
+int dispatch__sweep(struct dispatch *d, int end);
 /* --stats: the records the ring delivered are counted in st (NULL: none). */
 void dispatch__set_stats(struct dispatch *d, struct selfstats *st);
 /* Processes gone since the in-flight tables were last swept; swept: they are now. */

@@ -3,7 +3,8 @@
  * The one live loop of dio trace, dio record and dio top: signals end it,
  * as do the command's exit, the end of every traced process and -d; each
  * round the caller's tick runs. dio trace's tick flushes the sinks, lets
- * dio record's writer catch up and sweeps the probe's in-flight tables.
+ * dio record's writer catch up, sweeps the probe's in-flight tables and the
+ * session's table of open files.
  */
 #include <errno.h>
 #include <signal.h>
@@ -179,7 +180,7 @@ static int trace_tick(struct live *l)
 		tr->last_sweep = now_ms();
 		session__exits(tr->s, 1);
 	}
-	return 0;
+	return session__sweep(tr->s, 0);
 }
 
 int live__trace(struct session *s)
@@ -212,6 +213,9 @@ int live__trace(struct session *s)
 	e = probe__drain(l.probe);
 	/* a request issued a second ago and not complete lost its completion, or ends too late */
 	probe__sweep(l.probe, BLOCK_END_AGE_NS);
+	/* what a process gone unseen held ends with it, not with the trace */
+	if (session__sweep(s, 1))
+		code = 1;
 	session__set_probe(s, NULL);	/* its counters, before it goes */
 	if (l.stats) {
 		selfstats__poll(l.stats, e);

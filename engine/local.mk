@@ -36,10 +36,10 @@ engine_libdioengine_a_SOURCES = \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h \
 	engine/top.c engine/top.h \
-	engine/chsource.c engine/chsource.h \
-	sinks/clickhouse/reply.c sinks/clickhouse/reply.h
-# (reply.c: the checks of what a ClickHouse server answers, which chsource.c shares with the
-# clickhouse module until it moves into that module, as ARCHITECTURE.md's stage 5 has it)
+	engine/chsource.c engine/chsource.h
+# (chsource.c includes sinks/clickhouse/reply.h, the checks of what a ClickHouse server
+# answers, header-only so that the engine and the module share no symbol, until chsource.c
+# moves into that module, as ARCHITECTURE.md's stage 5 has it)
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 

@@ -40,11 +40,26 @@ static const struct reason {
 	{ DIO_LOST_OTHER, "lost_other", "records lost for other reasons (malformed)", "" },
 };
 
-/* the host's own bound: not a record lost, so apart from the reasons */
-static const char paths_evicted_what[] =
-	"paths forgotten: the host's tag table (twice --tag-table) was full";
-static const char paths_evicted_advice[] =
-	"calls on those files, if they come again, show a tag; raise --tag-table";
+/*
+ * The host's own bounds: no record was lost, so apart from the reasons. A
+ * warning only for those with advice: a sweep or a sum loses nothing.
+ */
+static const struct reason bounds[] = {
+	{ LOSS_PATHS_EVICTED, "paths_evicted",
+	  "paths forgotten: the host's tag table (twice --tag-table) was full",
+	  "calls on those files, if they come again, show a tag; raise --tag-table" },
+	{ LOSS_PART_PATHS, "part_paths_evicted",
+	  "paths not repeated at the start of a --max-size part: dio record repeats those of "
+	  "the files used last (twice --tag-table)",
+	  "a part read alone shows a tag for those files; raise --tag-table" },
+	{ LOSS_OFD_EVICTED, "ofd_procs_evicted",
+	  "processes whose open files dio stopped following: its table of them was full",
+	  "the analyzers saw their descriptions end early; trace fewer processes (-p, --comm, --cgroup)" },
+	{ LOSS_OFD_SWEPT, "ofd_procs_swept",
+	  "processes found gone without their exit: their open files ended then", NULL },
+	{ LOSS_TOP_FOLDED, "top_rows_folded",
+	  "rows of exited threads and processes added up into one of each (dio top)", NULL },
+};
 
 static const char *const cause_names[] = {
 	[DIO_WRITER_UNKNOWN] = "unknown",
@@ -96,9 +111,10 @@ int loss__meta(const struct loss *l, char *buf, size_t len)
 		off += k > 0 ? (size_t)k : 0;
 	}
 	k = snprintf(buf + off, off < len ? len - off : 0,
-		     "lost_pathtab=%" PRIu64 "\npath_truncated=%" PRIu64 "\ndropped_cause=%s\n",
+		     "lost_pathtab=%" PRIu64 "\npath_truncated=%" PRIu64 "\ndropped_cause=%s\n"
+		     "part_paths_evicted=%" PRIu64 "\n",
 		     l->n[DIO_LOST_PATHTAB], l->n[DIO_CNT_PATH_TRUNC],
-		     loss__cause_name(l->writer_cause));
+		     loss__cause_name(l->writer_cause), l->n[LOSS_PART_PATHS]);
 	off += k > 0 ? (size_t)k : 0;
 	return (int)off;
 }
@@ -109,7 +125,8 @@ void loss__add_meta(struct loss *l, int (*get)(const void *ud, const char *key, 
 	static const struct {
 		const char *key;
 		int idx;
-	} extra[] = { { "lost_pathtab", DIO_LOST_PATHTAB }, { "path_truncated", DIO_CNT_PATH_TRUNC } };
+	} extra[] = { { "lost_pathtab", DIO_LOST_PATHTAB }, { "path_truncated", DIO_CNT_PATH_TRUNC },
+		      { "part_paths_evicted", LOSS_PART_PATHS } };
 	char v[32];
 
 	for (size_t i = 0; i < N(reasons); i++)
@@ -129,7 +146,8 @@ void loss__each(const struct loss *l,
 {
 	for (size_t i = 0; i < N(reasons); i++)
 		cb(ud, reasons[i].key, reasons[i].what, count_of(l, reasons[i].idx));
-	cb(ud, "paths_evicted", paths_evicted_what, l->n[LOSS_PATHS_EVICTED]);
+	for (size_t i = 0; i < N(bounds); i++)
+		cb(ud, bounds[i].key, bounds[i].what, l->n[bounds[i].idx]);
 }
 
 void loss__warn(const struct loss *l)
@@ -148,9 +166,10 @@ void loss__warn(const struct loss *l)
 	if (l->n[DIO_LOST_PATHTAB])
 		warn_msg("%" PRIu64 " paths could not be remembered (file-tag table full): raise --tag-table",
 			 l->n[DIO_LOST_PATHTAB]);
-	if (l->n[LOSS_PATHS_EVICTED])
-		warn_msg("%" PRIu64 " %s; %s", l->n[LOSS_PATHS_EVICTED], paths_evicted_what,
-			 paths_evicted_advice);
+	for (size_t i = 0; i < N(bounds); i++)
+		if (l->n[bounds[i].idx] && bounds[i].advice)
+			warn_msg("%" PRIu64 " %s; %s", l->n[bounds[i].idx], bounds[i].what,
+				 bounds[i].advice);
 }
 
 void loss__stats(const struct loss *l, struct dio_stats *out)

@@ -15,9 +15,16 @@
 /* The host's reasons, after the kernel's DIO_LOST_* in the same array. */
 #define LOSS_WRITER	DIO_CNT_MAX		/* dio record's writer thread was behind */
 #define LOSS_MALFORMED	(DIO_CNT_MAX + 1)	/* records that failed the host's checks */
-/* paths the host's tag table forgot to stay within its bound: not records, not in a trace file */
-#define LOSS_PATHS_EVICTED	(DIO_CNT_MAX + 2)
-#define LOSS_MAX	(DIO_CNT_MAX + 3)
+/*
+ * What the host's own tables forgot to stay within their bounds: not records.
+ * Each a session's own, not in a trace file, but for dio record's.
+ */
+#define LOSS_PATHS_EVICTED	(DIO_CNT_MAX + 2)	/* paths, from the tag table */
+#define LOSS_PART_PATHS		(DIO_CNT_MAX + 3)	/* paths not repeated in a --max-size part */
+#define LOSS_OFD_EVICTED	(DIO_CNT_MAX + 4)	/* processes whose fds were no longer followed */
+#define LOSS_OFD_SWEPT		(DIO_CNT_MAX + 5)	/* processes found gone without their exit */
+#define LOSS_TOP_FOLDED		(DIO_CNT_MAX + 6)	/* dio top's rows of exited tasks added up */
+#define LOSS_MAX	(DIO_CNT_MAX + 7)
 
 struct loss {
 	uint64_t n[LOSS_MAX];

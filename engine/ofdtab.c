@@ -39,6 +39,8 @@ struct proc {
 	struct fdslot *fds;	/* indexed by fd */
 	uint32_t pid;
 	uint32_t cap;
+	uint8_t ref;		/* a record named it since the clock hand last passed */
+	uint8_t gone;		/* found gone from the machine: the next sweep drops it */
 };
 
 /* who ended a description, for its record */
@@ -55,6 +57,10 @@ struct ofdtab {
 	struct proc **proc;
 	size_t ndesc, desc_cap;	/* buckets: powers of two */
 	size_t nproc, proc_cap;
+	size_t max_procs;	/* past it, the one least recently named goes */
+	size_t hand;		/* the clock's next bucket of procs */
+	uint64_t evicted;	/* processes dropped to stay within max_procs */
+	uint64_t swept;		/* processes dropped because they were gone */
 	uint32_t serial;	/* last handed out */
 	uint32_t host_next;	/* next id for records without one */
 	struct dio_ev_ofd *ended;
@@ -67,12 +73,13 @@ static size_t hash32(uint32_t v, size_t cap)
 	return (size_t)(((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
 }
 
-struct ofdtab *ofdtab__new(void)
+struct ofdtab *ofdtab__new(size_t max_procs)
 {
 	struct ofdtab *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
+	t->max_procs = max_procs ? max_procs : SIZE_MAX;
 	t->desc_cap = t->proc_cap = 256;
 	t->desc = calloc(t->desc_cap, sizeof(*t->desc));
 	t->proc = calloc(t->proc_cap, sizeof(*t->proc));
@@ -230,22 +237,63 @@ static struct desc *desc_new(struct ofdtab *t, const struct dio_ev_syscall *ev, 
 	return d;
 }
 
-static struct proc *proc_get(struct ofdtab *t, uint32_t pid, int create)
+static struct proc *proc_find(struct ofdtab *t, uint32_t pid)
 {
-	struct proc *p;
-	size_t b = hash32(pid, t->proc_cap);
-
-	for (p = t->proc[b]; p; p = p->next)
-		if (p->pid == pid)
+	for (struct proc *p = t->proc[hash32(pid, t->proc_cap)]; p; p = p->next)
+		if (p->pid == pid) {
+			p->ref = 1;
 			return p;
-	if (!create)
-		return NULL;
+		}
+	return NULL;
+}
+
+static void proc_drop(struct ofdtab *t, struct proc *p, const struct why *w);
+
+/*
+ * The table is full: the clock hand goes round the buckets and drops the
+ * first process no record named since it last passed (keep, which the
+ * caller holds, never). Its descriptions end as at the end of the trace.
+ */
+static void evict_one(struct ofdtab *t, const struct proc *keep, uint64_t ts)
+{
+	struct why w = { .ts = ts, .how = DIO_OFD_END };
+
+	if (t->nproc <= (keep != NULL))
+		return;
+	for (;;) {
+		for (struct proc *p = t->proc[t->hand]; p; p = p->next) {
+			if (p == keep)
+				continue;
+			if (p->ref) {
+				p->ref = 0;
+				continue;
+			}
+			w.pid = p->pid;
+			proc_drop(t, p, &w);
+			t->evicted++;
+			return;
+		}
+		t->hand = (t->hand + 1) & (t->proc_cap - 1);
+	}
+}
+
+/* pid's entry, made when it has none; ts is the record's, for what an eviction ends */
+static struct proc *proc_get(struct ofdtab *t, uint32_t pid, const struct proc *keep, uint64_t ts)
+{
+	struct proc *p = proc_find(t, pid);
+	size_t b;
+
+	if (p)
+		return p;
+	if (t->nproc >= t->max_procs)
+		evict_one(t, keep, ts);
 	GROW(t, proc, t->proc_cap, t->nproc, struct proc, pid);
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		t->nomem = 1;
 		return NULL;
 	}
+	/* unreferenced until a second record names it: a process seen once goes first */
 	p->pid = pid;
 	b = hash32(pid, t->proc_cap);
 	p->next = t->proc[b];
@@ -415,14 +463,14 @@ int64_t ofdtab__syscall(struct ofdtab *t, const struct dio_ev_syscall *ev)
 	t->nended = 0;
 	t->nomem = 0;
 	if (ev->nr == SYS_close_range) {
-		p = ev->ret == 0 ? proc_get(t, ev->pid, 0) : NULL;
+		p = ev->ret == 0 ? proc_find(t, ev->pid) : NULL;
 		if (p)
 			close_range(t, p, ev, &w);
 		return t->nomem ? -ENOMEM : 0;
 	}
 	if (!(ev->flags & DIO_SF_FILE) || ev->fd < 0 || ev->fd >= (int32_t)FD_LIMIT)
 		return 0;
-	p = proc_get(t, ev->pid, 1);
+	p = proc_get(t, ev->pid, NULL, ev->hdr.ts);
 	if (!p)
 		return -ENOMEM;
 	if (is_open(ev->nr) && ev->ret == ev->fd) {
@@ -452,7 +500,7 @@ int64_t ofdtab__syscall(struct ofdtab *t, const struct dio_ev_syscall *ev)
 int ofdtab__proc(struct ofdtab *t, const struct dio_ev_proc *ev)
 {
 	struct why w = { .ts = ev->hdr.ts, .pid = ev->pid, .tid = ev->tid };
-	struct proc *p = proc_get(t, ev->pid, 0), *c;
+	struct proc *p = proc_find(t, ev->pid), *c;
 
 	t->nended = 0;
 	t->nomem = 0;
@@ -464,10 +512,13 @@ int ofdtab__proc(struct ofdtab *t, const struct dio_ev_proc *ev)
 			break;
 		/* a pid dio still holds fds for was reused: that process ended */
 		w.how = DIO_OFD_EXIT;
-		c = proc_get(t, ev->other_pid, 0);
-		if (c)
+		c = proc_find(t, ev->other_pid);
+		if (c) {
+			w.pid = c->pid;	/* the one that held them, as dio/event.h says */
 			proc_drop(t, c, &w);
-		c = proc_get(t, ev->other_pid, 1);
+			w.pid = ev->pid;
+		}
+		c = proc_get(t, ev->other_pid, p, ev->hdr.ts);
 		for (uint32_t fd = 0; c && fd < p->cap; fd++) {
 			struct desc *d = slot_desc(t, &p->fds[fd]);
 
@@ -503,6 +554,51 @@ void ofdtab__end(struct ofdtab *t, uint64_t ts)
 			proc_drop(t, t->proc[i], &w);
 		}
 	}
+}
+
+size_t ofdtab__mark_gone(struct ofdtab *t, int (*gone)(void *ud, uint32_t pid), void *ud)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->proc_cap; i++)
+		for (struct proc *p = t->proc[i]; p; p = p->next)
+			if (!p->gone && gone(ud, p->pid))
+				n += p->gone = 1;
+	return n;
+}
+
+int ofdtab__sweep(struct ofdtab *t, uint64_t ts)
+{
+	struct why w = { .ts = ts, .how = DIO_OFD_EXIT };
+
+	t->nended = 0;
+	t->nomem = 0;
+	for (size_t i = 0; i < t->proc_cap; i++) {
+		for (struct proc *p = t->proc[i], *n; p; p = n) {
+			n = p->next;
+			if (!p->gone)
+				continue;
+			w.pid = p->pid;
+			proc_drop(t, p, &w);
+			t->swept++;
+		}
+	}
+	return t->nomem ? -ENOMEM : 0;
+}
+
+size_t ofdtab__procs(const struct ofdtab *t)
+{
+	return t->nproc;
+}
+
+uint64_t ofdtab__evicted(const struct ofdtab *t)
+{
+	return t->evicted;
+}
+
+uint64_t ofdtab__swept(const struct ofdtab *t)
+{
+	return t->swept;
 }
 
 size_t ofdtab__ended(const struct ofdtab *t, const struct dio_ev_ofd **out)

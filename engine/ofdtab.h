@@ -16,8 +16,13 @@
 
 struct ofdtab;
 
-/* NULL with errno set. */
-struct ofdtab *ofdtab__new(void);
+/*
+ * At most max_procs processes (0: no bound): a record of another one drops
+ * the process no record named for longest (nearly: a clock), whose
+ * descriptions end with DIO_OFD_END, and counts it (ofdtab__evicted).
+ * NULL with errno set.
+ */
+struct ofdtab *ofdtab__new(size_t max_procs);
 void ofdtab__free(struct ofdtab *t);
 
 /*
@@ -31,6 +36,21 @@ int64_t ofdtab__syscall(struct ofdtab *t, const struct dio_ev_syscall *ev);
 int ofdtab__proc(struct ofdtab *t, const struct dio_ev_proc *ev);
 /* The trace ended at ts: every description still open ends (DIO_OFD_END). */
 void ofdtab__end(struct ofdtab *t, uint64_t ts);
+
+/*
+ * Processes whose exit record dio never got (the ring was full, or a filter
+ * left it out), in two steps: mark those gone(ud, pid) says have ended
+ * (returns how many); then, once every record they sent before has been
+ * followed, drop them: their descriptions end with DIO_OFD_EXIT at ts. A
+ * process whose exit or fork record (a pid used again) came in between is
+ * not dropped twice. 0 or -ENOMEM.
+ */
+size_t ofdtab__mark_gone(struct ofdtab *t, int (*gone)(void *ud, uint32_t pid), void *ud);
+int ofdtab__sweep(struct ofdtab *t, uint64_t ts);
+/* Processes in the table; dropped to stay within max_procs; dropped by a sweep. */
+size_t ofdtab__procs(const struct ofdtab *t);
+uint64_t ofdtab__evicted(const struct ofdtab *t);
+uint64_t ofdtab__swept(const struct ofdtab *t);
 
 /*
  * The records of the descriptions that the last call above ended, in the

@@ -6,10 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "proc.h"
 #include "util.h"
+
+/* the initial pid namespace's inode (PROC_PID_INIT_INO), where records' pids live */
+#define PID_NS_INIT_INO	0xEFFFFFFCU
 
 /* execvp's search, done up front so "command not found" is reported before tracing starts */
 static int resolve(const char *cmd, char *out, size_t outlen)
@@ -153,6 +157,23 @@ int pid_alive(pid_t pid)
 	if (rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'))
 		return -ESRCH;
 	return 0;
+}
+
+int task_gone(pid_t pid, pid_t tid)
+{
+	int r;
+
+	if (pid <= 0 || tid < 0)
+		return 0;
+	r = tid ? (int)syscall(SYS_tgkill, pid, tid, 0) : kill(pid, 0);
+	return r && errno == ESRCH;
+}
+
+int pids_are_ours(void)
+{
+	struct stat st;
+
+	return !stat("/proc/self/ns/pid", &st) && st.st_ino == PID_NS_INIT_INO;
 }
 
 pid_t thread_group(pid_t tid)

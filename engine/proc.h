@@ -24,6 +24,17 @@ int child__release(struct child *c);
 void child__abort(struct child *c);
 /* 0 when pid exists, -ESRCH otherwise. */
 int pid_alive(pid_t pid);
+/*
+ * Whether a traced task has ended: process pid (tid 0), or its thread tid.
+ * One signal-0 call, no /proc read: cheap enough to ask of every process a
+ * table holds. A zombie is not gone yet. Meaningful only when pids_are_ours.
+ */
+int task_gone(pid_t pid, pid_t tid);
+/*
+ * dio runs in the initial pid namespace, so the pids records carry (the
+ * kernel's) are the ones it can look up.
+ */
+int pids_are_ours(void);
 /* The process (thread group) thread tid belongs to, or -ESRCH. */
 pid_t thread_group(pid_t tid);
 /* Exit status for dio from a wait status: the code, or 128+signal. */

@@ -27,6 +27,7 @@
 #include "loss.h"
 #include "session.h"
 #include "syscalls.h"
+#include "tagtab.h"
 #include "tracefile.h"
 #include "util.h"
 
@@ -90,8 +91,10 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 /*
  * The trace file(s) of dio record. With --max-size a full file is closed and
  * the next one (FILE.1, FILE.2, ...; with --rotate N the names come round
- * again) starts with the path records seen so far, so that each file can be
- * read on its own.
+ * again) starts with the path records of the files used last, so that each
+ * file can be read on its own: the latest path record of as many tags as the
+ * session's own table keeps (twice --tag-table), the least recently used
+ * forgotten past that, as the kernel forgets the tags it sent.
  */
 struct recorder {
 	const char *base;
@@ -102,8 +105,7 @@ struct recorder {
 	uint64_t n;			/* records since the size was last looked at */
 	uint64_t dropped;		/* in the files already closed */
 	struct tf_writer_time time;	/* of their writer threads */
-	uint8_t *paths;			/* every path record so far, back to back */
-	size_t plen, pcap;
+	struct tagtab *paths;		/* --max-size: tag -> its latest path record */
 	char name[4200];		/* the file being written */
 	/* --stats */
 	uint64_t handed;		/* records given to the writers */
@@ -118,6 +120,13 @@ static void add_disk_bytes(struct recorder *rc)
 
 	if (!stat(rc->name, &sb))
 		rc->disk_bytes += sb.st_size;
+}
+
+/* a path record kept whole, into a new part */
+static int add_path(void *ud, const struct dio_file_tag *tag, const char *rec, size_t len)
+{
+	(void)tag;
+	return tf_writer__add(ud, rec, len);
 }
 
 static int rec_open(struct recorder *rc)
@@ -138,14 +147,8 @@ static int rec_open(struct recorder *rc)
 	rc->w = tf_writer__open(rc->name, rc->o->zlevel, meta, TF_W_DROP);
 	if (!rc->w)
 		e = -errno;
-	for (size_t off = 0; !e && off < rc->plen; ) {
-		struct dio_ev_hdr h;
-
-		/* back to back, so not aligned: the header is copied out */
-		memcpy(&h, rc->paths + off, sizeof(h));
-		e = tf_writer__add(rc->w, rc->paths + off, h.size);
-		off += h.size;
-	}
+	if (!e && rc->paths)
+		e = tagtab__each(rc->paths, add_path, rc->w);
 	free(meta);
 	return e;
 }
@@ -162,9 +165,8 @@ static void add_time(struct tf_writer_time *sum, struct tf_writer *w)
 }
 
 /* the records the writer threads dropped, and what held them back */
-static void rec_lost(void *ud, uint64_t *dropped, uint32_t *cause)
+static void rec_dropped(struct recorder *rc, uint64_t *dropped, uint32_t *cause)
 {
-	struct recorder *rc = ud;
 	struct tf_writer_time t = rc->time;
 
 	*dropped = rc->dropped;
@@ -175,28 +177,33 @@ static void rec_lost(void *ud, uint64_t *dropped, uint32_t *cause)
 	*cause = *dropped ? tf_writer_cause(&t) : DIO_WRITER_UNKNOWN;
 }
 
+/* the recorder's counts among the session's */
+static void rec_lost(void *ud, struct loss *l)
+{
+	struct recorder *rc = ud;
+
+	rec_dropped(rc, &l->n[LOSS_WRITER], &l->writer_cause);
+	l->n[LOSS_PART_PATHS] = rc->paths ? tagtab__evicted(rc->paths) : 0;
+}
+
 static int rec_add(void *ud, const void *rec, size_t size)
 {
 	struct recorder *rc = ud;
 	const struct dio_ev_hdr *h = rec;
 	uint64_t dropped;
-	int e;
+	int e = 0;
 
-	if (rc->o->max_size && h->type == DIO_EV_PATH) {
-		if (rc->plen + size > rc->pcap) {
-			size_t cap = rc->pcap ? 2 * rc->pcap : 65536;
-			void *p;
-
-			while (cap < rc->plen + size)
-				cap *= 2;
-			p = realloc(rc->paths, cap);
-			if (!p)
-				return -ENOMEM;
-			rc->paths = p;
-			rc->pcap = cap;
-		}
-		memcpy(rc->paths + rc->plen, rec, size);
-		rc->plen += size;
+	if (rc->paths) {
+		/* as the session's table: a file in use keeps its path */
+		if (h->type == DIO_EV_PATH)
+			e = tagtab__set(rc->paths, &((const struct dio_ev_path *)rec)->tag, rec, size);
+		else if (h->type == DIO_EV_SYSCALL &&
+			 (((const struct dio_ev_syscall *)rec)->flags & DIO_SF_FILE))
+			tagtab__touch(rc->paths, &((const struct dio_ev_syscall *)rec)->tag);
+		else if (h->type == DIO_EV_IOURING)
+			tagtab__touch(rc->paths, &((const struct dio_ev_iouring *)rec)->tag);
+		if (e)
+			return e;
 	}
 	dropped = tf_writer__dropped(rc->w);
 	e = tf_writer__add(rc->w, rec, size);
@@ -282,6 +289,11 @@ int cmd_record(int argc, char **argv)
 	rc.base = path;
 	rc.o = &o;
 	rc.meta = meta;
+	/* the session's table of paths is twice --tag-table: what a part repeats is that too */
+	if (o.max_size && !(rc.paths = tagtab__new(2 * (size_t)o.tag_entries))) {
+		die_msg("out of memory");
+		goto out;
+	}
 	e = rec_open(&rc);
 	if (e) {
 		char why[256];
@@ -298,7 +310,7 @@ int cmd_record(int argc, char **argv)
 	n = session__loss_text(s, final, META_MAX);
 	missing = session__dropped(s);
 	session__record_to(s, NULL, NULL, NULL, NULL);
-	rec_lost(&rc, &dropped, &cause);
+	rec_dropped(&rc, &dropped, &cause);
 	t = rc.time;
 	add_time(&t, rc.w);
 	snprintf(final + n, META_MAX - n,
@@ -335,7 +347,7 @@ int cmd_record(int argc, char **argv)
 	}
 out:
 	session__free(s);
-	free(rc.paths);
+	tagtab__free(rc.paths);
 	free(meta);
 	free(final);
 	free(path);

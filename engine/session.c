@@ -125,8 +125,7 @@ int session__dispatch(struct session *s, const void *rec, size_t size)
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud)
+			 int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud)
 {
 	dispatch__record_to(s->d, add, tick, lost, ud);
 }
@@ -174,6 +173,11 @@ int session__tick(struct session *s)
 {
 	flush_sinks(s);
 	return dispatch__tick(s->d);
+}
+
+int session__sweep(struct session *s, int end)
+{
+	return dispatch__sweep(s->d, end);
 }
 
 uint64_t session__exits(struct session *s, int swept)

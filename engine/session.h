@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <dio/plugin.h>
 #include "findings.h"
+#include "loss.h"
 #include "options.h"
 
 struct session;
@@ -56,12 +57,12 @@ struct tf_reader;
 /*
  * dio record: also hand every record, as the ring delivered it, to add (NULL:
  * stop). add returns 0 or -errno, which stops the session. tick runs every
- * drain period; lost tells the records the writer dropped so far and why
- * (DIO_WRITER_*), for the losses the session reports.
+ * drain period; lost sets the recorder's counts in l (the records the writer
+ * dropped so far and why, the paths a --max-size part did not repeat), for
+ * the losses the session reports.
  */
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, uint64_t *dropped, uint32_t *cause), void *ud);
+			 int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud);
 /* Offset from CLOCK_MONOTONIC to the wall clock; a replay takes the recording's. */
 void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);
@@ -72,7 +73,6 @@ const struct features *session__features(const struct session *s);
 
 struct probe;
 struct selfstats;
-struct loss;
 
 /* The options the session was made with. */
 struct options *session__options(const struct session *s);
@@ -87,6 +87,12 @@ void session__set_probe(struct session *s, struct probe *p);
 void session__set_stats(struct session *s, struct selfstats *st);
 /* Each round of the live loop: the sinks flush, dio record's writer catches up. 0 or -errno (said). */
 int session__tick(struct session *s);
+/*
+ * The processes whose files are followed and that are gone without their
+ * exit record end what they held: when their table has doubled, or at the
+ * end (end). 0, or -errno when the probe or a module failed.
+ */
+int session__sweep(struct session *s, int end);
 /* Processes gone since the probe's in-flight tables were last swept; swept: they are now. */
 uint64_t session__exits(struct session *s, int swept);
 /* A module or the writer failed (and said so): dio's exit status will be 1. */

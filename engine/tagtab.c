@@ -18,6 +18,7 @@
 struct slot {
 	struct dio_file_tag tag;
 	char *path;		/* NULL: empty slot */
+	uint32_t len;		/* of path, without the NUL the table adds */
 	uint8_t ref;		/* used since the hand last passed */
 };
 
@@ -141,17 +142,20 @@ int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *pa
 
 	if ((t->count + 1) * 4 > t->cap * 3 && t->count < t->max && grow(t))
 		return -ENOMEM;
-	copy = strndup(path, len);
+	if (len > UINT32_MAX)
+		return -EINVAL;
+	s = find(t, tag);
+	/* sent again after the kernel forgot the tag: the same string stays */
+	if (s->path && s->len == len && !memcmp(s->path, path, len)) {
+		s->ref = 1;
+		return 0;
+	}
+	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
-	s = find(t, tag);
+	memcpy(copy, path, len);
+	copy[len] = 0;
 	if (s->path) {
-		s->ref = 1;
-		/* sent again after the kernel forgot the tag: the same string stays */
-		if (!strcmp(s->path, copy)) {
-			free(copy);
-			return 0;
-		}
 		/* renamed: the old string goes, as modules were told (dio/plugin.h) */
 		free(s->path);
 	} else {
@@ -163,6 +167,7 @@ int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *pa
 		s->tag = *tag;
 	}
 	s->path = copy;
+	s->len = (uint32_t)len;
 	s->ref = 1;
 	return 0;
 }
@@ -197,4 +202,16 @@ size_t tagtab__count(const struct tagtab *t)
 uint64_t tagtab__evicted(const struct tagtab *t)
 {
 	return t->evicted;
+}
+
+int tagtab__each(const struct tagtab *t,
+		 int (*cb)(void *ud, const struct dio_file_tag *tag, const char *val, size_t len),
+		 void *ud)
+{
+	int e = 0;
+
+	for (size_t i = 0; !e && i < t->cap; i++)
+		if (t->slots[i].path)
+			e = cb(ud, &t->slots[i].tag, t->slots[i].path, t->slots[i].len);
+	return e;
 }

@@ -19,8 +19,10 @@ struct tagtab;
 struct tagtab *tagtab__new(size_t max);
 void tagtab__free(struct tagtab *t);
 /*
- * Set the path of a tag; the string (len bytes, need not be NUL-terminated)
- * is copied. A full table forgets a path first. 0 or -ENOMEM.
+ * Set the path of a tag: len bytes are copied and a NUL added (a string
+ * that need not end within len, or any bytes: dio record keeps whole path
+ * records). A full table forgets a path first. 0, -ENOMEM or -EINVAL (len
+ * past 4 GiB).
  */
 int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *path, size_t len);
 /* The tag's file was used: its path is among the last forgotten. */
@@ -33,5 +35,12 @@ const char *tagtab__lookup(struct tagtab *t, const struct dio_file_tag *tag);
 size_t tagtab__count(const struct tagtab *t);
 /* Paths forgotten to stay within max. */
 uint64_t tagtab__evicted(const struct tagtab *t);
+/*
+ * cb for each tag and its bytes (len of them, and a NUL), in no order, until
+ * it returns non-zero: that value, else 0. cb must not change the table.
+ */
+int tagtab__each(const struct tagtab *t,
+		 int (*cb)(void *ud, const struct dio_file_tag *tag, const char *val, size_t len),
+		 void *ud);
 
 #endif

@@ -6,10 +6,13 @@
  * busiest rows. The kernel's counters only grow: a frame shows what they
  * grew by since the last one (or, with -S, their totals).
  *
- * The host keeps a row for each thread, process and file it has seen, for
- * the whole session. A thread's (and process's) kernel entry is deleted
- * after the read that follows its exit record, so that the kernel tables
- * hold live tasks only; what it had counted stays in the row.
+ * The host keeps a row for each thread, process and file it has seen. A
+ * thread's (and process's) kernel entry is deleted after the read that
+ * follows its exit record, so that the kernel tables hold live tasks only;
+ * what it had counted stays in the row. Rows of exited tasks are kept up to
+ * GONE_ROWS a table: past that, those that counted least are added into one
+ * row, "(N exited)", so that -S keeps every total in bounded memory. Files
+ * are bounded by the kernel's table of them (DIO_TOP_FILES).
  */
 #include <errno.h>
 #include <poll.h>
@@ -44,6 +47,10 @@ enum {
 	V_MAX
 };
 #define V_CALL_MAX	(V_NS + 1)
+/* rows of exited threads (and processes) kept one by one; past it, half are added up */
+#define GONE_ROWS	4096
+/* tasks whose exit record never came are looked for once the live rows double */
+#define SWEEP_MIN	256
 
 struct row {
 	uint64_t key[2];	/* tid, pid, or the file tag (ino, dev << 32 | gen) */
@@ -52,6 +59,8 @@ struct row {
 	uint8_t ftype;
 	uint8_t gone;		/* exited: its kernel entry goes after the next read */
 	uint8_t dropped;	/* its kernel entry was deleted: cur is in base */
+	uint8_t mark;		/* while rows are added up: this one goes */
+	uint8_t held;		/* while rows are added up: a process with thread rows left */
 	uint64_t base[V_MAX];	/* what deleted kernel entries had counted */
 	uint64_t cur[V_MAX];	/* the kernel entry at the last read */
 	uint64_t prev[V_MAX];	/* the total at the last frame */
@@ -71,6 +80,10 @@ struct top {
 	const struct top_args *a;
 	struct tagtab *paths;
 	struct rows threads, procs, files;
+	/* the rows of exited threads and processes added up, and how many each holds */
+	struct row tsum, psum;
+	uint64_t tfolded, pfolded;
+	size_t sweep_at;	/* live rows that call for a sweep; 0: pids are not ours */
 	int fd_threads, fd_files, fd_procs;
 	int ncpu;
 	enum top_sort sort;
@@ -347,10 +360,11 @@ static int got_proc(struct top *t, const void *key, const void *val)
 
 /*
  * The kernel entries of exited threads and processes, read for the last
- * time: deleted, what they counted kept in base. Maxima are not sums: the
- * larger stays.
+ * time: deleted, what they counted from field first on kept in base (a
+ * process's calls are its threads', summed anew each frame). Maxima are not
+ * sums: the larger stays.
  */
-static void drop_gone(struct rows *r, int fd)
+static void drop_gone(struct rows *r, int fd, int first)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct row *w = &r->v[i];
@@ -359,7 +373,7 @@ static void drop_gone(struct rows *r, int fd)
 		if (!w->gone || w->dropped)
 			continue;
 		bpf_map_delete_elem(fd, &key);
-		for (int k = 0; k < V_MAX; k++) {
+		for (int k = first; k < V_MAX; k++) {
 			if (k == V_BLK_MAX || k == V_RUNQ_MAX)
 				w->base[k] = w->base[k] > w->cur[k] ? w->base[k] : w->cur[k];
 			else
@@ -384,12 +398,15 @@ static void name_from_proc(struct row *w)
 		fclose(f);
 }
 
-/* A process's calls are its threads': their totals, into the process rows' cur. */
+/*
+ * A process's calls are its threads': their totals, into the process rows'
+ * cur (base holds those of its threads added up into "exited").
+ */
 static int sum_threads(struct top *t)
 {
 	for (size_t i = 0; i < t->procs.n; i++)
 		for (int k = 0; k < V_CALL_MAX; k++)
-			t->procs.v[i].cur[k] = t->procs.v[i].base[k] = 0;
+			t->procs.v[i].cur[k] = 0;
 	for (size_t i = 0; i < t->threads.n; i++) {
 		const struct row *th = &t->threads.v[i];
 		struct row *p;
@@ -412,21 +429,214 @@ static int sum_threads(struct top *t)
 	return 0;
 }
 
+static int is_max(int k)
+{
+	return k == V_BLK_MAX || k == V_RUNQ_MAX;
+}
+
+static uint64_t total_of(const struct row *w, int k)
+{
+	if (is_max(k))
+		return w->base[k] > w->cur[k] ? w->base[k] : w->cur[k];
+	return total(w, k);
+}
+
 /* this frame's figures: the growth since the last frame, or the totals (maxima: the largest yet) */
+static void row_figures(struct row *w, int cumulative)
+{
+	for (int k = 0; k < V_MAX; k++) {
+		uint64_t tot = total_of(w, k);
+
+		w->show[k] = cumulative || is_max(k) ? tot : tot - w->prev[k];
+		w->prev[k] = tot;
+	}
+}
+
 static void frame_figures(struct rows *r, int cumulative)
 {
+	for (size_t i = 0; i < r->n; i++)
+		row_figures(&r->v[i], cumulative);
+}
+
+/* ---- rows of exited tasks ---------------------------------------------------- */
+
+/*
+ * w, exited and read for the last time, into sum: its totals, what the
+ * frame shows of it, and what was shown before, so that the frames still
+ * add up and -S still shows every total.
+ */
+static void fold_into(struct row *sum, const struct row *w)
+{
+	for (int k = 0; k < V_MAX; k++) {
+		uint64_t tot = total_of(w, k);
+
+		if (is_max(k)) {
+			sum->base[k] = sum->base[k] > tot ? sum->base[k] : tot;
+			sum->prev[k] = sum->base[k];
+			sum->show[k] = sum->show[k] > w->show[k] ? sum->show[k] : w->show[k];
+			continue;
+		}
+		sum->base[k] += tot;
+		sum->prev[k] += w->prev[k];
+		sum->show[k] += w->show[k];
+	}
+}
+
+/* the least first: calls, then time, then the key */
+static int by_least(const void *a, const void *b)
+{
+	const struct row *x = *(const struct row *const *)a, *y = *(const struct row *const *)b;
+	uint64_t cx = total(x, V_CALLS) + total(x, V_BLK) + total(x, V_RUNQ);
+	uint64_t cy = total(y, V_CALLS) + total(y, V_BLK) + total(y, V_RUNQ);
+
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	if (total(x, V_NS) != total(y, V_NS))
+		return total(x, V_NS) < total(y, V_NS) ? -1 : 1;
+	return x->key[0] < y->key[0] ? -1 : x->key[0] > y->key[0];
+}
+
+/* Rows with mark set leave r; the index is built anew. */
+static void rows_remove_marked(struct rows *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (!r->v[i].mark)
+			r->v[n++] = r->v[i];
+	r->n = n;
+	memset(r->slot, 0, r->nslot * sizeof(*r->slot));
 	for (size_t i = 0; i < r->n; i++) {
-		struct row *w = &r->v[i];
+		size_t j = key_hash(r->v[i].key) & (r->nslot - 1);
 
-		for (int k = 0; k < V_MAX; k++) {
-			uint64_t tot = k == V_BLK_MAX || k == V_RUNQ_MAX ?
-				       (w->base[k] > w->cur[k] ? w->base[k] : w->cur[k]) : total(w, k);
+		while (r->slot[j])
+			j = (j + 1) & (r->nslot - 1);
+		r->slot[j] = i + 1;
+	}
+}
 
-			w->show[k] = cumulative || k == V_BLK_MAX || k == V_RUNQ_MAX ? tot :
-				     tot - w->prev[k];
-			w->prev[k] = tot;
+/*
+ * Mark the rows of r that sel() picks, if more than GONE_ROWS: the least of
+ * them, leaving GONE_ROWS / 2. Returns how many were marked, or -ENOMEM.
+ */
+static long mark_least(struct rows *r, int (*sel)(const struct row *w))
+{
+	const struct row **v;
+	size_t n = 0, drop;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += sel(&r->v[i]);
+	if (n <= GONE_ROWS)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		if (sel(&r->v[i]))
+			v[n++] = &r->v[i];
+	qsort(v, n, sizeof(*v), by_least);
+	drop = n - GONE_ROWS / 2;
+	for (size_t i = 0; i < drop; i++)
+		((struct row *)v[i])->mark = 1;
+	free(v);
+	return (long)drop;
+}
+
+/* exited, its kernel entry read for the last time */
+static int done(const struct row *w)
+{
+	return w->gone && w->dropped;
+}
+
+/* and none of its threads has a row left */
+static int proc_done(const struct row *w)
+{
+	return done(w) && !w->held;
+}
+
+/*
+ * Past GONE_ROWS rows of exited threads, the half that counted least are
+ * added up into t->tsum, their calls into their process's base; then past
+ * GONE_ROWS exited processes without a thread row, the same into t->psum.
+ * Called after the frame's figures, so that those rows' figures of this
+ * frame are in the sums'. 0 or -ENOMEM.
+ */
+static int fold_gone(struct top *t)
+{
+	long n = mark_least(&t->threads, done);
+
+	if (n < 0)
+		return (int)n;
+	for (size_t i = 0; n && i < t->threads.n; i++) {
+		const struct row *w = &t->threads.v[i];
+		struct row *p;
+
+		if (!w->mark)
+			continue;
+		fold_into(&t->tsum, w);
+		p = rows_get(&t->procs, w->pid, 0, 1);
+		if (!p)
+			return -ENOMEM;
+		/* the process shows them still: they move from its threads' sum to its own */
+		for (int k = 0; k < V_CALL_MAX; k++) {
+			p->base[k] += total(w, k);
+			p->cur[k] -= p->cur[k] >= total(w, k) ? total(w, k) : p->cur[k];
 		}
 	}
+	if (n) {
+		rows_remove_marked(&t->threads);
+		t->tfolded += (uint64_t)n;
+	}
+	for (size_t i = 0; i < t->procs.n; i++)
+		t->procs.v[i].held = 0;
+	for (size_t i = 0; i < t->threads.n; i++) {
+		struct row *p = rows_get(&t->procs, t->threads.v[i].pid, 0, 0);
+
+		if (p)
+			p->held = 1;
+	}
+	n = mark_least(&t->procs, proc_done);
+	if (n <= 0)
+		return (int)n;
+	for (size_t i = 0; i < t->procs.n; i++)
+		if (t->procs.v[i].mark)
+			fold_into(&t->psum, &t->procs.v[i]);
+	rows_remove_marked(&t->procs);
+	t->pfolded += (uint64_t)n;
+	return 0;
+}
+
+/*
+ * Rows of tasks whose exit record never came (the ring was full, or a
+ * --comm the task renamed itself out of): those gone from the machine are
+ * marked exited, so that their kernel entry goes after the next read. Once
+ * the live rows have doubled since the last look: a signal-0 call each,
+ * amortised over the tasks that came since.
+ */
+static void sweep_gone(struct top *t)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; t->sweep_at && i < t->threads.n; i++)
+		live += !t->threads.v[i].gone;
+	if (!t->sweep_at || live < t->sweep_at)
+		return;
+	live = 0;
+	for (size_t i = 0; i < t->threads.n; i++) {
+		struct row *w = &t->threads.v[i];
+
+		if (!w->gone && w->pid && task_gone((pid_t)w->pid, (pid_t)w->tid))
+			w->gone = 1;
+		live += !w->gone;
+	}
+	for (size_t i = 0; i < t->procs.n; i++) {
+		struct row *w = &t->procs.v[i];
+
+		if (!w->gone && task_gone((pid_t)w->pid, 0))
+			w->gone = 1;
+	}
+	t->sweep_at = 2 * live > SWEEP_MIN ? 2 * live : SWEEP_MIN;
 }
 
 static int read_counters(struct top *t)
@@ -445,8 +655,8 @@ static int read_counters(struct top *t)
 			     got_proc, t);
 	if (e)
 		return e;
-	drop_gone(&t->threads, t->fd_threads);
-	drop_gone(&t->procs, t->fd_procs);
+	drop_gone(&t->threads, t->fd_threads, 0);
+	drop_gone(&t->procs, t->fd_procs, V_BLK);
 	return sum_threads(t);
 }
 
@@ -478,22 +688,30 @@ static int by_key(const void *a, const void *b)
 	return x->key[0] < y->key[0] ? -1 : x->key[0] > y->key[0];
 }
 
-/* The rows with something to show, best first; *n of them. The array is the caller's. */
-static const struct row **ranked(struct top *t, struct rows *r, size_t *n)
+static int shows_any(const struct row *w)
 {
-	const struct row **v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	for (int k = 0; k < V_MAX; k++)
+		if (!is_max(k) && w->show[k])
+			return 1;
+	return 0;
+}
+
+/*
+ * The rows with something to show, sum (the exited added up, or NULL) among
+ * them, best first; *n of them. The array is the caller's.
+ */
+static const struct row **ranked(struct top *t, struct rows *r, const struct row *sum, size_t *n)
+{
+	const struct row **v = malloc((r->n + 1) * sizeof(*v));
 
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < r->n; i++) {
-		int any = 0;
-
-		for (int k = 0; k < V_MAX && !any; k++)
-			any = k != V_BLK_MAX && k != V_RUNQ_MAX && r->v[i].show[k];
-		if (any)
+	for (size_t i = 0; i < r->n; i++)
+		if (shows_any(&r->v[i]))
 			v[(*n)++] = &r->v[i];
-	}
+	if (sum && shows_any(sum))
+		v[(*n)++] = sum;
 	sorting = t;
 	qsort(v, *n, sizeof(*v), by_key);
 	return v;
@@ -551,6 +769,13 @@ static const char *ftype_name(uint8_t ft)
 	return ft < sizeof(names) / sizeof(names[0]) && names[ft] ? names[ft] : "?";
 }
 
+/* the name of the row of the exited added up: "(N exited)" */
+static const char *exited(uint64_t n, char *buf, size_t len)
+{
+	snprintf(buf, len, "(%llu exited)", (unsigned long long)n);
+	return buf;
+}
+
 static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_rows)
 {
 	const struct row **pr, **th, **fi;
@@ -561,9 +786,9 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 	time_t now = time(NULL);
 	struct tm tm;
 
-	pr = ranked(t, &t->procs, &np);
-	th = ranked(t, &t->threads, &nt);
-	fi = ranked(t, &t->files, &nf);
+	pr = ranked(t, &t->procs, &t->psum, &np);
+	th = ranked(t, &t->threads, &t->tsum, &nt);
+	fi = ranked(t, &t->files, NULL, &nf);
 	if (!pr || !th || !fi) {
 		t->failed = -ENOMEM;
 		goto cleanup;
@@ -594,7 +819,10 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		char comm[4 * DIO_COMM_LEN + 1];
 
 		dio_escape(w->comm[0] ? w->comm : "?", DIO_COMM_LEN, 0, comm, sizeof(comm));
-		fprintf(f, "%7u %-15s", w->pid, comm);
+		if (w == &t->psum)
+			fprintf(f, "%7s %-15s", "-", exited(t->pfolded, comm, sizeof(comm)));
+		else
+			fprintf(f, "%7u %-15s", w->pid, comm);
 		call_cols(f, t, w);
 		fprintf(f, " %6s %10.3f %10.3f %6s %11.3f %11.3f\n", num(t, w->show[V_BLK], a, sizeof(a)),
 			avg_ms(w->show[V_BLK_NS], w->show[V_BLK]), ms(w->show[V_BLK_MAX]),
@@ -606,7 +834,10 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		char comm[4 * DIO_COMM_LEN + 1];
 
 		dio_escape(th[i]->comm, DIO_COMM_LEN, 0, comm, sizeof(comm));
-		fprintf(f, "%7u %7u %-15s", th[i]->tid, th[i]->pid, comm);
+		if (th[i] == &t->tsum)
+			fprintf(f, "%7s %7s %-15s", "-", "-", exited(t->tfolded, comm, sizeof(comm)));
+		else
+			fprintf(f, "%7u %7u %-15s", th[i]->tid, th[i]->pid, comm);
 		call_cols(f, t, th[i]);
 		fputc('\n', f);
 	}
@@ -667,12 +898,18 @@ static int frame(struct top *t)
 	FILE *f;
 	int e;
 
+	sweep_gone(t);
 	e = read_counters(t);
 	if (e)
 		return e;
 	frame_figures(&t->threads, t->cumulative);
 	frame_figures(&t->procs, t->cumulative);
 	frame_figures(&t->files, t->cumulative);
+	row_figures(&t->tsum, t->cumulative);
+	row_figures(&t->psum, t->cumulative);
+	e = fold_gone(t);
+	if (e)
+		return e;
 	t->frames++;
 	/* a whole frame in one write: no half-drawn screen */
 	f = open_memstream(&buf, &len);
@@ -782,6 +1019,7 @@ static void top_selfstats(struct top *t)
 	if (!probe__counters(t->live.probe, l.n)) {
 		l.n[LOSS_MALFORMED] = t->malformed;
 		l.n[LOSS_PATHS_EVICTED] = tagtab__evicted(t->paths);
+		l.n[LOSS_TOP_FOLDED] = t->tfolded + t->pfolded;
 		selfstats__loss(t->live.stats, &l);
 	}
 	selfstats__print(t->live.stats, stderr);
@@ -905,6 +1143,9 @@ int top_main(int argc, char **argv)
 		die_msg("out of memory");
 		goto cleanup;
 	}
+	/* the counted tasks can be looked up when dio runs in their pid namespace */
+	if (pids_are_ours())
+		t.sweep_at = SWEEP_MIN;
 	code = top_run(&t);
 	if (t.failed)
 		code = 1;

@@ -59,4 +59,48 @@ static inline void prog_see_record(struct prog *p, const struct dio_ev_hdr *ev)
 	}
 }
 
+/*
+ * The time a process spent in calls on storage, what the cost of a pattern
+ * it shows is a share of: calls on regular files, directories and block
+ * devices, and calls on paths (a string argument, no fd). Syncs aside: a sync
+ * waits for the device to make data durable, its length tells how busy the
+ * disk is rather than how much the program did, and with it every other
+ * saving would drown. Not all its calls: a program that waits in its calls
+ * (epoll_wait, a read of a socket) would make any waste look small.
+ */
+struct prog_time {
+	uint64_t storage_ns;	/* its calls on storage, syncs aside */
+	uint64_t sync_ns;	/* its syncs (fsync, fdatasync, sync_file_range) */
+	uint64_t first_ts, last_ts;	/* its first record's start, its last's end */
+	uint64_t calls;		/* its system call records */
+};
+
+/* A system call record of the process; is_sync: the call is a sync. */
+static inline void prog_time_add(struct prog_time *t, const struct dio_ev_syscall *e, int is_sync)
+{
+	if (!t->calls || e->hdr.ts < t->first_ts)
+		t->first_ts = e->hdr.ts;
+	if (e->hdr.ts + e->duration > t->last_ts)
+		t->last_ts = e->hdr.ts + e->duration;
+	t->calls++;
+	if (is_sync)
+		t->sync_ns += e->duration;
+	else if (((e->flags & DIO_SF_FILE) && (e->ftype == DIO_FT_REG || e->ftype == DIO_FT_DIR ||
+					       e->ftype == DIO_FT_BLK)) ||
+		 (!(e->flags & DIO_SF_FILE) && dio_ev_syscall_str(e, 0)))
+		t->storage_ns += e->duration;
+}
+
+/*
+ * Its run, from its first record to the end of its last, its syncs' time
+ * aside: a program that fsyncs each line runs long because it waits for the
+ * disk, not because it works.
+ */
+static inline uint64_t prog_time_run(const struct prog_time *t)
+{
+	uint64_t span = t->last_ts - t->first_ts;
+
+	return span > t->sync_ns ? span - t->sync_ns : 0;
+}
+
 #endif

@@ -7,29 +7,26 @@
  *
  * Threads are put in groups by name without the trailing number
  * (rocksdb:low0..7 are "rocksdb:low"); a group is background or foreground by
- * name patterns. Time is cut in windows; a window in which at least
- * min_background background threads had a read, write or sync call in flight
- * is contended. Per foreground group, the windows with no such contention in
- * which the group had a call in flight (as in the windows either side: the
- * edges of its activity are partly idle) make its baseline (calls a window, a
- * histogram of call times); contended windows in a row make an interval, and
- * an interval in which the group made rate_drop % fewer calls a window, or
- * whose p99 call time was latency_factor times the baseline's, is harm.
+ * name patterns. Time is cut in windows; each window a foreground group did
+ * I/O in (as in the windows either side: the edges of its activity are partly
+ * idle) is counted under the number of background threads that had a read,
+ * write or sync call in flight in it, its level. At the end of the trace the
+ * levels are compared as one reads a table of calls a window and p99 by busy
+ * count: the windows with fewer busy (every level below some k) against those
+ * with k to m busy. A comparison is harm when the many side made rate_drop %
+ * fewer calls a window, or its p99 was latency_factor times the few side's,
+ * SIGMA standard errors above the noise the windows themselves show; a
+ * stretch of consecutive windows on one side counts once for that noise (a
+ * stall that spans six windows is one event, not six). The harm must also
+ * have cost the foreground at least MIN_COST_PER_S of each second of the
+ * run. One finding per program; a group with windows to judge that no
+ * comparison could judge is said to be so, once per trace.
  *
- * Background threads that never rest leave no quiet baseline. So the group's
- * windows are also counted by how many background threads were busy in them
- * (a level, 0 to LEVELS - 1), and at the end the levels are split in two, the
- * windows with few busy against those with many, as one reads a table of rate
- * and p99 by busy count: the split where the many side is the most clearly
- * worse (rate_drop and latency_factor again, and SIGMA standard errors above
- * the window-to-window noise) is harm. A group with contended windows that
- * neither way could judge is said to be so, once per trace.
- *
- * State is bounded: a table of threads, a fixed number of groups, RING windows
- * open at once (records come in at the end of their call, so a window is only
- * closed once the calls that began in it are likely to have ended), and per
- * group a baseline, the interval under way, a few intervals waiting for a
- * baseline, the first max_intervals harmful ones and LEVELS level counts.
+ * State is bounded: a table of threads, one of processes (their programs), a
+ * fixed number of groups, RING windows open at once (records come in at the
+ * end of their call, so a window is only closed once the calls that began in
+ * it are likely to have ended), and per group LEVELS level counts and the
+ * counts of which level followed which.
  */
 #include <errno.h>
 #include <float.h>
@@ -39,24 +36,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
+#include <unistd.h>
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/hist.h"
+#include "analyzers/common/prog.h"
 #include "analyzers/common/table.h"
 
 #define RING		8	/* windows open at once */
-#define SLOW		4	/* slowest foreground calls kept, for the excerpt */
-#define NAMES		16	/* background threads named per window and interval */
+#define SLOW		4	/* slowest foreground calls kept per window, for the excerpt */
+#define NAMES		16	/* background threads named per window and level */
 #define SHOWN		8	/* ... of which the message shows */
 #define SAMPLES		4	/* background calls kept, for the excerpt */
-#define PENDING		2	/* intervals per group waiting for a baseline */
 #define PATTERNS	32	/* name patterns per option */
 #define MEMBERS		4	/* foreground thread names shown per group */
+#define PIDS_SHOWN	4	/* processes of a program named in its finding */
 #define EXCERPT_LINES	8
 #define LEVELS		17	/* windows counted by busy background threads: 0..15, 16 or more */
-#define SIGMA		4	/* standard errors an effect across levels must stand above noise */
-#define REPORTS		4	/* processes given a background-io finding, the worst first */
+#define SIGMA		4	/* standard errors an effect must stand above the noise */
+#define REPORTS		4	/* programs given a background-io finding, the worst first */
+#define MIN_COST_PER_S	1000000	/* ns of foreground time lost a second of the run, at least */
 
 /* background groups unless the background option names others */
 #define DEFAULT_BACKGROUND DIO_BACKGROUND_GROUPS
@@ -64,21 +63,21 @@
 enum {
 	O_WINDOW_MS, O_MIN_BACKGROUND, O_RATE_DROP, O_LATENCY_FACTOR, O_MIN_CALLS,
 	O_BASELINE_WINDOWS, O_BACKGROUND, O_FOREGROUND, O_MAX_THREADS, O_MAX_GROUPS,
-	O_MAX_INTERVALS,
+	O_WINDOWS,
 };
 
 static const struct dio_option options[] = {
 	[O_WINDOW_MS] = { "window_ms", DIO_OPT_INT, "100", "length of a time window, ms" },
-	[O_MIN_BACKGROUND] = { "min_background", DIO_OPT_INT, "2",
-			       "background threads with I/O in one window that make it contended" },
+	[O_MIN_BACKGROUND] = { "min_background", DIO_OPT_INT, "1",
+			       "fewest background threads with I/O in a window that can be harm" },
 	[O_RATE_DROP] = { "rate_drop", DIO_OPT_INT, "30",
-			  "% fewer foreground calls a window than the baseline that is harm" },
+			  "% fewer foreground calls a window than with fewer busy that is harm" },
 	[O_LATENCY_FACTOR] = { "latency_factor", DIO_OPT_DOUBLE, "2",
-			       "times the baseline p99 call time that is harm" },
+			       "times the p99 call time with fewer busy that is harm" },
 	[O_MIN_CALLS] = { "min_calls", DIO_OPT_INT, "100",
-			  "foreground calls (for a rate: expected from the baseline) to judge" },
+			  "foreground calls each side of a comparison needs (a rate: expected)" },
 	[O_BASELINE_WINDOWS] = { "baseline_windows", DIO_OPT_INT, "10",
-				 "uncontended windows with foreground I/O before judging" },
+				 "windows with foreground I/O each side of a comparison needs" },
 	[O_BACKGROUND] = { "background", DIO_OPT_STRING, NULL,
 			   "name prefixes of background groups, comma-separated (default "
 			   DEFAULT_BACKGROUND ")" },
@@ -86,11 +85,12 @@ static const struct dio_option options[] = {
 			   "name prefixes of foreground groups (default: every group not "
 			   "background); wins over background" },
 	[O_MAX_THREADS] = { "max_threads", DIO_OPT_INT, "4096",
-			    "threads followed; the least recent make room" },
+			    "threads (and processes) followed; the least recent make room" },
 	[O_MAX_GROUPS] = { "max_groups", DIO_OPT_INT, "32",
 			   "thread-name groups; threads of more groups are not counted" },
-	[O_MAX_INTERVALS] = { "max_intervals", DIO_OPT_INT, "5",
-			      "harmful intervals listed in a finding" },
+	[O_WINDOWS] = { "windows", DIO_OPT_STRING, NULL,
+			"file for a line per window and the verdicts, what the findings were "
+			"decided from; \"-\" for standard output (default: none)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -101,30 +101,32 @@ static const struct dio_rule rules[] = {
 		"Foreground threads' I/O slowed down while background threads did I/O",
 		"Foreground threads whose reads, writes and syncs were at least rate_drop (30%) "
 		"fewer, or whose p99 call time was at least latency_factor (2) times longer, in "
-		"windows of window_ms (100 ms) in which at least min_background (2) background "
-		"threads (by name: rocksdb:low, compact, flush, ...) did I/O than in windows with "
-		"fewer busy: a baseline of quiet windows or, when the background never rests, the "
-		"windows with the fewest busy. Each side needs baseline_windows (10) windows and "
-		"min_calls (100) calls; one finding per process.",
+		"windows of window_ms (100 ms) in which more background threads (by name: "
+		"rocksdb:low, compact, flush, ...) did I/O than in windows with fewer busy (none, "
+		"when there are such windows), by 4 standard errors of the windows' own noise, "
+		"and at a cost of at least 1 ms of foreground time a second of the run. Each side "
+		"needs baseline_windows (10) windows and min_calls (100) calls; one finding per "
+		"program.",
 		"The background I/O fills the device's queue and the foreground calls wait behind "
 		"it, or the background threads take the CPUs (the latency analyzer's run-queue "
-		"table tells which): an LSM store's clients stuck behind its compactions and "
-		"flushes.\n\n"
+		"table tells which), or the store holds its writers back while its compactions "
+		"catch up: an LSM store's clients stuck behind its compactions and flushes.\n\n"
 		"Limit the background threads' I/O rate (RocksDB: Options::rate_limiter, "
 		"NewGenericRateLimiter; SILK-style scheduling gives flushes and low-level "
 		"compactions the bandwidth when clients need it), lower their I/O priority "
 		"(ioprio_set with IOPRIO_CLASS_IDLE from the thread, or ionice -c3 -p TID; bfq "
 		"and mq-deadline honour it), or run fewer of them at once (max_background_jobs, "
-		"max_subcompactions).",
+		"max_subcompactions); when writes stall, let level 0 hold more files before "
+		"they slow down (level0_slowdown_writes_trigger).",
 	},
 	{
 		"contention.not-judged", DIO_SEV_INFO, 0,
 		"Contention could not be judged",
 		"A foreground thread group that did I/O in windows in which at least "
-		"min_background (2) background threads did I/O too, but that neither a baseline "
-		"of baseline_windows (10) windows without them nor a comparison by how many were "
-		"busy could judge. Once per trace, for the group with the most calls in such "
-		"windows.",
+		"min_background (1) background threads did I/O too, but that no comparison of "
+		"windows with fewer and more busy could judge: baseline_windows (10) windows and "
+		"min_calls (100) calls on each side. Once per trace, for the group with the most "
+		"calls in such windows.",
 		"It says the analyzer looked and could not tell, not that there was harm.\n\n"
 		"Trace a stretch in which the background threads rest or vary (start dio before "
 		"the load, or trace longer), or set min_background, baseline_windows and "
@@ -141,41 +143,26 @@ struct bgthread {
 	char comm[DIO_COMM_LEN];
 };
 
-/* the background threads of a window, or of an interval */
+/* the background threads of a window, or of the windows of a level */
 struct bginfo {
-	uint32_t nthreads;	/* in a window: exact; in an interval: those named */
-	uint32_t peak;		/* the most in one window */
+	uint32_t nthreads;	/* in a window: exact; in a level: those named */
 	uint32_t more;		/* some window had more than NAMES */
-	uint32_t nsamples;
+	uint32_t nsamples, pad;
 	uint64_t calls, bytes;
 	struct bgthread names[NAMES];
 	struct dio_ev_syscall samples[SAMPLES];	/* a call of each of the first threads */
 };
 
-/* a foreground group's calls in a window, an interval or a baseline */
+/* a foreground group's calls in a window */
 struct fgstat {
 	uint64_t windows;	/* with a call of the group in flight */
-	uint64_t calls, bytes;
+	uint64_t calls;
 	struct hist h;		/* call times, ns */
 	uint32_t nslow, pad;
 	struct dio_ev_syscall slow[SLOW];
 };
 
-/* one contended interval as one foreground group saw it */
-struct span {
-	uint64_t first, last;	/* window numbers */
-	struct fgstat fg;
-	struct bginfo bg;
-};
-
-/* a harmful interval, as the finding lists it */
-struct shown {
-	uint64_t first, last, windows, calls, p99;
-	uint64_t base_windows, base_calls, base_p99;	/* the baseline it was judged by */
-	uint32_t nthreads, more;
-};
-
-/* a foreground group's present windows in which one number of background threads was busy */
+/* a foreground group's counted windows in which one number of background threads was busy */
 struct level {
 	uint64_t windows, calls;
 	uint64_t first, last;		/* window numbers */
@@ -187,54 +174,53 @@ struct level {
 
 /* the levels lo..hi of a group taken together */
 struct side {
-	uint64_t windows, calls, p99;
-	uint64_t first, last;		/* window numbers */
+	uint64_t windows, calls, p99, ns;	/* ns: the calls' time, added up */
+	uint64_t runs;				/* stretches of consecutive windows */
+	uint64_t first, last;			/* window numbers */
 	uint32_t lo, hi;
 };
 
-/* windows with few background threads busy against those with many (from level many.lo up) */
+/* windows with few background threads busy (the levels below many.lo) against many.lo..hi */
 struct split {
 	struct side few, many;
 	int fewer, slower;
-	double score;		/* the larger squared z of a harm found; picks the split */
+	double score;		/* the larger squared z of a harm found, each window (or call)
+				 * one observation: where the harm is clearest, which picks
+				 * the comparison reported */
+	double lost, extra;	/* ns: time lost to the rate drop, time the calls took longer */
 };
 
-/* what judging by levels came to */
+/* what comparing the levels came to */
 enum { J_ONE_LEVEL, J_FEW_WINDOWS, J_FEW_CALLS, J_FINE, J_HARM };
 
 struct lvjudge {
 	int status;
 	uint32_t lo, hi;		/* the levels the group had windows at */
 	uint64_t windows;
-	uint64_t even_few, even_many;	/* J_FEW_WINDOWS: the most even split */
-	uint32_t even_k, pad;
+	uint64_t even_few, even_many;	/* J_FEW_WINDOWS: the most even split, ... */
+	uint32_t even_k, even_below;	/* ... at even_k; even_below: its few side's top */
 	uint64_t most_calls;		/* J_FEW_CALLS: calls on the smaller side, at best */
 	struct split sp;		/* J_HARM */
 };
 
 /* a foreground group's verdict at the end */
-enum { V_NONE, V_FINE, V_HARM_BASE, V_HARM_LEVELS, V_UNJUDGED };
+enum { V_NONE, V_FINE, V_CHEAP, V_HARM, V_UNJUDGED };
 
 struct group {
 	char name[DIO_COMM_LEN];
 	uint32_t role, pid, tid, nmembers;
-	uint32_t was_present, pad;	/* in the window closed last */
+	uint32_t was_present;		/* in the window closed last */
+	uint32_t last_level;		/* of the last counted window, ... */
+	uint64_t last_counted;		/* ... its number + 1 (0: none yet) */
 	char members[MEMBERS][DIO_COMM_LEN];
-	/* foreground groups */
-	struct fgstat base;
-	struct span cur;		/* the interval under way */
-	struct span pending[PENDING];	/* judged once there is a baseline */
-	uint32_t npending, nshown;
-	uint64_t unjudged, harmless, harmful;
-	struct fgstat harm;		/* all harmful intervals */
-	struct bginfo harm_bg;
-	uint64_t harm_first, harm_last;	/* window numbers */
-	struct excerpt ex;		/* calls of the first harmful interval */
-	/* present windows with at least min_bg background threads busy */
+	/* counted windows with at least min_bg background threads busy */
 	uint64_t cont_windows, cont_calls, cont_first, cont_last;
-	uint32_t verdict, lead;		/* lead: the worst harmed group of its process */
-	double cost;			/* ns of foreground time the harm took, to rank */
+	uint32_t verdict, lead;		/* lead: the worst harmed group of its program */
+	double cost;			/* ns of foreground time the harm took */
+	const char *prog;		/* its program's name, set at the end */
 	struct lvjudge lj;
+	/* counted windows at level l right after a counted window at level p: [p][l] */
+	uint32_t next[LEVELS][LEVELS];
 };
 
 struct window {
@@ -254,29 +240,33 @@ struct contention {
 	struct dio_ctx *ctx;
 	struct call_kinds kinds;
 	uint64_t wns, min_calls, baseline_windows;
-	uint32_t min_bg, rate_drop, max_groups, max_intervals;
+	uint32_t min_bg, rate_drop, max_groups, pad;
 	double factor;
 	char bg_pat[PATTERNS][DIO_COMM_LEN], fg_pat[PATTERNS][DIO_COMM_LEN];
 	uint32_t nbg_pat, nfg_pat;
 	struct table threads;
+	struct table procs;		/* pid -> struct prog */
 	struct group *groups;
 	uint32_t ngroups;
 	uint64_t ungrouped;	/* threads of groups past max_groups: not counted */
 	struct fgstat *fgwin;		/* [group * RING + window % RING] */
-	struct shown *shown;		/* [group * max_intervals + i] */
 	struct level *levels;		/* [group * LEVELS + busy background threads] */
 	struct bginfo lvbg[LEVELS];	/* background threads of the windows at each level */
-	struct hist few, many;		/* scratch, for judging by levels */
+	struct hist few, many;		/* scratch, for comparing levels */
 	struct window win[RING];
-	int started, active;		/* active: an interval is under way */
+	int started;
 	uint64_t oldest, newest;	/* the open windows */
-	uint64_t first, last;		/* the interval under way */
-	struct bginfo cur_bg;
+	uint64_t first;			/* the first window of the trace */
+	uint32_t *pids;			/* scratch, max_threads: a program's processes */
+	size_t npids, maxpids;
+	const char *pids_prog;		/* the program whose processes are collected */
+	FILE *dbg;			/* the windows option's file; NULL: none */
+	int own_dbg;
+	struct excerpt ex;
 };
 
 /* ---- options --------------------------------------------------------------- */
 
-/* "a, b,c" into pat[]; 0 or -EINVAL (named in the log) */
 static int parse_patterns(struct contention *s, const char *opt, const char *list,
 			  char pat[][DIO_COMM_LEN], uint32_t *n)
 {
@@ -318,17 +308,60 @@ static int check_range(struct contention *s, const struct dio_optval *o, int i, 
 	return -EINVAL;
 }
 
+/* the windows option's file: 0600, not through a symbolic link, as dio's own */
+static int open_windows_file(struct contention *s, const char *path)
+{
+	int fd;
+
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-")) {
+		s->dbg = stdout;
+		return 0;
+	}
+	fd = DIO_HOST_HAS(s->host, create_output) ? s->host->create_output(s->ctx, path) : -ENOSYS;
+	if (fd < 0)
+		return fd;
+	s->dbg = fdopen(fd, "w");
+	if (!s->dbg) {
+		int err = -errno;
+
+		close(fd);
+		s->host->log(s->ctx, "windows: cannot open '%s': %s", path, strerror(-err));
+		return err;
+	}
+	s->own_dbg = 1;
+	return 0;
+}
+
+/* a line for the windows option's file, when there is one */
+static void dbg(struct contention *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void dbg(struct contention *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!s->dbg)
+		return;
+	va_start(ap, fmt);
+	vfprintf(s->dbg, fmt, ap);
+	va_end(ap);
+}
+
 static void ct_destroy(void *state)
 {
 	struct contention *s = state;
 
 	if (!s)
 		return;
+	if (s->own_dbg)
+		fclose(s->dbg);
 	table_free(&s->threads);
+	table_free(&s->procs);
 	free(s->groups);
 	free(s->fgwin);
-	free(s->shown);
 	free(s->levels);
+	free(s->pids);
 	free(s);
 }
 
@@ -348,8 +381,7 @@ static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	    (err = check_range(s, o, O_MIN_CALLS, 1, INT32_MAX)) ||
 	    (err = check_range(s, o, O_BASELINE_WINDOWS, 1, INT32_MAX)) ||
 	    (err = check_range(s, o, O_MAX_THREADS, 1, 1 << 24)) ||
-	    (err = check_range(s, o, O_MAX_GROUPS, 1, 4096)) ||
-	    (err = check_range(s, o, O_MAX_INTERVALS, 0, 1000)))
+	    (err = check_range(s, o, O_MAX_GROUPS, 1, 4096)))
 		goto cleanup;
 	if (!(o[O_LATENCY_FACTOR].d >= 1.0 && o[O_LATENCY_FACTOR].d <= 1e6)) {
 		host->log(ctx, "latency_factor must be from 1 to 1000000");
@@ -363,7 +395,6 @@ static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->min_calls = (uint64_t)o[O_MIN_CALLS].i;
 	s->baseline_windows = (uint64_t)o[O_BASELINE_WINDOWS].i;
 	s->max_groups = (uint32_t)o[O_MAX_GROUPS].i;
-	s->max_intervals = (uint32_t)o[O_MAX_INTERVALS].i;
 	err = parse_patterns(s, "background", o[O_BACKGROUND].s ? o[O_BACKGROUND].s :
 			     DEFAULT_BACKGROUND, s->bg_pat, &s->nbg_pat);
 	if (!err && o[O_FOREGROUND].s)
@@ -372,18 +403,24 @@ static int ct_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		goto cleanup;
 	err = table_init(&s->threads, sizeof(uint32_t), sizeof(struct thread),
 			 (size_t)o[O_MAX_THREADS].i);
+	if (!err)
+		err = table_init(&s->procs, sizeof(uint32_t), sizeof(struct prog),
+				 (size_t)o[O_MAX_THREADS].i);
 	if (err)
 		goto cleanup;
+	s->maxpids = (size_t)o[O_MAX_THREADS].i;
 	s->groups = calloc(s->max_groups, sizeof(*s->groups));
 	s->fgwin = calloc((size_t)s->max_groups * RING, sizeof(*s->fgwin));
-	s->shown = calloc((size_t)s->max_groups * (s->max_intervals ? s->max_intervals : 1),
-			  sizeof(*s->shown));
 	s->levels = calloc((size_t)s->max_groups * LEVELS, sizeof(*s->levels));
-	if (!s->groups || !s->fgwin || !s->shown || !s->levels) {
+	s->pids = calloc(s->maxpids, sizeof(*s->pids));
+	if (!s->groups || !s->fgwin || !s->levels || !s->pids) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
 	call_kinds_init(&s->kinds, host);
+	err = open_windows_file(s, o[O_WINDOWS].s);
+	if (err)
+		goto cleanup;
 	*state = s;
 	return 0;
 cleanup:
@@ -391,6 +428,7 @@ cleanup:
 	return err;
 }
 
+/* ---- groups and threads ------------------------------------------------------ */
 /* ---- groups and threads ------------------------------------------------------ */
 
 static int matches(const char *name, const char (*pat)[DIO_COMM_LEN], uint32_t n)
@@ -458,7 +496,7 @@ static struct thread *thread_of(struct contention *s, const struct dio_ev_syscal
 	return th;
 }
 
-/* ---- windows and intervals ----------------------------------------------------- */
+/* ---- windows ------------------------------------------------------------------ */
 
 static struct fgstat *fgwin(struct contention *s, uint32_t g, uint64_t idx)
 {
@@ -491,11 +529,10 @@ static void bg_sample(struct bginfo *bi, const struct dio_ev_syscall *e)
 		rec_copy(&bi->samples[bi->nsamples++], sizeof(bi->samples[0]), &e->hdr);
 }
 
-/* the window's (or an interval's) threads into an interval's */
+/* a window's threads into its level's */
 static void bg_merge(struct bginfo *dst, const struct bginfo *src)
 {
 	uint32_t named = src->nthreads < NAMES ? src->nthreads : NAMES;
-	uint32_t peak = src->peak > src->nthreads ? src->peak : src->nthreads;
 
 	for (uint32_t i = 0; i < named; i++)
 		bg_thread(dst, src->names[i].pid, src->names[i].tid, src->names[i].comm);
@@ -508,11 +545,10 @@ static void bg_merge(struct bginfo *dst, const struct bginfo *src)
 	}
 	if (src->nthreads > NAMES || src->more)
 		dst->more = 1;
-	if (peak > dst->peak)
-		dst->peak = peak;
 	dst->calls += src->calls;
 	dst->bytes += src->bytes;
 }
+
 
 /* keep the SLOW longest calls; ties keep the earlier */
 static void slow_add(struct fgstat *f, const struct dio_ev_syscall *e)
@@ -528,16 +564,6 @@ static void slow_add(struct fgstat *f, const struct dio_ev_syscall *e)
 			min = i;
 	if (e->duration > f->slow[min].duration)
 		rec_copy(&f->slow[min], sizeof(f->slow[0]), &e->hdr);
-}
-
-static void fg_merge(struct fgstat *dst, const struct fgstat *src)
-{
-	dst->windows += src->windows;
-	dst->calls += src->calls;
-	dst->bytes += src->bytes;
-	hist_merge(&dst->h, &src->h);
-	for (uint32_t i = 0; i < src->nslow; i++)
-		slow_add(dst, &src->slow[i]);
 }
 
 /* calls a second over windows that had this many calls */
@@ -556,97 +582,18 @@ static int by_time(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/* the background calls and the slowest foreground calls of an interval, in time order */
-static void span_excerpt(struct contention *s, struct group *g, const struct span *sp)
-{
-	const struct dio_ev_syscall *recs[SAMPLES + SLOW];
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < sp->bg.nsamples; i++)
-		recs[n++] = &sp->bg.samples[i];
-	for (uint32_t i = 0; i < sp->fg.nslow; i++)
-		recs[n++] = &sp->fg.slow[i];
-	qsort(recs, n, sizeof(recs[0]), by_time);
-	excerpt_reset(&g->ex);
-	for (uint32_t i = 0; i < n; i++)
-		excerpt_add(&g->ex, s->host, s->ctx, &recs[i]->hdr, EXCERPT_LINES);
-}
-
-static void judge(struct contention *s, uint32_t gi, const struct span *sp)
-{
-	struct group *g = &s->groups[gi];
-	uint64_t bw = g->base.windows, bc = g->base.calls, cw = sp->fg.windows, cc = sp->fg.calls;
-	uint64_t p99b = hist_pct(&g->base.h, 0.99), p99c = hist_pct(&sp->fg.h, 0.99);
-	int slower, fewer;
-
-	/* fewer: the baseline expects min_calls at least, and cc/cw <= (1 - drop) * bc/bw */
-	fewer = (unsigned __int128)bc * cw >= (unsigned __int128)s->min_calls * bw &&
-		(unsigned __int128)cc * bw * 100 <= (unsigned __int128)bc * cw * (100 - s->rate_drop);
-	slower = cc >= s->min_calls && bc >= s->min_calls && p99b &&
-		 (double)p99c >= s->factor * (double)p99b;
-	if (!fewer && !slower) {
-		g->harmless++;
-		return;
-	}
-	if (!g->harmful++) {
-		g->harm_first = sp->first;
-		span_excerpt(s, g, sp);
-	}
-	g->harm_last = sp->last;
-	fg_merge(&g->harm, &sp->fg);
-	bg_merge(&g->harm_bg, &sp->bg);
-	if (g->nshown < s->max_intervals) {
-		struct shown *sh = &s->shown[(size_t)gi * s->max_intervals + g->nshown++];
-
-		sh->first = sp->first;
-		sh->last = sp->last;
-		sh->windows = cw;
-		sh->calls = cc;
-		sh->p99 = p99c;
-		sh->base_windows = bw;
-		sh->base_calls = bc;
-		sh->base_p99 = p99b;
-		sh->nthreads = sp->bg.peak;
-		sh->more = sp->bg.more;
-	}
-}
-
-static int baseline_ready(const struct contention *s, const struct group *g)
-{
-	return g->base.windows >= s->baseline_windows;
-}
-
-static void end_interval(struct contention *s)
-{
-	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
-		struct group *g = &s->groups[gi];
-
-		if (g->role != ROLE_FG || !g->cur.fg.windows)
-			continue;
-		g->cur.first = s->first;
-		g->cur.last = s->last;
-		g->cur.bg = s->cur_bg;
-		if (baseline_ready(s, g))
-			judge(s, gi, &g->cur);
-		else if (g->npending < PENDING)
-			g->pending[g->npending++] = g->cur;
-		else
-			g->unjudged++;
-	}
-	s->active = 0;
-}
-
 static uint32_t level_of(uint32_t nthreads)
 {
 	return nthreads < LEVELS - 1 ? nthreads : LEVELS - 1;
 }
 
-/* a present window of group gi, with this many background threads busy */
+/* a counted window of group gi, with this many background threads busy */
 static void level_add(struct contention *s, uint32_t gi, uint32_t nthreads, uint64_t idx,
 		      const struct fgstat *f)
 {
 	struct group *g = &s->groups[gi];
-	struct level *lv = &s->levels[(size_t)gi * LEVELS + level_of(nthreads)];
+	uint32_t l = level_of(nthreads);
+	struct level *lv = &s->levels[(size_t)gi * LEVELS + l];
 
 	if (!lv->windows++)
 		lv->first = idx;
@@ -659,6 +606,11 @@ static void level_add(struct contention *s, uint32_t gi, uint32_t nthreads, uint
 			rec_copy(&lv->slow, sizeof(lv->slow), &f->slow[i].hdr);
 			lv->has_slow = 1;
 		}
+	/* which level followed which: consecutive windows on one side are one stretch */
+	if (g->last_counted == idx)
+		g->next[g->last_level][l]++;
+	g->last_counted = idx + 1;
+	g->last_level = l;
 	if (nthreads >= s->min_bg) {
 		if (!g->cont_windows++)
 			g->cont_first = idx;
@@ -669,23 +621,9 @@ static void level_add(struct contention *s, uint32_t gi, uint32_t nthreads, uint
 
 static void close_window(struct contention *s, struct window *w)
 {
-	int contended = w->bg.nthreads >= s->min_bg;
-
-	if (contended && !s->active) {
-		s->active = 1;
-		s->first = w->idx;
-		memset(&s->cur_bg, 0, sizeof(s->cur_bg));
-		for (uint32_t gi = 0; gi < s->ngroups; gi++)
-			memset(&s->groups[gi].cur.fg, 0, sizeof(s->groups[gi].cur.fg));
-	} else if (!contended && s->active) {
-		end_interval(s);
-	}
-	if (contended) {
-		s->last = w->idx;
-		bg_merge(&s->cur_bg, &w->bg);
-	}
 	if (w->bg.nthreads)
 		bg_merge(&s->lvbg[level_of(w->bg.nthreads)], &w->bg);
+	dbg(s, "window %" PRIu64 " busy %u", w->idx, w->bg.nthreads);
 	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		struct group *g = &s->groups[gi];
 		struct fgstat *f = fgwin(s, gi, w->idx);
@@ -700,18 +638,15 @@ static void close_window(struct contention *s, struct window *w)
 		 * idle: counted, they would look like a drop in the call rate (a
 		 * client that stops while compactions run is not a slow client).
 		 */
-		if (g->role == ROLE_FG && prev && next) {
-			fg_merge(contended ? &g->cur.fg : &g->base, f);
-			level_add(s, gi, w->bg.nthreads, w->idx, f);
-			/* intervals that came before a baseline are judged once there is one */
-			if (!contended && g->npending && baseline_ready(s, g)) {
-				for (uint32_t i = 0; i < g->npending; i++)
-					judge(s, gi, &g->pending[i]);
-				g->npending = 0;
-			}
+		if (g->role == ROLE_FG) {
+			dbg(s, " | %s %" PRIu64 " calls p99 %" PRIu64 " ns%s", g->name, f->calls,
+			    hist_pct(&f->h, 0.99), prev && next ? "" : " (edge)");
+			if (prev && next)
+				level_add(s, gi, w->bg.nthreads, w->idx, f);
 		}
 		memset(f, 0, sizeof(*f));
 	}
+	dbg(s, "\n");
 }
 
 static void open_window(struct contention *s, uint64_t idx)
@@ -727,18 +662,16 @@ static void advance(struct contention *s, uint64_t idx)
 {
 	if (!s->started) {
 		s->started = 1;
-		s->oldest = s->newest = idx;
+		s->first = s->oldest = s->newest = idx;
 		open_window(s, idx);
 		return;
 	}
 	if (idx <= s->newest)
 		return;
 	if (idx - s->newest > RING) {
-		/* a quiet gap: everything open closes, and the empty windows end any interval */
+		/* a quiet gap: everything open closes */
 		for (uint64_t i = s->oldest; i <= s->newest; i++)
 			close_window(s, &s->win[i % RING]);
-		if (s->active)
-			end_interval(s);
 		for (uint32_t gi = 0; gi < s->ngroups; gi++)
 			s->groups[gi].was_present = 0;
 		s->oldest = s->newest = idx;
@@ -754,6 +687,22 @@ static void advance(struct contention *s, uint64_t idx)
 
 /* ---- records -------------------------------------------------------------------- */
 
+/* the program of a record's process (analyzers/common/prog.h) */
+static void see_process(struct contention *s, const struct dio_ev_hdr *ev)
+{
+	uint32_t pid;
+	int created;
+
+	if (ev->type == DIO_EV_SYSCALL)
+		pid = ((const struct dio_ev_syscall *)(const void *)ev)->pid;
+	else if (ev->type == DIO_EV_PROC &&
+		 ((const struct dio_ev_proc *)(const void *)ev)->kind == DIO_PROC_EXEC)
+		pid = ((const struct dio_ev_proc *)(const void *)ev)->pid;
+	else
+		return;
+	prog_see_record(table_put(&s->procs, &pid, &created), ev);
+}
+
 static int ct_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct contention *s = state;
@@ -764,6 +713,7 @@ static int ct_event(void *state, const struct dio_ev_hdr *ev)
 	struct group *g;
 	uint32_t gi;
 
+	see_process(s, ev);
 	if (ev->type != DIO_EV_SYSCALL)
 		return 0;
 	kind = call_kind(&s->kinds, e->nr);
@@ -800,14 +750,13 @@ static int ct_event(void *state, const struct dio_ev_hdr *ev)
 		for (uint64_t i = first; i <= last; i++)
 			fgwin(s, gi, i)->windows = 1;
 		f->calls++;
-		f->bytes += bytes;
 		hist_add(&f->h, e->duration);
 		slow_add(f, e);
 	}
 	return 0;
 }
 
-/* ---- judging by levels ------------------------------------------------------------ */
+/* ---- comparing levels -------------------------------------------------------------- */
 
 /* z^2 of a difference d with squared standard error se2; DBL_MAX when there is no spread */
 static double zsq(double d, double se2)
@@ -822,6 +771,7 @@ static void side_sum(struct contention *s, uint32_t gi, uint32_t lo, uint32_t hi
 		     struct side *sd, struct hist *h, double *sq)
 {
 	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
+	const struct group *g = &s->groups[gi];
 
 	memset(sd, 0, sizeof(*sd));
 	memset(h, 0, sizeof(*h));
@@ -842,7 +792,13 @@ static void side_sum(struct contention *s, uint32_t gi, uint32_t lo, uint32_t hi
 		*sq += lv[l].sq;
 		hist_merge(h, &lv[l].h);
 	}
+	/* a window that follows one of the same side continues its stretch */
+	sd->runs = sd->windows;
+	for (uint32_t p = lo; p <= hi; p++)
+		for (uint32_t l = lo; l <= hi; l++)
+			sd->runs -= g->next[p][l];
 	sd->p99 = hist_pct(h, 0.99);
+	sd->ns = h->sum;
 }
 
 /* the sample variance of the calls a window on one side */
@@ -857,66 +813,103 @@ static double variance(const struct side *sd, double sq)
 }
 
 /*
- * Levels lo..k-1 against k..hi. Returns whether there were calls enough to
- * judge either the rate or the p99; sp says what harm there was.
+ * Levels lo..k-1 against k..m. Returns whether there were calls enough to
+ * judge either the rate or the p99; sp says what harm there was and what it
+ * cost. The noise is that of stretches, not windows: consecutive windows on
+ * one side share their cause (a stall, a phase of the load), so each side
+ * counts its stretches as its observations.
  */
-static int split_at(struct contention *s, uint32_t gi, uint32_t lo, uint32_t k, uint32_t hi,
+static int split_at(struct contention *s, uint32_t gi, uint32_t lo, uint32_t k, uint32_t m,
 		    struct split *sp)
 {
 	struct side *a = &sp->few, *b = &sp->many;
-	double sqa, sqb, zr = 0, zt = 0;
+	double sqa, sqb, zr = 0, zt = 0, ma, mb, va, vb;
 	int rate_ok, p99_ok;
 
 	memset(sp, 0, sizeof(*sp));
 	side_sum(s, gi, lo, k - 1, a, &s->few, &sqa);
-	side_sum(s, gi, k, hi, b, &s->many, &sqb);
+	side_sum(s, gi, k, m, b, &s->many, &sqb);
+	ma = (double)a->calls / (double)a->windows;
+	mb = (double)b->calls / (double)b->windows;
 	/*
-	 * Rate: as for an interval (rate_drop fewer calls a window, the few side
-	 * predicting min_calls on the many side), and the drop SIGMA standard
-	 * errors of the windows' calls (Welch) above nothing.
+	 * Rate: rate_drop fewer calls a window, the few side predicting min_calls
+	 * on the many side, and the drop SIGMA standard errors (Welch) above
+	 * nothing.
 	 */
 	rate_ok = (unsigned __int128)a->calls * b->windows >=
 		  (unsigned __int128)s->min_calls * a->windows;
 	if (rate_ok && (unsigned __int128)b->calls * a->windows * 100 <=
 	    (unsigned __int128)a->calls * b->windows * (100 - s->rate_drop)) {
-		double ma = (double)a->calls / (double)a->windows;
-		double mb = (double)b->calls / (double)b->windows;
-
-		zr = zsq(ma - mb, variance(a, sqa) / (double)a->windows +
-			 variance(b, sqb) / (double)b->windows);
+		va = variance(a, sqa);
+		vb = variance(b, sqb);
+		zr = zsq(ma - mb, va / (double)a->runs + vb / (double)b->runs);
 		sp->fewer = zr >= SIGMA * SIGMA;
+		if (sp->fewer)
+			sp->score = zsq(ma - mb, va / (double)a->windows + vb / (double)b->windows);
 	}
 	/*
 	 * p99: latency_factor times, min_calls on each side, and more of the many
 	 * side's calls above the few side's p99 than of its own, by SIGMA
-	 * standard errors (two proportions): a p99 of a few hundred calls is
-	 * their few slowest, and one stall can double it.
+	 * standard errors (two proportions, each side's calls weighed as its
+	 * stretches: a p99 of a few hundred calls is their few slowest, and one
+	 * stall can double it).
 	 */
 	p99_ok = a->calls >= s->min_calls && b->calls >= s->min_calls;
 	if (p99_ok && a->p99 && (double)b->p99 >= s->factor * (double)a->p99) {
 		unsigned int top = hist_bucket(a->p99);
 		uint64_t ca = 0, cb = 0;
 		double na = (double)s->few.n, nb = (double)s->many.n, p;
+		double ea = na * (double)a->runs / (double)a->windows;
+		double eb = nb * (double)b->runs / (double)b->windows;
 
 		for (unsigned int i = top + 1; i < HIST_BUCKETS; i++) {
 			ca += s->few.b[i];
 			cb += s->many.b[i];
 		}
 		p = (double)(ca + cb) / (na + nb);
-		zt = zsq((double)cb / nb - (double)ca / na, p * (1 - p) * (1 / na + 1 / nb));
+		zt = zsq((double)cb / nb - (double)ca / na, p * (1 - p) * (1 / ea + 1 / eb));
 		sp->slower = zt >= SIGMA * SIGMA;
+		if (sp->slower) {
+			double z = zsq((double)cb / nb - (double)ca / na,
+				       p * (1 - p) * (1 / na + 1 / nb));
+
+			if (z > sp->score)
+				sp->score = z;
+		}
 	}
-	if (sp->fewer)
-		sp->score = zr;
-	if (sp->slower && zt > sp->score)
-		sp->score = zt;
+	/* what the many side cost: time lost to fewer calls, or time the calls took longer */
+	if (mb < ma)
+		sp->lost = (double)b->windows * (double)s->wns * (1 - mb / ma);
+	if (a->calls && (double)b->ns > (double)b->calls * ((double)a->ns / (double)a->calls))
+		sp->extra = (double)b->ns - (double)b->calls * ((double)a->ns / (double)a->calls);
+	dbg(s, "compare %s %u-%u with %u-%u: few %" PRIu64 " windows %" PRIu64 " stretches %"
+	    PRIu64 " calls p99 %" PRIu64 " ns, many %" PRIu64 " windows %" PRIu64 " stretches %"
+	    PRIu64 " calls p99 %" PRIu64 " ns; rate z^2 %.1f%s, p99 z^2 %.1f%s\n",
+	    s->groups[gi].name, k, m, lo, k - 1, a->windows, a->runs, a->calls, a->p99, b->windows,
+	    b->runs, b->calls, b->p99, zr, sp->fewer ? " harm" : rate_ok ? "" : " (too few calls)",
+	    zt, sp->slower ? " harm" : p99_ok ? "" : " (too few calls)");
 	return rate_ok || p99_ok;
 }
 
+static double cost_of(const struct split *sp)
+{
+	return sp->lost > sp->extra ? sp->lost : sp->extra;
+}
+
+/* is harm a clearer than harm b: further above the noise, or as far and costlier */
+static int clearer(const struct split *a, const struct split *b)
+{
+	return a->score > b->score || (a->score == b->score && cost_of(a) > cost_of(b));
+}
+
 /*
- * Group gi's windows by the number of background threads busy: every split
- * of its levels into few and many (many from min_background up) with
- * baseline_windows windows on each side; the harm with the highest z wins.
+ * Group gi's windows by the number of background threads busy: every
+ * comparison of the levels below some k (the few side) with the levels k to m
+ * (the many side, k at least min_background), with baseline_windows windows
+ * on each side; the harm with the highest z wins. The many side stops at m
+ * because more busy threads need not mean more harm: a store whose writers
+ * stall while one compaction runs writes fast, and sets off flushes, once it
+ * is over.
  */
 static void judge_levels(struct contention *s, uint32_t gi, struct lvjudge *r)
 {
@@ -937,81 +930,97 @@ static void judge_levels(struct contention *s, uint32_t gi, struct lvjudge *r)
 	if (r->lo >= r->hi)
 		return;
 	r->status = J_FEW_WINDOWS;
-	for (uint32_t k = r->lo + 1; k <= r->hi; k++) {
-		uint64_t many;
-		struct split sp;
+	for (uint32_t k = r->lo + 1, below = r->lo; k <= r->hi; k++) {
+		uint64_t many = 0, rest;
 
 		few += lv[k - 1].windows;
-		many = r->windows - few;
-		/* a split just above an empty level is the one below it; from 16 busy
-		 * on the levels are one, and so is the many side's least */
+		rest = r->windows - few;
+		if (lv[k - 1].windows)
+			below = k - 1;
+		/* a split just above an empty level is the one below it */
 		if (!lv[k].windows || k < level_of(s->min_bg))
 			continue;
-		if ((few < many ? few : many) > (r->even_few < r->even_many ? r->even_few :
+		if ((few < rest ? few : rest) > (r->even_few < r->even_many ? r->even_few :
 						  r->even_many)) {
 			r->even_few = few;
-			r->even_many = many;
+			r->even_many = rest;
 			r->even_k = k;
+			r->even_below = below;
 		}
-		if (few < s->baseline_windows || many < s->baseline_windows)
+		if (few < s->baseline_windows)
 			continue;
-		if (!split_at(s, gi, r->lo, k, r->hi, &sp)) {
-			uint64_t c = sp.few.calls < sp.many.calls ? sp.few.calls : sp.many.calls;
+		for (uint32_t m = k; m <= r->hi; m++) {
+			struct split sp;
 
-			if (r->status == J_FEW_WINDOWS)
-				r->status = J_FEW_CALLS;
-			if (c > r->most_calls)
-				r->most_calls = c;
-			continue;
-		}
-		if (r->status != J_HARM)
-			r->status = J_FINE;
-		if ((sp.fewer || sp.slower) && (r->status != J_HARM || sp.score > r->sp.score)) {
-			r->status = J_HARM;
-			r->sp = sp;
+			many += lv[m].windows;
+			if (!lv[m].windows || many < s->baseline_windows)
+				continue;
+			if (!split_at(s, gi, r->lo, k, m, &sp)) {
+				uint64_t c = sp.few.calls < sp.many.calls ? sp.few.calls :
+					     sp.many.calls;
+
+				if (r->status == J_FEW_WINDOWS)
+					r->status = J_FEW_CALLS;
+				if (c > r->most_calls)
+					r->most_calls = c;
+				continue;
+			}
+			if (r->status != J_HARM)
+				r->status = J_FINE;
+			if ((sp.fewer || sp.slower) &&
+			    (r->status != J_HARM || clearer(&sp, &r->sp))) {
+				r->status = J_HARM;
+				r->sp = sp;
+			}
 		}
 	}
 }
 
-/* ns of foreground time a harm took: the windows, times the larger of the drop and 1 - 1/x */
-static double cost_of(struct contention *s, uint64_t windows, double rate, double base_rate,
-		      uint64_t p99, uint64_t base_p99)
-{
-	double drop = base_rate > 0 ? 1 - rate / base_rate : 0;
-	double slow = p99 > base_p99 && p99 ? 1 - (double)base_p99 / (double)p99 : 0;
-
-	return (double)windows * (double)s->wns * (drop > slow ? drop : slow);
-}
-
-static void verdict(struct contention *s, uint32_t gi)
+static void decide(struct contention *s, uint32_t gi)
 {
 	struct group *g = &s->groups[gi];
+	double run = (double)(s->newest - s->first + 1) * (double)s->wns;
 
 	g->verdict = V_NONE;
-	if (g->role != ROLE_FG)
-		return;
-	if (g->harmful) {
-		g->verdict = V_HARM_BASE;
-		g->cost = cost_of(s, g->harm.windows, rate(s, g->harm.calls, g->harm.windows),
-				  rate(s, g->base.calls, g->base.windows),
-				  hist_pct(&g->harm.h, 0.99), hist_pct(&g->base.h, 0.99));
-		return;
-	}
-	if (!g->cont_windows)
+	if (g->role != ROLE_FG || !g->cont_windows)
 		return;
 	judge_levels(s, gi, &g->lj);
 	if (g->lj.status == J_HARM) {
 		const struct split *sp = &g->lj.sp;
 
-		g->verdict = V_HARM_LEVELS;
-		g->cost = cost_of(s, sp->many.windows, rate(s, sp->many.calls, sp->many.windows),
-				  rate(s, sp->few.calls, sp->few.windows), sp->many.p99,
-				  sp->few.p99);
-	} else if (g->lj.status == J_FINE || g->harmless) {
+		g->cost = cost_of(sp);
+		/* what a user cannot measure is not worth a warning */
+		g->verdict = g->cost * 1e9 >= MIN_COST_PER_S * run ? V_HARM : V_CHEAP;
+	} else if (g->lj.status == J_FINE) {
 		g->verdict = V_FINE;
 	} else {
 		g->verdict = V_UNJUDGED;
 	}
+}
+
+static void verdict(struct contention *s, uint32_t gi)
+{
+	static const char *const what[] = {
+		"nothing to judge", "no harm", "harm, but below the cost floor", "harm",
+		"not judged",
+	};
+	struct group *g = &s->groups[gi];
+
+	decide(s, gi);
+	if (g->role != ROLE_FG)
+		return;
+	for (uint32_t l = 0; l < LEVELS; l++) {
+		const struct level *lv = &s->levels[(size_t)gi * LEVELS + l];
+
+		if (lv->windows)
+			dbg(s, "level %s %u: %" PRIu64 " windows %" PRIu64 " calls p99 %" PRIu64
+			    " ns\n", g->name, l, lv->windows, lv->calls, hist_pct(&lv->h, 0.99));
+	}
+	dbg(s, "group %s: verdict: %s", g->name, what[g->verdict]);
+	if (g->verdict == V_HARM || g->verdict == V_CHEAP)
+		dbg(s, " (%u-%u busy against %u-%u, cost %.0f ns)", g->lj.sp.many.lo,
+		    g->lj.sp.many.hi, g->lj.sp.few.lo, g->lj.sp.few.hi, g->cost);
+	dbg(s, "\n");
 }
 
 /* ---- the finding ------------------------------------------------------------------ */
@@ -1057,107 +1066,25 @@ static void put_bytes(struct buf *b, uint64_t v)
 	put(b, u ? "%.1f %s" : "%.0f %s", x, unit[u]);
 }
 
-/* time of day of window idx's start in UTC, as excerpts print it (DIO_FMT_UTC) */
-static void put_clock(struct contention *s, struct buf *b, uint64_t idx)
-{
-	uint64_t ns = s->host->realtime_ns(s->ctx, idx * s->wns);
-	time_t sec = (time_t)(ns / 1000000000);
-	struct tm tm;
-
-	if (gmtime_r(&sec, &tm))
-		put(b, "%02d:%02d:%02d.%03uZ", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		    (unsigned int)(ns % 1000000000 / 1000000));
-	else
-		put(b, "%lld.%03u", (long long)sec, (unsigned int)(ns % 1000000000 / 1000000));
-}
-
 /* "-89%" or "+5%": the change of a over b */
 static double change(double a, double b)
 {
 	return b > 0 ? 100.0 * (a - b) / b : 0;
 }
 
-static void put_interval(struct contention *s, struct buf *b, const struct shown *sh)
-{
-	double r = rate(s, sh->calls, sh->windows), br = rate(s, sh->base_calls, sh->base_windows);
-
-	put(b, "  ");
-	put_clock(s, b, sh->first);
-	put(b, " - ");
-	put_clock(s, b, sh->last + 1);
-	put(b, " (%.1f s): %u%s background threads at once, %.0f calls/s (%+.0f%%), p99 ",
-	    (double)((sh->last + 1 - sh->first) * s->wns) / 1e9, sh->nthreads,
-	    sh->more ? "+" : "", r, change(r, br));
-	put_dur(b, sh->p99);
-	put(b, " (x%.1f)\n", sh->base_p99 ? (double)sh->p99 / (double)sh->base_p99 : 0);
-}
-
-/* the rate and p99 of a harmed group, and what they were against */
-static void harm_numbers(struct contention *s, const struct group *g, double *r, double *br,
-			 uint64_t *p, uint64_t *bp)
-{
-	if (g->verdict == V_HARM_BASE) {
-		*r = rate(s, g->harm.calls, g->harm.windows);
-		*br = rate(s, g->base.calls, g->base.windows);
-		*p = hist_pct(&g->harm.h, 0.99);
-		*bp = hist_pct(&g->base.h, 0.99);
-	} else {
-		const struct split *sp = &g->lj.sp;
-
-		*r = rate(s, sp->many.calls, sp->many.windows);
-		*br = rate(s, sp->few.calls, sp->few.windows);
-		*p = sp->many.p99;
-		*bp = sp->few.p99;
-	}
-}
-
-static int harmed(const struct group *g)
-{
-	return g->verdict == V_HARM_BASE || g->verdict == V_HARM_LEVELS;
-}
-
-/* the other harmed groups of gi's process, and the processes not reported */
-static void put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_t unreported)
-{
-	const struct group *g = &s->groups[gi];
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < s->ngroups; i++) {
-		const struct group *o = &s->groups[i];
-		char name[COMM_LABEL_LEN];
-		double r, br;
-		uint64_t p, bp;
-
-		if (i == gi || !harmed(o) || o->pid != g->pid)
-			continue;
-		if (n++ == MEMBERS) {
-			put(m, ", ...");
-			break;
-		}
-		harm_numbers(s, o, &r, &br, &p, &bp);
-		put(m, "%s %s (%+.0f%% calls/s, p99 x%.1f)", n == 1 ?
-		    "Other foreground groups of this process were slowed down too:" : ",",
-		    comm_label(o->name, name),
-		    change(r, br), bp ? (double)p / (double)bp : 0);
-	}
-	if (n)
-		put(m, ".\n");
-	if (unreported)
-		put(m, "Foreground threads of %u more processes were slowed down too; these are "
-		    "the %u worst.\n", unreported, REPORTS);
-}
-
 static void put_fix(struct buf *m)
 {
 	put(m, "The background I/O fills the device's queue and the foreground calls wait "
 	    "behind it\n(or the background threads take the CPUs: the latency analyzer's "
-	    "run-queue table tells).\nFix: limit the background threads' I/O rate (RocksDB: "
+	    "run-queue table tells;\nor the store holds its writers back until its compactions "
+	    "catch up).\nFix: limit the background threads' I/O rate (RocksDB: "
 	    "Options::rate_limiter,\nNewGenericRateLimiter; SILK-style scheduling gives "
 	    "flushes and low-level compactions\nthe bandwidth when clients need it), lower "
 	    "their I/O priority (from the thread:\nioprio_set(IOPRIO_WHO_PROCESS, 0, "
 	    "IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 0)), or\nionice -c3 -p TID; bfq and "
 	    "mq-deadline honour it), or run fewer of them at once\n(max_background_jobs, "
-	    "max_subcompactions).");
+	    "max_subcompactions); when writes stall, let level 0 hold more\nfiles before they "
+	    "slow down (level0_slowdown_writes_trigger).");
 }
 
 static void put_members(struct buf *m, const struct group *g)
@@ -1168,89 +1095,6 @@ static void put_members(struct buf *m, const struct group *g)
 		put(m, "%s %s", i ? "," : "", comm_label(g->members[i], c));
 	if (g->nmembers == MEMBERS)
 		put(m, ", ...");
-}
-
-/* a finding about group g, from window first to window last */
-static int emit(struct contention *s, const struct group *g, const char *code, uint32_t severity,
-		const char *title, const char *msg, uint64_t first, uint64_t last, uint64_t count,
-		const char *excerpt)
-{
-	struct dio_finding f = { .size = sizeof(f), .severity = severity };
-
-	f.code = code;
-	f.title = title;
-	f.message = msg;
-	f.pid = g->pid;
-	f.tid = g->tid;
-	f.comm = g->name;
-	f.ts_first = first * s->wns;
-	f.ts_last = (last + 1) * s->wns;
-	f.count = count;
-	f.excerpt = excerpt;
-	return s->host->emit_finding(s->ctx, &f);
-}
-
-/* a harm found against the quiet baseline */
-static int report_base(struct contention *s, uint32_t gi, uint32_t unreported)
-{
-	struct group *g = &s->groups[gi];
-	char title[512], msg[4096], gname[COMM_LABEL_LEN], c[COMM_LABEL_LEN];
-	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
-	double br = rate(s, g->base.calls, g->base.windows);
-	double hr = rate(s, g->harm.calls, g->harm.windows);
-	uint64_t bp = hist_pct(&g->base.h, 0.99), hp = hist_pct(&g->harm.h, 0.99);
-	uint32_t named = g->harm_bg.nthreads;
-
-	put(&t, "%s: %.0f I/O calls/s instead of %.0f (%+.0f%%), p99 ",
-	    comm_label(g->name, gname), hr, br, change(hr, br));
-	put_dur(&t, hp);
-	put(&t, " instead of ");
-	put_dur(&t, bp);
-	put(&t, " (x%.1f) while %u%s background threads did I/O", bp ? (double)hp / (double)bp : 0,
-	    g->harm_bg.peak, g->harm_bg.more ? "+" : "");
-
-	put(&m, "The foreground threads");
-	put_members(&m, g);
-	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs while at least %u "
-	    "background threads did I/O in the same %" PRIu64 " ms window:\n",
-	    gname, s->min_bg, s->wns / 1000000);
-	put(&m, "  baseline (%" PRIu64 " windows without): %.0f calls/s, p99 ", g->base.windows, br);
-	put_dur(&m, bp);
-	put(&m, "\n  contended (%" PRIu64 " windows):         %.0f calls/s, p99 ", g->harm.windows,
-	    hr);
-	put_dur(&m, hp);
-	put(&m, "\nBackground threads doing I/O then:");
-	for (uint32_t i = 0; i < named && i < SHOWN; i++)
-		put(&m, "%s %s", i ? "," : "", comm_label(g->harm_bg.names[i].comm, c));
-	put(&m, "%s (%" PRIu64 " calls, ", g->harm_bg.more || named > SHOWN ? ", ..." : "",
-	    g->harm_bg.calls);
-	put_bytes(&m, g->harm_bg.bytes);
-	put(&m, ").\nHarmful intervals: %" PRIu64, g->harmful);
-	if (g->harmful > g->nshown && g->nshown)
-		put(&m, ", the first %u", g->nshown);
-	if (g->harmless)
-		put(&m, "; %" PRIu64 " contended intervals did no harm", g->harmless);
-	if (g->unjudged + g->npending)
-		put(&m, "; %" PRIu64 " came before there was a baseline",
-		    g->unjudged + g->npending);
-	put(&m, "\n");
-	for (uint32_t i = 0; i < g->nshown; i++)
-		put_interval(s, &m, &s->shown[(size_t)gi * s->max_intervals + i]);
-	put_others(s, &m, gi, unreported);
-	put_fix(&m);
-	return emit(s, g, "contention.background-io", DIO_SEV_WARNING, title, msg, g->harm_first,
-		    g->harm_last, g->harmful, excerpt_text(&g->ex));
-}
-
-/* "5-8", "3", "16 or more": background threads busy at levels lo..hi */
-static void put_levels(struct buf *b, uint32_t lo, uint32_t hi)
-{
-	if (hi == LEVELS - 1)
-		put(b, "%u or more", lo);
-	else if (lo == hi)
-		put(b, "%u", lo);
-	else
-		put(b, "%u-%u", lo, hi);
 }
 
 /* the group's windows, calls a second and p99 at each level */
@@ -1274,7 +1118,6 @@ static void levels_excerpt(struct contention *s, uint32_t gi, const struct side 
 {
 	const struct level *lv = &s->levels[(size_t)gi * LEVELS];
 	const struct dio_ev_syscall *recs[SAMPLES + SLOW];
-	struct group *g = &s->groups[gi];
 	uint32_t n = 0, nfg = 0;
 
 	for (uint32_t l = many->lo; l <= many->hi; l++)
@@ -1304,13 +1147,188 @@ static void levels_excerpt(struct contention *s, uint32_t gi, const struct side 
 	}
 	n += nfg;
 	qsort(recs, n, sizeof(recs[0]), by_time);
-	excerpt_reset(&g->ex);
+	excerpt_reset(&s->ex);
 	for (uint32_t i = 0; i < n; i++)
-		excerpt_add(&g->ex, s->host, s->ctx, &recs[i]->hdr, EXCERPT_LINES);
+		excerpt_add(&s->ex, s->host, s->ctx, &recs[i]->hdr, EXCERPT_LINES);
+}
+
+/* "5-8", "3", "16 or more": background threads busy at levels lo..hi */
+static void put_levels(struct buf *b, uint32_t lo, uint32_t hi)
+{
+	if (hi == LEVELS - 1)
+		put(b, "%u or more", lo);
+	else if (lo == hi)
+		put(b, "%u", lo);
+	else
+		put(b, "%u-%u", lo, hi);
+}
+
+/* the same for a side, "none" for no background thread at all */
+static void put_side(struct buf *b, const struct side *sd)
+{
+	if (!sd->hi)
+		put(b, "none");
+	else
+		put_levels(b, sd->lo, sd->hi);
+}
+
+/* a finding about group g, from window first to window last */
+static int emit(struct contention *s, const struct group *g, const char *code, uint32_t severity,
+		const char *title, const char *msg, uint64_t first, uint64_t last, uint64_t count,
+		const char *excerpt, uint64_t cost, uint32_t processes)
+{
+	struct dio_finding f = { .size = sizeof(f), .severity = severity };
+
+	f.code = code;
+	f.title = title;
+	f.message = msg;
+	f.pid = g->pid;
+	f.tid = g->tid;
+	f.comm = g->name;
+	f.ts_first = first * s->wns;
+	f.ts_last = (last + 1) * s->wns;
+	f.count = count;
+	f.excerpt = excerpt;
+	f.cost_ns = cost;
+	f.processes = processes;
+	return s->host->emit_finding(s->ctx, &f);
+}
+
+static int harmed(const struct group *g)
+{
+	return g->verdict == V_HARM;
+}
+
+/* the program of group gi's process, as its process table knows it, else the group's name */
+static const char *prog_of(struct contention *s, uint32_t gi)
+{
+	const struct prog *p = table_get(&s->procs, &s->groups[gi].pid);
+
+	return p && p->name[0] ? p->name : s->groups[gi].name;
+}
+
+static void collect_pid(void *key, void *val, void *ud)
+{
+	const struct thread *th = val;
+	struct contention *s = ud;
+
+	(void)key;
+	if (th->group >= 0 && harmed(&s->groups[th->group]) &&
+	    !strcmp(s->groups[th->group].prog, s->pids_prog) && s->npids < s->maxpids)
+		s->pids[s->npids++] = th->pid;
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The processes whose threads were in a harmed group of program prog, sorted
+ * into s->pids; their number. The groups' own first processes count even when
+ * the thread table let their threads go.
+ */
+static uint32_t program_pids(struct contention *s, const char *prog)
+{
+	size_t n = 0;
+
+	s->npids = 0;
+	s->pids_prog = prog;
+	table_each(&s->threads, collect_pid, s);
+	for (uint32_t i = 0; i < s->ngroups && s->npids < s->maxpids; i++)
+		if (harmed(&s->groups[i]) && !strcmp(s->groups[i].prog, prog))
+			s->pids[s->npids++] = s->groups[i].pid;
+	qsort(s->pids, s->npids, sizeof(s->pids[0]), by_pid);
+	for (size_t i = 0; i < s->npids; i++)
+		if (!n || s->pids[n - 1] != s->pids[i])
+			s->pids[n++] = s->pids[i];
+	s->npids = n;
+	return (uint32_t)n;
+}
+
+/* the other harmed groups of gi's program, and the programs not reported; their cost too */
+static double put_others(struct contention *s, struct buf *m, uint32_t gi, uint32_t unreported)
+{
+	const struct group *g = &s->groups[gi];
+	double cost = 0;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < s->ngroups; i++) {
+		const struct group *o = &s->groups[i];
+		const struct split *sp = &o->lj.sp;
+		char name[COMM_LABEL_LEN];
+		double r, br;
+
+		if (i == gi || !harmed(o) || strcmp(o->prog, g->prog))
+			continue;
+		cost += o->cost;
+		if (n == MEMBERS) {
+			put(m, ", ...");
+			n++;
+			continue;
+		}
+		if (n++ > MEMBERS)
+			continue;
+		r = rate(s, sp->many.calls, sp->many.windows);
+		br = rate(s, sp->few.calls, sp->few.windows);
+		put(m, "%s %s (%+.0f%% calls/s, p99 x%.1f, ", n == 1 ?
+		    "Other foreground groups of this program were slowed down too:" : ",",
+		    comm_label(o->name, name),
+		    change(r, br), sp->few.p99 ? (double)sp->many.p99 / (double)sp->few.p99 : 0);
+		put_dur(m, (uint64_t)o->cost);
+		put(m, " lost)");
+	}
+	if (n)
+		put(m, ".\n");
+	if (unreported)
+		put(m, "Foreground threads of %u more programs were slowed down too; these are "
+		    "the %u worst.\n", unreported, REPORTS);
+	return cost;
+}
+
+/* what the harm cost group g, with its share of the run */
+static void put_cost(struct contention *s, struct buf *m, const struct group *g)
+{
+	const struct split *sp = &g->lj.sp;
+	double run = (double)(s->newest - s->first + 1) * (double)s->wns;
+	uint64_t many_ns = sp->many.windows * s->wns;
+
+	put(m, "Cost: ");
+	put_dur(m, (uint64_t)g->cost);
+	put(m, " of the foreground's time, ");
+	put_dur(m, (uint64_t)(g->cost * 1e9 / run));
+	put(m, " a second of the run (");
+	put_dur(m, (uint64_t)run);
+	put(m, "):\n");
+	if (sp->lost >= sp->extra) {
+		put(m, "in its ");
+		put_dur(m, many_ns);
+		put(m, " with ");
+		put_side(m, &sp->many);
+		put(m, " busy it made the calls it makes in ");
+		put_dur(m, many_ns - (uint64_t)sp->lost);
+		put(m, " with ");
+		put_side(m, &sp->few);
+		put(m, ".\n");
+	} else {
+		put(m, "its calls with ");
+		put_side(m, &sp->many);
+		put(m, " busy took ");
+		put_dur(m, sp->many.ns);
+		put(m, ", ");
+		put_dur(m, (uint64_t)sp->extra);
+		put(m, " more than at the mean call time with ");
+		put_side(m, &sp->few);
+		put(m, " (");
+		put_dur(m, sp->few.ns / sp->few.calls);
+		put(m, ").\n");
+	}
 }
 
 /* a harm found by comparing the windows with few and many background threads busy */
-static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
+static int report(struct contention *s, uint32_t gi, uint32_t unreported)
 {
 	struct group *g = &s->groups[gi];
 	const struct split *sp = &g->lj.sp;
@@ -1318,9 +1336,11 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	double br = rate(s, sp->few.calls, sp->few.windows);
 	double hr = rate(s, sp->many.calls, sp->many.windows);
-	uint64_t bp = sp->few.p99, hp = sp->many.p99, quiet = g->base.windows;
+	uint64_t bp = sp->few.p99, hp = sp->many.p99;
+	int one = sp->many.lo == 1 && sp->many.hi == 1;
+	uint32_t named, processes;
 	struct bginfo bg;
-	uint32_t named;
+	double cost;
 
 	memset(&bg, 0, sizeof(bg));
 	for (uint32_t l = sp->many.lo; l <= sp->many.hi; l++)
@@ -1333,44 +1353,60 @@ static int report_levels(struct contention *s, uint32_t gi, uint32_t unreported)
 	put(&t, " instead of ");
 	put_dur(&t, bp);
 	put(&t, " (x%.1f) while ", bp ? (double)hp / (double)bp : 0);
-	put_levels(&t, sp->many.lo, sp->many.hi);
-	put(&t, " background threads did I/O, against ");
-	put_levels(&t, sp->few.lo, sp->few.hi);
+	put_side(&t, &sp->many);
+	put(&t, " background thread%s did I/O, against ", one ? "" : "s");
+	put_side(&t, &sp->few);
 
 	put(&m, "The foreground threads");
 	put_members(&m, g);
 	put(&m, " (group %s) made fewer or slower\nreads, writes and syncs in the %" PRIu64
-	    " ms windows in which more background threads did I/O.\n", gname, s->wns / 1000000);
-	if (quiet < s->baseline_windows)
-		put(&m, "There was no baseline without them (%" PRIu64 " windows with fewer "
-		    "than %u busy, %" PRIu64 " needed),\nso the windows are compared by how many "
-		    "were busy:\n", quiet, s->min_bg, s->baseline_windows);
-	else
-		put(&m, "Each contended interval alone was within the thresholds against the "
-		    "%" PRIu64 " windows\nwith fewer than %u busy, but by how many were busy "
-		    "the windows tell:\n", quiet, s->min_bg);
+	    " ms windows in which ", gname, s->wns / 1000000);
+	put_side(&m, &sp->many);
+	put(&m, " background thread%s did I/O\nthan in those in which ", one ? "" : "s");
+	put_side(&m, &sp->few);
+	put(&m, " did:\n");
 	put_table(s, &m, gi);
 	put(&m, "  ");
-	put_levels(&m, sp->few.lo, sp->few.hi);
-	put(&m, " busy (%" PRIu64 " windows): %.0f calls/s, p99 ", sp->few.windows, br);
+	put_side(&m, &sp->few);
+	put(&m, " busy (%" PRIu64 " windows, %" PRIu64 " stretches): %.0f calls/s, p99 ",
+	    sp->few.windows, sp->few.runs, br);
 	put_dur(&m, bp);
 	put(&m, "\n  ");
-	put_levels(&m, sp->many.lo, sp->many.hi);
-	put(&m, " busy (%" PRIu64 " windows): %.0f calls/s (%+.0f%%), p99 ", sp->many.windows, hr,
-	    change(hr, br));
+	put_side(&m, &sp->many);
+	put(&m, " busy (%" PRIu64 " windows, %" PRIu64 " stretches): %.0f calls/s (%+.0f%%), p99 ",
+	    sp->many.windows, sp->many.runs, hr, change(hr, br));
 	put_dur(&m, hp);
-	put(&m, " (x%.1f)\nBackground threads doing I/O then:", bp ? (double)hp / (double)bp : 0);
+	put(&m, " (x%.1f)\n", bp ? (double)hp / (double)bp : 0);
+	if (sp->few.lo)
+		put(&m, "There was no window without background I/O: those with the fewest busy "
+		    "are the baseline.\n");
+	if (sp->many.hi < g->lj.hi) {
+		put(&m, "The windows with more than ");
+		put_levels(&m, sp->many.hi, sp->many.hi);
+		put(&m, " busy are not in the comparison: with them the difference\nstands less "
+		    "clearly above the noise.\n");
+	}
+	put_cost(s, &m, g);
+	put(&m, "Background threads doing I/O then:");
 	for (uint32_t i = 0; i < named && i < SHOWN; i++)
 		put(&m, "%s %s", i ? "," : "", comm_label(bg.names[i].comm, c));
 	put(&m, "%s (%" PRIu64 " calls, ", bg.more || named > SHOWN ? ", ..." : "", bg.calls);
 	put_bytes(&m, bg.bytes);
 	put(&m, ").\n");
-	put_others(s, &m, gi, unreported);
+	cost = g->cost + put_others(s, &m, gi, unreported);
+	processes = program_pids(s, g->prog);
+	if (processes > 1) {
+		put(&m, "%u processes of %s showed it:", processes, comm_label(g->prog, c));
+		for (uint32_t i = 0; i < processes && i < PIDS_SHOWN; i++)
+			put(&m, "%s %u", i ? "," : "", s->pids[i]);
+		put(&m, "%s.\n", processes > PIDS_SHOWN ? ", ..." : "");
+	}
 	put_fix(&m);
 
 	levels_excerpt(s, gi, &sp->many);
 	return emit(s, g, "contention.background-io", DIO_SEV_WARNING, title, msg, sp->many.first,
-		    sp->many.last, sp->many.windows, excerpt_text(&g->ex));
+		    sp->many.last, sp->many.windows, excerpt_text(&s->ex), (uint64_t)cost,
+		    processes);
 }
 
 /* why judging by levels was not possible: short, for a title after "and" */
@@ -1378,7 +1414,7 @@ static void put_why_short(struct buf *b, const struct lvjudge *lj)
 {
 	if (lj->status == J_ONE_LEVEL) {
 		put_levels(b, lj->lo, lj->lo);
-		put(b, " busy in every one");
+		put(b, " busy in every window");
 	} else
 		put(b, "too few %s to compare by how many were busy",
 		    lj->status == J_FEW_WINDOWS ? "windows" : "calls");
@@ -1387,8 +1423,8 @@ static void put_why_short(struct buf *b, const struct lvjudge *lj)
 /* ... and in full, for the message */
 static void put_why(struct contention *s, struct buf *b, const struct lvjudge *lj)
 {
-	put(b, "- comparing the windows by how many were busy needs %" PRIu64 " on each side of "
-	    "a split:\n  ", s->baseline_windows);
+	put(b, "- comparing the windows by how many were busy needs %" PRIu64 " windows on each "
+	    "side,\n  those with fewer busy and those with more:\n  ", s->baseline_windows);
 	switch (lj->status) {
 	case J_ONE_LEVEL:
 		put_levels(b, lj->lo, lj->lo);
@@ -1397,7 +1433,7 @@ static void put_why(struct contention *s, struct buf *b, const struct lvjudge *l
 	case J_FEW_WINDOWS:
 		put(b, "from %u to %u were busy, and at best %" PRIu64 " windows had ", lj->lo,
 		    lj->hi, lj->even_few);
-		put_levels(b, lj->lo, lj->even_k - 1);
+		put_levels(b, lj->lo, lj->even_below);
 		put(b, " busy against %" PRIu64 " with ", lj->even_many);
 		put_levels(b, lj->even_k, lj->hi);
 		put(b, ".\n");
@@ -1412,11 +1448,10 @@ static void put_why(struct contention *s, struct buf *b, const struct lvjudge *l
 /* the groups that had contention that could not be judged: one finding */
 static int report_unjudged(struct contention *s)
 {
-	char title[512], msg[4096], gname[COMM_LABEL_LEN];
+	char title[512], msg[4096], gname[COMM_LABEL_LEN], c[COMM_LABEL_LEN];
 	struct buf t = { title, sizeof(title), 0 }, m = { msg, sizeof(msg), 0 };
 	uint32_t gi = s->ngroups, others = 0;
 	const struct group *g;
-	uint64_t quiet;
 
 	for (uint32_t i = 0; i < s->ngroups; i++)
 		if (s->groups[i].verdict == V_UNJUDGED &&
@@ -1425,23 +1460,15 @@ static int report_unjudged(struct contention *s)
 	if (gi == s->ngroups)
 		return 0;
 	g = &s->groups[gi];
-	quiet = g->base.windows;
 	put(&t, "%s: contention not judged: ", comm_label(g->name, gname));
-	if (quiet)
-		put(&t, "only %" PRIu64 " windows", quiet);
-	else
-		put(&t, "no window");
-	put(&t, " with fewer than %u background threads busy, and ", s->min_bg);
 	put_why_short(&t, &g->lj);
 
 	put(&m, "The foreground threads");
 	put_members(&m, g);
 	put(&m, " (group %s) did I/O in %" PRIu64 " windows of %" PRIu64 " ms\nin which at least "
-	    "%u background threads did I/O too (%" PRIu64 " calls), but whether they were\nslowed "
+	    "%u background thread%s did I/O too (%" PRIu64 " calls), but whether they were\nslowed "
 	    "down could not be told:\n", gname, g->cont_windows, s->wns / 1000000, s->min_bg,
-	    g->cont_calls);
-	put(&m, "- a baseline needs %" PRIu64 " windows with fewer than %u background threads "
-	    "busy: there were %" PRIu64 ";\n", s->baseline_windows, s->min_bg, quiet);
+	    s->min_bg == 1 ? "" : "s", g->cont_calls);
 	put_why(s, &m, &g->lj);
 	put_table(s, &m, gi);
 	for (uint32_t i = 0; i < s->ngroups; i++) {
@@ -1452,7 +1479,7 @@ static int report_unjudged(struct contention *s)
 			break;
 		}
 		put(&m, "%s %s", others == 1 ? "Other foreground groups not judged:" : ",",
-		    s->groups[i].name);
+		    comm_label(s->groups[i].name, c));
 	}
 	if (others)
 		put(&m, ".\n");
@@ -1461,7 +1488,7 @@ static int report_unjudged(struct contention *s)
 	    "min_calls to the load.");
 
 	return emit(s, g, "contention.not-judged", DIO_SEV_INFO, title, msg, g->cont_first,
-		    g->cont_last, g->cont_windows, NULL);
+		    g->cont_last, g->cont_windows, NULL, 0, 0);
 }
 
 /* is group a worse than group b: more foreground time lost, or as much and seen first */
@@ -1481,24 +1508,24 @@ static int ct_finish(void *state)
 	if (s->started) {
 		for (uint64_t i = s->oldest; i <= s->newest; i++)
 			close_window(s, &s->win[i % RING]);
-		if (s->active)
-			end_interval(s);
 		s->started = 0;
 	}
-	for (uint32_t gi = 0; gi < s->ngroups; gi++)
+	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		verdict(s, gi);
-	/* one finding a process: its worst harmed group leads, the others are named in it */
+		s->groups[gi].prog = prog_of(s, gi);
+	}
+	/* one finding a program: its worst harmed group leads, the others are named in it */
 	for (uint32_t gi = 0; gi < s->ngroups; gi++) {
 		struct group *g = &s->groups[gi];
 
 		g->lead = harmed(g);
 		for (uint32_t o = 0; o < s->ngroups && g->lead; o++)
-			if (o != gi && harmed(&s->groups[o]) && s->groups[o].pid == g->pid &&
-			    worse(s, o, gi))
+			if (o != gi && harmed(&s->groups[o]) &&
+			    !strcmp(s->groups[o].prog, g->prog) && worse(s, o, gi))
 				g->lead = 0;
 		leads += g->lead;
 	}
-	/* the REPORTS worst processes, the worst first */
+	/* the REPORTS worst programs, the worst first */
 	for (uint32_t n = 0; n < REPORTS && !err; n++) {
 		uint32_t best = s->ngroups;
 
@@ -1508,16 +1535,14 @@ static int ct_finish(void *state)
 		if (best == s->ngroups)
 			break;
 		s->groups[best].lead = 2;
-		if (s->groups[best].verdict == V_HARM_BASE)
-			err = report_base(s, best, n || leads <= REPORTS ? 0 : leads - REPORTS);
-		else
-			err = report_levels(s, best, n || leads <= REPORTS ? 0 : leads - REPORTS);
+		err = report(s, best, n || leads <= REPORTS ? 0 : leads - REPORTS);
 	}
 	if (!err)
 		err = report_unjudged(s);
 	if (!err) {
 		const struct table_use u[] = {
 			TABLE_USE(&s->threads, "threads", "max_threads"),
+			TABLE_USE(&s->procs, "processes", "max_threads"),
 			{ s->ungrouped, "threads of thread-name groups past the limit were not counted",
 			  "max_groups", s->max_groups },
 		};
@@ -1533,7 +1558,7 @@ const struct dio_analyzer dio_analyzer = {
 	.size = sizeof(struct dio_analyzer),
 	.name = "contention",
 	.description = "foreground I/O that slows down while background threads (compaction) do I/O",
-	.events = DIO_EV_MASK(DIO_EV_SYSCALL),
+	.events = DIO_EV_MASK(DIO_EV_SYSCALL) | DIO_EV_MASK(DIO_EV_PROC),
 	.options = options,
 	.init = ct_init,
 	.event = ct_event,

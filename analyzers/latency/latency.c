@@ -99,6 +99,7 @@ struct devrow {
 	uint64_t slow;			/* outliers */
 	uint64_t slow_first, slow_last;	/* start of the first, end of the last */
 	uint64_t kthread;		/* outliers a kernel thread submitted */
+	uint64_t slow_ns;		/* the outliers' times, added up */
 	struct dio_ev_block worst;	/* the slowest outlier */
 	char path[256];			/* of the worst's call, when its record came */
 	int64_t off;			/* -1: unknown */
@@ -330,6 +331,7 @@ static void on_block(struct lat *l, const struct dio_ev_block *b)
 		return;
 	if (!r->slow++)
 		r->slow_first = b->hdr.ts;
+	r->slow_ns += b->duration;
 	if (b->hdr.ts + b->duration > r->slow_last)
 		r->slow_last = b->hdr.ts + b->duration;
 	if (b->flags & DIO_BF_KTHREAD)
@@ -751,11 +753,11 @@ static int block_finding(struct lat *l, const struct rows *dr)
 {
 	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
 	size_t idx[TOP], n, at = 0;
-	uint64_t nrows, slow = 0, first = UINT64_MAX, last = 0;
+	uint64_t nrows, slow = 0, slow_ns = 0, first = UINT64_MAX, last = 0;
 	const struct devkey *k;
 	const struct devrow *r;
 	const struct dio_ev_block *w;
-	char title[512], msg[3072], who[512], comm[COMM_LABEL_LEN], path[256];
+	char title[512], msg[3072], who[512], comm[COMM_LABEL_LEN], path[256], span[32];
 
 	n = worst_rows(dr, idx, &nrows);
 	if (!n)
@@ -765,6 +767,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 		if (!r->slow)
 			continue;
 		slow += r->slow;
+		slow_ns += r->slow_ns;
 		if (r->slow_first < first)
 			first = r->slow_first;
 		if (r->slow_last > last)
@@ -816,7 +819,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 					       "  and %" PRIu64 " more rows\n", nrows - TOP);
 	}
 	if (at < sizeof(msg))
-		snprintf(msg + at, sizeof(msg) - at,
+		at += (size_t)snprintf(msg + at, sizeof(msg) - at,
 			 "%" PRIu64 " of %" PRIu64 " %s requests on device %u:%u took %.3g ms or more "
 			 "from issue to completion; %" PRIu64 " of them came from kernel threads. The "
 			 "slowest, %.3f ms for %u bytes at sector %" PRIu64 ", was submitted by %s.\n"
@@ -827,6 +830,11 @@ static int block_finding(struct lat *l, const struct rows *dr)
 			 "device of their own.",
 			 r->slow, r->h.n, op_name(k->op), k->dev >> 20, k->dev & 0xfffff, l->block_ms,
 			 r->kthread, ms(w->duration), w->bytes, (uint64_t)w->sector, who);
+	if (at < sizeof(msg))
+		snprintf(msg + at, sizeof(msg) - at,
+			 "\nCost: %s from issue to completion in the %" PRIu64 " slow requests, "
+			 "added up (requests in flight together each counted).",
+			 span_text(slow_ns, span, sizeof(span)), slow);
 	fd.code = "latency.slow-block-requests";
 	fd.title = title;
 	fd.message = msg;
@@ -837,6 +845,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 	fd.ts_first = first;
 	fd.ts_last = last;
 	fd.count = slow;
+	fd.cost_ns = slow_ns;
 	fd.excerpt = excerpt_text((struct excerpt *)&r->x);
 	return l->host->emit_finding(l->ctx, &fd);
 }

@@ -103,16 +103,16 @@ static const struct dio_rule rules[CODES + 2] = {
 		"most max_data_calls (8) calls, when those opens, closes and the calls around "
 		"them take at least min_share (10%) of the time on storage of the program's "
 		"processes that show it, and min_cost_rate (1 ms) a second of their run. Files "
-		"under "
-		"/proc, /sys and /dev do not count.",
+		"under /proc, /sys and /dev do not count, nor a directory opened to sync it (the "
+		"only way to make a new name in it durable: the sync, not the open, is its cost).",
 		"Each open and close pays a path lookup and the calls around it for a few bytes "
 		"of I/O: Redis once opened, wrote and closed its log for every line, and a shell "
 		"loop whose body runs cmd >> file does it for every command.\n\n"
 		"Keep the file open and write through the same fd; gather small writes and write "
 		"them at once (a buffer, writev); open it with O_APPEND rather than seeking to "
 		"its end before every write. A shell loop can redirect once, after done (done >> "
-		"file). A directory opened only to fsync it after each file made in it can be "
-		"synced once after a batch of files.",
+		"file). A directory opened again and again to look names up in it or list it can "
+		"be kept open and used through its fd (openat, fdopendir and rewinddir).",
 	},
 	[C_CYCLE] = {
 		"redundant-open.create-unlink", DIO_SEV_WARNING, 0,
@@ -1303,9 +1303,9 @@ static int report_churn(struct ro *s, struct cand *c, const struct named *nm)
 					"redirect the whole loop once instead (`done >> file`).");
 	if (c->dirs && off < sizeof(fix))
 		snprintf(fix + off, sizeof(fix) - off,
-			 " A directory opened only to fsync it after each file made in it can "
-			 "be synced once after a batch of files, or kept open and synced "
-			 "through the same fd.");
+			 " A directory opened again and again to look names up in it or list "
+			 "it can be kept open and used through its fd (openat, fdopendir and "
+			 "rewinddir).");
 	snprintf(title, sizeof(title),
 		 "%s%s opened and closed %" PRIu64 " times in %s (%s/s), %s bytes per open: %s",
 		 nm->first, others_text(nm, others, sizeof(others)), v->count, span, rate, per,
@@ -1338,7 +1338,7 @@ static int report_cycle(struct ro *s, struct cand *c, const struct named *nm)
 	/* per cycle, "1 open", "2.5 opens" */
 	for (int i = 0; i < CU_N; i++) {
 		mean_text((double)c->cu[i] / (double)v->count, n[i], sizeof(n[i]));
-		snprintf(w[i], sizeof(w[i]), "%s %s", n[i], nouns[i][c->cu[i] != v->count]);
+		snprintf(w[i], sizeof(w[i]), "%.31s %s", n[i], nouns[i][c->cu[i] != v->count]);
 	}
 	span_text(v->ts_last - v->ts_first, span, sizeof(span));
 	snprintf(title, sizeof(title),
@@ -2082,9 +2082,12 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 	 * churn: a small window not read whole again, not of a file the process
 	 * deleted, and of storage: /proc and /sys files and character devices are
 	 * made when read (the sanitizers' runtime reads /proc/self/maps again and
-	 * again), /dev/null is no disk
+	 * again), /dev/null is no disk. Nor a directory opened to sync it: opening
+	 * it is the only way to make a new name in it durable, and the sync, not
+	 * the open and close around it, is what that costs (a journal's commit)
 	 */
-	if (dup || !small || ((d->flags & D_PSEUDO) && d->ftype != DIO_FT_BLK)) {
+	if (dup || !small || ((d->flags & D_PSEUDO) && d->ftype != DIO_FT_BLK) ||
+	    (d->ftype == DIO_FT_DIR && (d->flags & D_SYNCED))) {
 		capture_end(f, C_CHURN, d, 0);
 		return;
 	}
@@ -2263,6 +2266,7 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	struct path *f = NULL;
 	struct pkey k = { p->serial, 0, 0 };
 	struct inc in;
+	uint64_t nsync, ncalls, dir_ns;
 	int short_gen;
 
 	if (!name || e->ret || ((xflags(s, e->nr) & X_UNLINKAT) && (e->args[2] & AT_REMOVEDIR_)))
@@ -2288,16 +2292,26 @@ static void on_unlink(struct ro *s, struct proc *p, const struct dio_ev_syscall 
 	in.cu[CU_CLOSES] = f->gen_closes;
 	in.cu[CU_SYNCS] = f->gen_syncs;
 	in.cu[CU_META] = f->gen_meta;
-	in.cu[CU_DIR_CALLS] = p->dir_calls - f->gen_dir_calls;
-	in.cu[CU_DIR_SYNCS] = p->dir_syncs - f->gen_dir_syncs;
+	/*
+	 * The directory's part. A sync of a directory makes every change of its
+	 * entries since the one before durable: the cycle's is one of the window's
+	 * directory syncs, with its share of the window's calls on directories and
+	 * of their time. The others were for other names (a lock file held while
+	 * other files are saved), and calls on directories without a sync (a scan)
+	 * are not the cycle's.
+	 */
+	nsync = p->dir_syncs - f->gen_dir_syncs;
+	ncalls = p->dir_calls - f->gen_dir_calls;
+	in.cu[CU_DIR_SYNCS] = nsync ? 1 : 0;
+	in.cu[CU_DIR_CALLS] = nsync ? ncalls / nsync : 0;
+	dir_ns = nsync ? (p->dir_ns - f->gen_dir_ns) / nsync : 0;
 	/*
 	 * The cycle's calls but the file's reads, writes and syncs (its data needs
-	 * them whatever the program does), and their time: the directory's syncs are
+	 * them whatever the program does), and their time: the directory's sync is
 	 * the cycle's own
 	 */
 	in.t = one(1, f->gen_opens + f->gen_closes + f->gen_meta + 1 + in.cu[CU_DIR_CALLS],
-		   f->gen_ns + (p->dir_ns - f->gen_dir_ns) + e->duration, f->gen_ts, e->hdr.ts,
-		   e->tid, e->comm);
+		   f->gen_ns + dir_ns + e->duration, f->gen_ts, e->hdr.ts, e->tid, e->comm);
 	if (f->ex[C_CYCLE].cap == CAP_GEN && f->ex[C_CYCLE].gen == f->gen) {
 		excerpt_add(expool_excerpt(&s->pool, f->ex[C_CYCLE].ex), s->host, s->ctx, &e->hdr,
 			    CYCLE_LINES);

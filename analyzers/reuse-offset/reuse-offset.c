@@ -40,6 +40,7 @@
 #include <dio/analyzer.h>
 #include "analyzers/common/calls.h"
 #include "analyzers/common/pool.h"
+#include "analyzers/common/prog.h"
 #include "analyzers/common/table.h"
 
 enum {
@@ -148,65 +149,43 @@ static uint64_t ranges_below(const struct ranges *r, uint64_t x)
 	return sum;
 }
 
-/* bytes of r inside [lo, hi) */
-static uint64_t ranges_in(const struct ranges *r, uint64_t lo, uint64_t hi)
+#define COVERS	6	/* covering sets ranges_missing takes at most */
+
+static int cmp_u64_pair(const void *a, const void *b)
 {
-	uint64_t sum = 0;
+	const uint64_t *x = a, *y = b;
 
-	for (uint32_t k = 0; k < r->n && r->lo[k] < hi; k++) {
-		uint64_t a = r->lo[k] > lo ? r->lo[k] : lo, b = r->hi[k] < hi ? r->hi[k] : hi;
-
-		if (a < b)
-			sum += b - a;
-	}
-	return sum;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-/* bytes of a and b both inside [lo, hi) */
-static uint64_t ranges_in2(const struct ranges *a, const struct ranges *b, uint64_t lo,
-			   uint64_t hi)
-{
-	uint64_t sum = 0;
-
-	for (uint32_t k = 0; k < a->n && a->lo[k] < hi; k++) {
-		uint64_t l = a->lo[k] > lo ? a->lo[k] : lo, h = a->hi[k] < hi ? a->hi[k] : hi;
-
-		if (l < h)
-			sum += ranges_in(b, l, h);
-	}
-	return sum;
-}
-
-/* bytes of w below x in none of c[0..nc-1] (nc <= 3) */
+/* bytes of w below x in none of c[0..nc-1] (nc <= COVERS) */
 static uint64_t ranges_missing(const struct ranges *w, const struct ranges *const *c, int nc,
 			       uint64_t x)
 {
-	uint64_t missing = 0;
+	uint64_t iv[COVERS * RANGES][2], missing = 0;
+	uint32_t n = 0;
 
-	for (uint32_t k = 0; k < w->n && w->lo[k] < x; k++) {
-		uint64_t lo = w->lo[k], hi = w->hi[k] < x ? w->hi[k] : x, cov = 0;
-
-		/* inclusion-exclusion over at most three sets of covering ranges */
-		for (int i = 0; i < nc; i++)
-			cov += ranges_in(c[i], lo, hi);
-		for (int i = 0; i < nc; i++)
-			for (int j = i + 1; j < nc; j++)
-				cov -= ranges_in2(c[i], c[j], lo, hi);
-		if (nc == 3) {
-			/* the triple overlap, walked on the first two's common parts */
-			for (uint32_t a = 0; a < c[0]->n; a++)
-				for (uint32_t b = 0; b < c[1]->n; b++) {
-					uint64_t l = lo, h = hi;
-
-					l = c[0]->lo[a] > l ? c[0]->lo[a] : l;
-					l = c[1]->lo[b] > l ? c[1]->lo[b] : l;
-					h = c[0]->hi[a] < h ? c[0]->hi[a] : h;
-					h = c[1]->hi[b] < h ? c[1]->hi[b] : h;
-					if (l < h)
-						cov += ranges_in(c[2], l, h);
-				}
+	/* the covering ranges below x, sorted: one sweep per written range */
+	for (int i = 0; i < nc; i++)
+		for (uint32_t k = 0; k < c[i]->n && c[i]->lo[k] < x; k++) {
+			iv[n][0] = c[i]->lo[k];
+			iv[n++][1] = c[i]->hi[k] < x ? c[i]->hi[k] : x;
 		}
-		missing += hi - lo - cov;
+	qsort(iv, n, sizeof(iv[0]), cmp_u64_pair);
+	for (uint32_t k = 0; k < w->n && w->lo[k] < x; k++) {
+		uint64_t lo = w->lo[k], hi = w->hi[k] < x ? w->hi[k] : x, at = lo;
+
+		for (uint32_t j = 0; j < n && at < hi; j++) {
+			if (iv[j][1] <= at)
+				continue;
+			if (iv[j][0] >= hi)
+				break;
+			if (iv[j][0] > at)
+				missing += iv[j][0] - at;
+			at = iv[j][1];
+		}
+		if (at < hi)
+			missing += hi - at;
 	}
 	return missing;
 }
@@ -243,14 +222,16 @@ struct writer {
 };
 
 /*
- * processes that read a file's data, by pid and a hash of the thread name (a
- * restarted follower keeps its name; two names with one hash count as one)
+ * processes that read a file's data, by pid and a hash of the program's name
+ * (a restarted follower keeps its name; two names with one hash count as
+ * one), and how far each got: the offset a reader could carry over
  */
 #define READERS	6
 
 struct readers {
 	uint32_t pid[READERS];
 	uint32_t name[READERS];
+	uint64_t end[READERS];
 	uint32_t n;		/* more than READERS: any process may have read it */
 };
 
@@ -274,6 +255,8 @@ struct genstate {
 struct inode {
 	uint32_t gen, prev_gen;
 	uint32_t has_prev;	/* prev_gen, prev_read_end and prev_deleted are known */
+	uint32_t by_name;	/* another file had its name before: name_prev */
+	struct dio_file_tag name_prev;
 	uint32_t prev_deleted;	/* a path record said the earlier file was deleted */
 	uint32_t extra;		/* pool index + 1 of its struct extra, 0: none */
 	uint32_t nsusp;		/* suspects reading this generation */
@@ -297,6 +280,10 @@ struct pkey {
 #define POS_CAND_KEPT	0x10	/* ... by keeping its offset across a truncation */
 #define POS_DONE	0x20	/* it became a suspect in this epoch */
 #define POS_RANDOM	0x40	/* it read below where it was put: it reads at random */
+#define POS_EXACT	0x80	/* cand is where its program had read the earlier data up to */
+#define POS_CAUGHT	0x100	/* it read on to the end in this epoch: a stream */
+#define POS_PEEK	0x200	/* an lseek to the end that may be only a look at the size */
+#define POS_NAMED	0x400	/* a candidate only once cand is exact: the file took a name */
 
 struct position {
 	struct dio_file_tag tag;
@@ -306,9 +293,44 @@ struct position {
 	uint64_t reach;		/* the furthest it read or wrote in this epoch */
 	uint64_t prev_reach;	/* reach before the last truncation */
 	uint64_t cand, cand_ts;
-	uint32_t cand_pid, cand_tid;
+	uint64_t cand_floor;	/* how far it and its program had read when it was put */
+	uint64_t peek_next;	/* next before a SEEK_END: an lseek back there undoes it */
+	uint64_t susp;		/* its suspect's serial, 0: none */
+	uint64_t start_ts;	/* its last read from the start of the data in this epoch */
+	uint32_t peek_flags;	/* flags before a SEEK_END */
+	uint32_t cand_pid, cand_tid, cand_name;
 	char cand_comm[DIO_COMM_LEN];
 	struct ranges read, wrote;	/* in this epoch */
+};
+
+/* a process: its program, by which readers are told apart */
+struct proc {
+	struct prog prog;
+	uint32_t name;		/* comm_hash of prog.name */
+};
+
+/*
+ * A file (one generation) and a program: how far its processes read in this
+ * epoch, and what the descriptions that read on to the end (streams) read,
+ * which counts as read by each of its readers.
+ */
+struct skey {
+	struct dio_file_tag tag;
+	uint32_t name, pad;
+};
+
+#define STREAM_BACK	0x1	/* a stream of it read from the start of the data again */
+
+struct stream {
+	uint32_t epoch, flags;
+	uint64_t reach;
+	uint64_t back_ts;	/* when STREAM_BACK was set */
+	struct ranges credit;
+};
+
+/* the file last opened under a path (by a hash of the path) */
+struct named {
+	struct dio_file_tag tag;
 };
 
 /* a file (one generation) and a thread: what the thread wrote, how far it read */
@@ -370,22 +392,33 @@ static const struct dio_rule rules[KINDS + 2] = {
 struct suspect {
 	struct dio_file_tag tag;
 	uint32_t kind, pid, tid, nrec;
-	char comm[DIO_COMM_LEN];
+	uint32_t name;		/* its program's */
+	uint32_t exact;		/* put where its program had read the earlier data up to */
+	char comm[DIO_COMM_LEN];	/* its program's name */
+	char tcomm[DIO_COMM_LEN];	/* the name of the thread that was put there */
 	uint64_t off;		/* where it was put */
 	uint64_t old_end;	/* how far it, or a reader, had got in the earlier file or epoch */
 	uint32_t same_reader;	/* old_end is this reader's own */
 	uint32_t size_known;
 	uint64_t size_then;	/* the file's size when it read on to the end */
 	uint64_t first_ts, last_ts, reads, eof_reads, bytes_read, bytes_above;
+	uint32_t to_end;	/* a read from its offset went on to the end of the data */
+	uint32_t pad2;
 	uint64_t more;		/* calls left out of the excerpt */
 	struct ranges read, wrote;	/* what its position read and wrote of this epoch */
 	struct rec rec[SUSPECT_RECS];
 };
 
-/* one finding in the making: the suspects of one process and kind */
+/*
+ * One finding in the making: the suspects of one program and kind, lost for
+ * good (final) or not read when the trace ended (pending).
+ */
 struct rkey {
-	uint32_t pid, kind;
+	uint32_t name, kind, pending, pad;
 };
+
+#define TOP_PROCS	3	/* processes named in a finding of several */
+#define PROC_SET	64	/* distinct processes counted exactly; more are counted per file */
 
 #define OTHERS	3	/* files named after the top one */
 
@@ -395,9 +428,12 @@ struct other {
 };
 
 struct report {
-	uint32_t tid, nfiles;
+	uint32_t pid, tid, nfiles, nprocs;
 	char comm[DIO_COMM_LEN];
 	uint64_t lost, first_ts, last_ts;
+	uint32_t pids[PROC_SET];	/* the processes counted in nprocs */
+	uint32_t top_pid[TOP_PROCS];
+	uint64_t top_proc_lost[TOP_PROCS];	/* bytes of the top pids (a pid's files added) */
 	/* the suspect that lost the most, written out when it was settled */
 	struct dio_file_tag tag;
 	uint64_t off, top_lost;
@@ -428,6 +464,9 @@ struct ro {
 	uint8_t counted[CALLS_NR_MAX];		/* args[2] is the byte count (read, pread64) */
 	uint64_t min_lost;
 	struct table inodes, positions, threads, suspects, reports, removals;
+	struct table procs, streams, names;
+	uint64_t serial;	/* of the last suspect */
+	uint32_t cur_name;	/* the program of the record being handled */
 	struct pool extras;
 	struct picked *batch;	/* entries to handle at once */
 	size_t max_batch;
@@ -484,10 +523,14 @@ static struct inode *inode_of_tag(struct ro *st, const struct dio_file_tag *t)
 	return n && n->gen == t->gen ? n : NULL;
 }
 
-/* a file whose data went away: a new generation of a number dio saw, or a truncation */
+/*
+ * A file whose data went away: a new generation of a number dio saw, a
+ * truncation, or, for readers that keep their offset by the name, another
+ * file that took the name of one they read.
+ */
 static int replaced(const struct inode *n)
 {
-	return n->has_prev || n->g.discards;
+	return n->has_prev || n->g.discards || n->by_name;
 }
 
 static uint32_t comm_hash(const char *comm)
@@ -499,30 +542,40 @@ static uint32_t comm_hash(const char *comm)
 	return h;
 }
 
-static void readers_add(struct readers *r, uint32_t pid, const char *comm)
+/* process pid of program name read r's file up to end */
+static void readers_add(struct readers *r, uint32_t pid, uint32_t name, uint64_t end)
 {
-	uint32_t name = comm_hash(comm);
-
 	for (uint32_t i = 0; i < r->n && i < READERS; i++)
-		if (r->pid[i] == pid && r->name[i] == name)
+		if (r->pid[i] == pid && r->name[i] == name) {
+			if (end > r->end[i])
+				r->end[i] = end;
 			return;
+		}
 	if (r->n < READERS) {
 		r->pid[r->n] = pid;
 		r->name[r->n] = name;
+		r->end[r->n] = end;
 	}
 	if (r->n <= READERS)
 		r->n++;
 }
 
 /* could this process have carried an offset over: it, or a program of its name, read r's file */
-static int readers_has(const struct readers *r, uint32_t pid, const char *comm)
+static int readers_has(const struct readers *r, uint32_t pid, uint32_t name)
 {
-	uint32_t name = comm_hash(comm);
-
 	if (r->n > READERS)
 		return 1;
 	for (uint32_t i = 0; i < r->n; i++)
 		if (r->pid[i] == pid || r->name[i] == name)
+			return 1;
+	return 0;
+}
+
+/* is off where it, or a program of its name, had read r's file up to: an offset carried over */
+static int readers_end(const struct readers *r, uint32_t pid, uint32_t name, uint64_t off)
+{
+	for (uint32_t i = 0; i < r->n && i < READERS; i++)
+		if ((r->pid[i] == pid || r->name[i] == name) && r->end[i] == off)
 			return 1;
 	return 0;
 }
@@ -550,6 +603,47 @@ static uint64_t catch_up(const struct genstate *g, uint32_t *epoch, struct range
 		ranges_clip(b, low);
 	*epoch = g->epoch;
 	return low;
+}
+
+/* the process of e, its program learnt from e */
+static struct proc *proc_of(struct ro *st, const struct dio_ev_syscall *e)
+{
+	int created;
+	struct proc *p = table_put(&st->procs, &e->pid, &created);
+
+	/* most records say nothing new: the main thread's name again, or another thread's */
+	if (created || (e->tid == e->pid ? !p->prog.from_leader ||
+			strncmp(p->prog.name, e->comm, DIO_COMM_LEN - 1) : !p->prog.name[0])) {
+		prog_see(&p->prog, e->pid, e->tid, e->comm);
+		p->name = comm_hash(p->prog.name);
+	}
+	return p;
+}
+
+/* what program name read of tag (of inode n) in n's epoch; NULL if nothing and !create */
+static struct stream *stream_of(struct ro *st, const struct inode *n,
+				const struct dio_file_tag *tag, uint32_t name, int create)
+{
+	struct skey k = { .tag = *tag, .name = name };
+	int created = 0;
+	struct stream *r = create ? table_put(&st->streams, &k, &created) :
+			   table_get(&st->streams, &k);
+	uint64_t low;
+
+	if (!r)
+		return NULL;
+	if (created) {
+		r->epoch = n->g.epoch;
+		return r;
+	}
+	if (r->epoch != n->g.epoch) {
+		low = catch_up(&n->g, &r->epoch, &r->credit, NULL);
+		if (r->reach > low)
+			r->reach = low;
+		r->flags = 0;
+		r->back_ts = 0;
+	}
+	return r;
 }
 
 /* ---- reports ------------------------------------------------------------- */
@@ -616,24 +710,40 @@ static void writers_text(const struct genstate *g, uint32_t tid, char *buf, size
 		snprintf(buf + strlen(buf), len - strlen(buf), " and others");
 }
 
-/* bytes written below s->off, by other threads and descriptions, that s's position never read */
+/*
+ * Bytes written below s->off, by other threads and descriptions, that no
+ * reading of s's program read: not its position, nor a stream of its program
+ * (a description that read on to the end). None when a stream of its
+ * program went back to the start of the data since: it noticed.
+ */
 static uint64_t lost_of(struct ro *st, const struct suspect *s, const struct inode *n)
 {
 	struct tkey tk = { .tag = s->tag, .tid = s->tid };
 	struct thread_io *t = table_get(&st->threads, &tk);
-	const struct ranges *cover[3] = { &s->read, &s->wrote };
+	struct stream *r = stream_of(st, n, &s->tag, s->name, 0);
+	const struct ranges *cover[COVERS] = { &s->read, &s->wrote };
 	int nc = 2;
 
+	if (r && (r->flags & STREAM_BACK) && r->back_ts >= s->first_ts)
+		return 0;
 	if (t) {
 		catch_up(&n->g, &t->epoch, &t->wrote, NULL);
 		cover[nc++] = &t->wrote;
 	}
+	if (r)
+		cover[nc++] = &r->credit;
 	return ranges_missing(&n->g.written, cover, nc, s->off);
+}
+
+/* "were never read", or for a loss not final yet, what was true when the trace ended */
+static const char *never(int pending)
+{
+	return pending ? "had not been read by it when the trace ended" : "were never read";
 }
 
 /* the title of one suspect, as the finding's when it is the only one of its report */
 static void suspect_title(struct ro *st, const struct suspect *s, const struct inode *n,
-			  uint64_t lost, char *buf, size_t len)
+			  uint64_t lost, int pending, char *buf, size_t len)
 {
 	char reader[64], writer[96], label[256];
 	const char *path = file_label(st->host, st->ctx, &s->tag, label, sizeof(label));
@@ -642,72 +752,106 @@ static void suspect_title(struct ro *st, const struct suspect *s, const struct i
 	writers_text(&n->g, s->tid, writer, sizeof(writer));
 	if (s->kind == KIND_PAST_END)
 		snprintf(buf, len, "%s kept its offset %" PRIu64 " while %s was truncated: %"
-			 PRIu64 " bytes %s wrote below it were never read", reader, s->off, path,
-			 lost, writer);
+			 PRIu64 " bytes %s wrote below it %s", reader, s->off, path, lost, writer,
+			 never(pending));
 	else
 		snprintf(buf, len, "%s resumed %s%s at offset %" PRIu64 ", which it never read up "
-			 "to: %" PRIu64 " bytes %s wrote below it were never read", reader,
-			 n->g.discards ? "the truncated " : "the new ", path, s->off, lost, writer);
+			 "to: %" PRIu64 " bytes %s wrote below it %s", reader,
+			 n->by_name && !n->has_prev && !n->g.discards ? "the renamed " :
+			 n->g.discards ? "the truncated " : "the new ", path, s->off, lost, writer,
+			 never(pending));
+}
+
+/* "read on to the end (the file then held 1000 bytes)", or how much it read above its offset */
+static void how_far(const struct suspect *s, char *buf, size_t len)
+{
+	if (s->to_end && s->size_known)
+		snprintf(buf, len, "read on to the end (the file then held %" PRIu64 " bytes)",
+			 s->size_then);
+	else if (s->to_end)
+		snprintf(buf, len, "read on to the end");
+	else
+		snprintf(buf, len, "read %" PRIu64 " bytes from there on", s->bytes_above);
 }
 
 static void suspect_message(struct ro *st, const struct suspect *s, const struct inode *n,
-			    uint64_t lost, char *buf, size_t len)
+			    uint64_t lost, int pending, char *buf, size_t len)
 {
 	uint64_t below = ranges_below(&n->g.written, s->off);
-	char how[192], where[160] = "", size[96] = "", label[256];
+	char how[192], where[160] = "", far[128], label[256], thread[96] = "";
 	const char *path = file_label(st->host, st->ctx, &s->tag, label, sizeof(label));
+	const char *gone = pending ? "had not been read by it when the trace ended (it was still "
+			   "running and may yet go back for them)" : "were never read by it";
 	int truncation = n->g.discards > 0;
 
 	replaced_by(st, n, truncation, how, sizeof(how));
+	how_far(s, far, sizeof(far));
 	if (s->old_end)
 		snprintf(where, sizeof(where), "%s had read %s up to offset %" PRIu64 ". ",
 			 s->same_reader ? "It" : "A reader", truncation ? "the file before the "
 			 "truncation" : "the earlier file", s->old_end);
-	if (s->size_known)
-		snprintf(size, sizeof(size), " (the file then held %" PRIu64 " bytes)",
-			 s->size_then);
+	if (strncmp(s->tcomm, s->comm, DIO_COMM_LEN))
+		snprintf(thread, sizeof(thread), " (its thread %u, %.*s)", s->tid, DIO_COMM_LEN,
+			 s->tcomm);
 	if (s->kind == KIND_PAST_END) {
 		snprintf(buf, len,
-			 "%s was %s and written again from the start, but this reader went on "
-			 "reading at offset %" PRIu64 ", where it was before, and read on to the "
-			 "end%s: %" PRIu64 " of the %" PRIu64 " bytes written below that offset "
-			 "were never read by it; %" PRIu64 " of its %" PRIu64 " reads there "
-			 "returned 0.\n"
-			 "Fix: when a read returns 0, compare the size from fstat with the offset; "
-			 "a smaller size means the file was truncated (copytruncate rotation) or "
-			 "replaced: start again at 0, as tail -F does.",
-			 path, how, s->off, size, lost, below, s->eof_reads, s->reads);
+			 "%s was %s and written again from the start, but this reader%s went on "
+			 "reading at offset %" PRIu64 ", where it was before, and %s: %" PRIu64
+			 " of the %" PRIu64 " bytes written below that offset %s; %" PRIu64 " of "
+			 "its %" PRIu64 " reads there returned 0.\n"
+			 "Fix: when a read returns 0, and before reading on after a pause, compare "
+			 "the size from fstat with the offset, and keep a checksum of the first "
+			 "bytes: a smaller size or other first bytes mean the file was truncated "
+			 "(copytruncate rotation) or replaced: start again at 0, as tail -F does "
+			 "for a smaller size.",
+			 path, how, thread, s->off, far, lost, below, gone, s->eof_reads, s->reads);
 		return;
 	}
-	if (truncation)
+	if (truncation) {
 		snprintf(buf, len,
-			 "The file was %s, and this reader was then put at offset %" PRIu64 ", "
-			 "which it had never read up to in the new data, and read on to the "
-			 "end%s. %s%" PRIu64 " of the %" PRIu64 " bytes written below that offset "
-			 "were never read by it; %" PRIu64 " of its %" PRIu64 " reads there "
-			 "returned 0.\n"
+			 "The file was %s, and this reader%s was then put at offset %" PRIu64 ", "
+			 "which it had never read up to in the new data, and %s. %s%" PRIu64 " of "
+			 "the %" PRIu64 " bytes written below that offset %s; %" PRIu64 " of its %"
+			 PRIu64 " reads there returned 0.\n"
 			 "Fix: an offset saved for a file is only good while the file is not "
 			 "truncated: compare the size from fstat with it (smaller: start at 0) and "
 			 "keep a checksum of the first bytes to see a file that was truncated and "
 			 "grew again.",
-			 how, s->off, size, where, lost, below, s->eof_reads, s->reads);
-	else
+			 how, thread, s->off, far, where, lost, below, gone, s->eof_reads, s->reads);
+		return;
+	}
+	if (n->by_name && !n->has_prev) {
 		snprintf(buf, len,
-			 "The file was %s, and the new file got the same inode number %" PRIu64
-			 " back with a new generation (%u, then %u): a key of name and inode "
-			 "number cannot tell the two files apart. %sThis reader was put at offset "
-			 "%" PRIu64 " of the new file, not 0, and read on to the end%s, so %" PRIu64
-			 " of the %" PRIu64 " bytes written below that offset were never read by "
-			 "it; %" PRIu64 " of its %" PRIu64 " reads there returned 0. This is how "
-			 "Fluent Bit's tail input lost log lines (fluent-bit#1875).\n"
-			 "Fix: key a saved offset by device, inode number and something that "
-			 "changes when the file is created again (the inode generation from ioctl "
-			 "FS_IOC_GETVERSION, or the birth time from statx STATX_BTIME); forget it "
-			 "when the file is deleted (st_nlink == 0 in fstat of the open fd, inotify "
-			 "IN_DELETE_SELF); start again at 0 when the file is shorter than the "
-			 "saved offset.",
-			 how, (uint64_t)s->tag.ino, n->prev_gen, n->gen, where, s->off, size, lost,
-			 below, s->eof_reads, s->reads);
+			 "%s now names another file (inode %" PRIu64 ", where it named inode %"
+			 PRIu64 " when this program read it), and this reader%s was put at offset %"
+			 PRIu64 " of it, where its program had left the earlier file, not 0, and "
+			 "%s: %" PRIu64 " of the %" PRIu64 " bytes written below that offset %s; %"
+			 PRIu64 " of its %" PRIu64 " reads there returned 0.\n"
+			 "Fix: a saved offset belongs to a file, not to a name: keep the device and "
+			 "inode number (and the inode generation, or the birth time from statx) "
+			 "with it, and start again at 0 when the name now gives another file; "
+			 "after a rotation by rename, finish the old file through a descriptor "
+			 "opened before the rename.",
+			 path, (uint64_t)s->tag.ino, (uint64_t)n->name_prev.ino, thread, s->off, far,
+			 lost, below, gone, s->eof_reads, s->reads);
+		return;
+	}
+	snprintf(buf, len,
+		 "The file was %s, and the new file got the same inode number %" PRIu64
+		 " back with a new generation (%u, then %u): a key of name and inode "
+		 "number cannot tell the two files apart. %sThis reader%s was put at offset %"
+		 PRIu64 " of the new file, not 0, and %s, so %" PRIu64 " of the %" PRIu64
+		 " bytes written below that offset %s; %" PRIu64 " of its %" PRIu64 " reads "
+		 "there returned 0. This is how Fluent Bit's tail input lost log lines "
+		 "(fluent-bit#1875).\n"
+		 "Fix: key a saved offset by device, inode number and something that "
+		 "changes when the file is created again (the inode generation from ioctl "
+		 "FS_IOC_GETVERSION, or the birth time from statx STATX_BTIME); forget it "
+		 "when the file is deleted (st_nlink == 0 in fstat of the open fd, inotify "
+		 "IN_DELETE_SELF); start again at 0 when the file is shorter than the "
+		 "saved offset.",
+		 how, (uint64_t)s->tag.ino, n->prev_gen, n->gen, where, thread, s->off, far, lost,
+		 below, gone, s->eof_reads, s->reads);
 }
 
 /* the saved calls in the order they were made (the jump can come before the first write) */
@@ -759,10 +903,49 @@ static void push_other(struct report *r, const struct dio_file_tag *tag, uint64_
 	r->others[i].lost = lost;
 }
 
-/* a suspect whose loss is final: into the report of its process and kind */
-static void file_suspect(struct ro *st, const struct suspect *s, const struct inode *n)
+/* pid lost lost bytes more: counted among the report's processes, and kept if among the top */
+static void count_proc(struct report *r, uint32_t pid, uint64_t lost)
 {
-	struct rkey rk = { .pid = s->pid, .kind = s->kind };
+	uint32_t i, k;
+
+	for (i = 0; i < r->nprocs && i < PROC_SET && r->pids[i] != pid; i++)
+		;
+	if (i == r->nprocs || i == PROC_SET) {
+		if (r->nprocs < PROC_SET)
+			r->pids[r->nprocs] = pid;
+		r->nprocs++;
+	}
+	for (k = 0; k < TOP_PROCS && r->top_proc_lost[k] && r->top_pid[k] != pid; k++)
+		;
+	if (k == TOP_PROCS) {
+		k = TOP_PROCS - 1;
+		if (lost <= r->top_proc_lost[k])
+			return;
+		r->top_proc_lost[k] = 0;
+	}
+	r->top_pid[k] = pid;
+	r->top_proc_lost[k] += lost;
+	for (; k > 0 && r->top_proc_lost[k - 1] < r->top_proc_lost[k]; k--) {
+		uint32_t p = r->top_pid[k];
+		uint64_t l = r->top_proc_lost[k];
+
+		r->top_pid[k] = r->top_pid[k - 1];
+		r->top_proc_lost[k] = r->top_proc_lost[k - 1];
+		r->top_pid[k - 1] = p;
+		r->top_proc_lost[k - 1] = l;
+	}
+}
+
+/*
+ * A suspect whose loss is settled: into the report of its program and kind.
+ * final: its bytes are gone, or its process is; otherwise (the trace ended,
+ * a table was full) a reader that never read above its offset may yet go
+ * back for them, and its report says what was true when the trace ended.
+ */
+static void file_suspect(struct ro *st, const struct suspect *s, const struct inode *n,
+			 int final)
+{
+	struct rkey rk = { .name = s->name, .kind = s->kind };
 	struct report *r;
 	uint64_t lost;
 	int created;
@@ -772,11 +955,15 @@ static void file_suspect(struct ro *st, const struct suspect *s, const struct in
 	lost = lost_of(st, s, n);
 	if (lost < st->min_lost)
 		return;
+	rk.pending = !final && !s->bytes_above;
 	r = table_put(&st->reports, &rk, &created);
-	if (created)
+	if (created) {
 		r->first_ts = s->first_ts;
+		memcpy(r->comm, s->comm, sizeof(r->comm));
+	}
 	r->lost += lost;
 	r->nfiles++;
+	count_proc(r, s->pid, lost);
 	if (s->first_ts < r->first_ts)
 		r->first_ts = s->first_ts;
 	if (s->last_ts > r->last_ts)
@@ -790,10 +977,10 @@ static void file_suspect(struct ro *st, const struct suspect *s, const struct in
 	r->tag = s->tag;
 	r->off = s->off;
 	r->top_lost = lost;
+	r->pid = s->pid;
 	r->tid = s->tid;
-	memcpy(r->comm, s->comm, sizeof(r->comm));
-	suspect_title(st, s, n, lost, r->title, sizeof(r->title));
-	suspect_message(st, s, n, lost, r->message, sizeof(r->message));
+	suspect_title(st, s, n, lost, rk.pending, r->title, sizeof(r->title));
+	suspect_message(st, s, n, lost, rk.pending, r->message, sizeof(r->message));
 	render_excerpt(st, s, r->excerpt, sizeof(r->excerpt));
 }
 
@@ -801,16 +988,26 @@ static void emit_report(struct ro *st, const struct rkey *k, const struct report
 {
 	struct dio_finding f = { .size = sizeof(f) };
 	char title[768], msg[2560], label[256], reader[64];
+	const char *what = k->kind == KIND_STALE ? "resumed at offsets it never read up to in" :
+			   "kept its offsets while they were truncated in";
 	size_t len;
 
 	f.title = r->title;
-	if (r->nfiles > 1) {
-		who(reader, sizeof(reader), k->pid, r->comm);
+	if (r->nprocs > 1) {
+		snprintf(title, sizeof(title), "%u processes of %.*s %s %u file%s: %" PRIu64
+			 " bytes other threads wrote below their offsets %s (%" PRIu64 " in %s)",
+			 r->nprocs, DIO_COMM_LEN, r->comm, k->kind == KIND_STALE ?
+			 "resumed at offsets they never read up to in" :
+			 "kept their offsets while they were truncated in", r->nfiles,
+			 r->nfiles > 1 ? "s" : "", r->lost, never(k->pending), r->top_lost,
+			 file_label(st->host, st->ctx, &r->tag, label, sizeof(label)));
+		f.title = title;
+	} else if (r->nfiles > 1) {
+		who(reader, sizeof(reader), r->pid, r->comm);
 		snprintf(title, sizeof(title), "%s %s %u files: %" PRIu64 " bytes other threads "
-			 "wrote below its offsets were never read (%" PRIu64 " in %s)", reader,
-			 k->kind == KIND_STALE ? "resumed at offsets it never read up to in" :
-			 "kept its offsets while they were truncated in", r->nfiles, r->lost,
-			 r->top_lost, file_label(st->host, st->ctx, &r->tag, label, sizeof(label)));
+			 "wrote below its offsets %s (%" PRIu64 " in %s)", reader, what, r->nfiles,
+			 r->lost, never(k->pending), r->top_lost,
+			 file_label(st->host, st->ctx, &r->tag, label, sizeof(label)));
 		f.title = title;
 	}
 	len = (size_t)snprintf(msg, sizeof(msg), "%s", r->message);
@@ -826,12 +1023,26 @@ static void emit_report(struct ro *st, const struct rkey *k, const struct report
 			len += (size_t)snprintf(msg + len, sizeof(msg) - len, ", and %u more (%"
 						PRIu64 " bytes)", r->rest_files, r->rest_lost);
 		if (len < sizeof(msg))
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, ".");
+	}
+	if (r->nprocs > 1 && len < sizeof(msg)) {
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "\nThe processes that lost "
+					"the most:");
+		for (uint32_t i = 0; i < TOP_PROCS && r->top_proc_lost[i] && len < sizeof(msg);
+		     i++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s pid %u (%" PRIu64
+						" bytes)", i ? "," : "", r->top_pid[i],
+						r->top_proc_lost[i]);
+		if (r->nprocs > TOP_PROCS && len < sizeof(msg))
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len, ", and %u more",
+						r->nprocs - TOP_PROCS);
+		if (len < sizeof(msg))
 			snprintf(msg + len, sizeof(msg) - len, ".");
 	}
 	f.code = rules[k->kind].code;
-	f.severity = rules[k->kind].severity;
+	f.severity = k->pending ? DIO_SEV_WARNING : rules[k->kind].severity;
 	f.message = msg;
-	f.pid = k->pid;
+	f.pid = r->pid;
 	f.tid = r->tid;
 	f.comm = r->comm;
 	f.path = st->host->tag_path(st->ctx, &r->tag);
@@ -840,6 +1051,7 @@ static void emit_report(struct ro *st, const struct rkey *k, const struct report
 	f.ts_first = r->first_ts;
 	f.ts_last = r->last_ts;
 	f.count = r->lost;
+	f.processes = r->nprocs;
 	f.excerpt = r->excerpt;
 	st->host->emit_finding(st->ctx, &f);
 }
@@ -849,6 +1061,7 @@ static void emit_report(struct ro *st, const struct rkey *k, const struct report
 struct pick {
 	struct ro *st;
 	int all;
+	int final;			/* what the suspects picked missed is lost for good */
 	uint32_t pid;			/* when tag.ino is 0 */
 	struct dio_file_tag tag;
 	size_t key_size, n;
@@ -868,10 +1081,7 @@ static void pick_suspect(void *key, void *val, void *ud)
 static void pick_report(void *key, void *val, void *ud)
 {
 	struct pick *p = ud;
-	const struct rkey *k = key;
 
-	if (!p->all && k->pid != p->pid)
-		return;
 	memcpy(p->st->batch[p->n].key, key, p->key_size);
 	p->st->batch[p->n++].ts = ((const struct report *)val)->first_ts;
 }
@@ -896,8 +1106,8 @@ static void pick_sorted(struct ro *st, struct table *t, void (*fn)(void *, void 
 	qsort(st->batch, p->n, sizeof(*st->batch), batch_cmp);
 }
 
-/* forget a suspect whose loss is final, filing it in its report */
-static void settle_one(struct ro *st, const void *key, struct inode *n)
+/* forget a suspect whose loss is settled, filing it in its report */
+static void settle_one(struct ro *st, const void *key, struct inode *n, int final)
 {
 	struct suspect *s = table_get(&st->suspects, key);
 
@@ -905,7 +1115,7 @@ static void settle_one(struct ro *st, const void *key, struct inode *n)
 		return;
 	if (!n)
 		n = inode_of_tag(st, &s->tag);
-	file_suspect(st, s, n);
+	file_suspect(st, s, n, final);
 	if (n && n->gen == s->tag.gen && n->nsusp)
 		n->nsusp--;
 	table_del(&st->suspects, key);
@@ -918,21 +1128,22 @@ static void settle(struct ro *st, struct pick *p, struct inode *n)
 		return;
 	pick_sorted(st, &st->suspects, pick_suspect, p);
 	for (size_t i = 0; i < p->n; i++)
-		settle_one(st, st->batch[i].key, n);
+		settle_one(st, st->batch[i].key, n, p->final);
 }
 
-static void settle_tag(struct ro *st, const struct dio_file_tag *tag, struct inode *n)
+/* settle the suspects of tag; final: its data they missed is gone */
+static void settle_tag(struct ro *st, const struct dio_file_tag *tag, struct inode *n, int final)
 {
-	struct pick p = { .tag = *tag };
+	struct pick p = { .tag = *tag, .final = final };
 
 	if (n->nsusp)
 		settle(st, &p, n);
 }
 
-/* make the reports of pid (all with pid 0) */
-static void emit_reports(struct ro *st, uint32_t pid, int all)
+/* make the reports, at the end of the trace */
+static void emit_reports(struct ro *st)
 {
-	struct pick p = { .pid = pid, .all = all };
+	struct pick p = { .all = 1 };
 
 	if (!st->reports.n)
 		return;
@@ -956,7 +1167,7 @@ static void on_inode_evict(void *key, void *val, void *ud)
 	struct inode *n = val;
 	struct dio_file_tag t = tag_of(ik->ino, ik->dev, n->gen);
 
-	settle_tag(st, &t, n);
+	settle_tag(st, &t, n, 0);
 	if (n->extra)
 		pool_put(&st->extras, (int32_t)n->extra - 1);
 }
@@ -968,7 +1179,7 @@ static void on_suspect_evict(void *key, void *val, void *ud)
 	struct inode *n = inode_of_tag(st, &s->tag);
 
 	(void)key;
-	file_suspect(st, s, n);
+	file_suspect(st, s, n, 0);
 	if (n && n->nsusp)
 		n->nsusp--;
 }
@@ -1060,12 +1271,13 @@ static void new_generation(struct ro *st, const struct ikey *ik, struct inode *n
 	struct extra *x;
 
 	/* the suspects of the earlier file are complete: it will not be written again */
-	settle_tag(st, &old, n);
+	settle_tag(st, &old, n, 1);
 	n->prev_read_end = n->g.read_end;
 	n->carriers = n->g.readers;
 	n->prev_deleted = n->g.deleted_ts != 0;
 	n->prev_gen = n->gen;
 	n->has_prev = 1;
+	n->by_name = 0;
 	memset(&n->g, 0, sizeof(n->g));
 	n->gen = e->tag.gen;
 	n->g.gen_ts = e->hdr.ts;
@@ -1110,7 +1322,7 @@ static void truncated(struct ro *st, struct inode *n, const struct dio_ev_syscal
 
 	/* what the suspects missed is final: it is not there any more */
 	if (discarded)
-		settle_tag(st, &e->tag, n);
+		settle_tag(st, &e->tag, n, 1);
 	if (discarded || !n->g.size_known) {
 		n->g.epoch++;
 		n->g.cut[n->g.epoch % CUTS] = len;
@@ -1168,7 +1380,14 @@ static struct position *position_for(struct ro *st, struct inode *n,
 	if (p->reach > low)
 		p->reach = low;
 	p->flags = p->flags & (POS_USED | POS_KEPT) ? POS_KEPT : 0;
+	p->start_ts = 0;
 	return p;
+}
+
+/* the suspect of a position, if it has one */
+static struct suspect *suspect_of(struct ro *st, const struct position *p)
+{
+	return p->susp && st->suspects.n ? table_get(&st->suspects, &p->susp) : NULL;
 }
 
 static struct thread_io *thread_for(struct ro *st, const struct inode *n,
@@ -1221,26 +1440,53 @@ static void wrote(struct ro *st, struct inode *n, const struct dio_ev_syscall *e
 	p->next = hi;
 	if (hi > p->reach)
 		p->reach = hi;
-	s = st->suspects.n ? table_get(&st->suspects, &k) : NULL;
+	s = suspect_of(st, p);
 	if (s)
 		ranges_add(&s->wrote, lo, hi);
 }
 
-/* a position was put at off; a candidate if that is a place it never got to in a replaced file */
-static void put_at(struct inode *n, struct position *p, const struct dio_ev_syscall *e,
-		   uint64_t off, int kept)
+/* a file whose only earlier data, for its readers, is another file of its name */
+static int by_name_only(const struct inode *n)
 {
+	return n->by_name && !n->has_prev && !n->g.discards;
+}
+
+/*
+ * A position was put at off: a candidate if that is a place neither it nor
+ * its program got to in a replaced file, by a process that (or whose program)
+ * read what the file held before. kept: it is the offset the position had
+ * before a truncation. Exact: where its program had left the earlier data, an
+ * offset carried over for certain; in a file that only took the name of
+ * another a position becomes a suspect only at such an offset (the name is
+ * all that ties the two), once its reads, out of order in a pool, got there.
+ */
+static void put_at(struct ro *st, struct inode *n, struct position *p,
+		   const struct dio_ev_syscall *e, uint64_t off, int kept)
+{
+	uint32_t name = st->cur_name;
+	struct stream *r;
+	uint64_t floor;
+	int exact;
+
 	if ((p->flags & (POS_END | POS_DONE | POS_CAND | POS_RANDOM)) || !off || off <= p->reach ||
 	    !replaced(n))
 		return;
-	/* an offset carried over comes from reading what the file held before */
-	if (!kept && !readers_has(&n->carriers, e->pid, e->comm))
+	r = stream_of(st, n, &e->tag, name, 0);
+	floor = r && r->reach > p->reach ? r->reach : p->reach;
+	if (off <= floor)
 		return;
-	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0);
+	/* an offset carried over comes from reading what the file held before */
+	if (!kept && !readers_has(&n->carriers, e->pid, name))
+		return;
+	exact = kept || readers_end(&n->carriers, e->pid, name, off);
+	p->flags |= POS_CAND | (kept ? POS_CAND_KEPT : 0) | (exact ? POS_EXACT : 0) |
+		    (by_name_only(n) ? POS_NAMED : 0);
 	p->cand = off;
+	p->cand_floor = floor;
 	p->cand_ts = e->hdr.ts;
 	p->cand_pid = e->pid;
 	p->cand_tid = e->tid;
+	p->cand_name = name;
 	memcpy(p->cand_comm, e->comm, sizeof(p->cand_comm));
 }
 
@@ -1259,14 +1505,30 @@ static void did_seek(struct ro *st, struct inode *n, const struct dio_ev_syscall
 		p->next = off;
 		return;
 	}
+	if (whence == SEEK_SET && (p->flags & POS_PEEK) && off == p->peek_next) {
+		/*
+		 * Back where it was before it went to the end: that lseek only
+		 * measured the size (File::Tail does it before each read). The
+		 * position is as it was, a kept offset still kept.
+		 */
+		p->flags = p->peek_flags;
+		p->next = off;
+		return;
+	}
+	if (whence == SEEK_END && !(p->flags & POS_PEEK)) {
+		p->peek_flags = p->flags;
+		p->peek_next = p->next;
+	}
 	p->next = off;
-	p->flags = (p->flags | POS_USED) & ~POS_KEPT;
+	p->flags = (p->flags | POS_USED) & ~(POS_KEPT | POS_PEEK);
 	if (whence == SEEK_SET || whence == SEEK_CUR) {
-		put_at(n, p, e, off, 0);
+		put_at(st, n, p, e, off, 0);
 		return;
 	}
 	/* relative to the end, or data and holes: it did not carry an offset over */
-	p->flags = (p->flags | POS_END) & ~(POS_CAND | POS_CAND_KEPT);
+	p->flags = (p->flags | POS_END) & ~(POS_CAND | POS_CAND_KEPT | POS_EXACT | POS_NAMED);
+	if (whence == SEEK_END)
+		p->flags |= POS_PEEK;
 }
 
 /* how far it, or any reader, had got in what the file held before */
@@ -1282,39 +1544,50 @@ static void old_end(struct ro *st, const struct inode *n, const struct position 
 		s->old_end = s->same_reader ? p->prev_reach : n->g.cut_read_end;
 		return;
 	}
+	if (by_name_only(n)) {
+		s->same_reader = 1;
+		s->old_end = s->off;
+		return;
+	}
 	t = table_get(&st->threads, &tk);
 	s->same_reader = t && t->read_end;
 	s->old_end = s->same_reader ? t->read_end : n->prev_read_end;
 }
 
-/* the position read on to the end from its candidate offset: a suspect, if it lost bytes */
+/* the position read on from its candidate offset: a suspect, if it lost bytes */
 static struct suspect *suspect_try(struct ro *st, struct inode *n, struct position *p,
-				   const struct pkey *k, const struct dio_ev_syscall *e)
+				   const struct dio_ev_syscall *e)
 {
 	struct extra *x = extra_of(st, n);
 	const struct dio_ev_syscall *r;
 	struct suspect tmp, *s;
+	struct proc *pr;
 
 	memset(&tmp, 0, offsetof(struct suspect, rec));
 	tmp.tag = p->tag;
 	tmp.tid = p->cand_tid;
 	tmp.off = p->cand;
+	tmp.name = p->cand_name;
+	tmp.first_ts = p->cand_ts;
 	tmp.read = p->read;
 	tmp.wrote = p->wrote;
 	/* nothing lost so far (nothing written below yet, or only its own): look again later */
 	if (!lost_of(st, &tmp, n))
 		return NULL;
-	s = table_put(&st->suspects, k, NULL);
+	tmp.kind = p->flags & POS_CAND_KEPT ? KIND_PAST_END : KIND_STALE;
+	tmp.exact = !!(p->flags & POS_EXACT);
+	tmp.pid = p->cand_pid;
+	pr = table_get(&st->procs, &tmp.pid);
+	memcpy(tmp.comm, pr ? pr->prog.name : p->cand_comm, sizeof(tmp.comm));
+	memcpy(tmp.tcomm, p->cand_comm, sizeof(tmp.tcomm));
+	tmp.size_known = n->g.size_known;
+	tmp.size_then = n->g.size;
+	old_end(st, n, p, &tmp);
+	p->susp = ++st->serial;
+	s = table_put(&st->suspects, &p->susp, NULL);
 	memcpy(s, &tmp, offsetof(struct suspect, rec));
-	s->kind = p->flags & POS_CAND_KEPT ? KIND_PAST_END : KIND_STALE;
-	s->pid = p->cand_pid;
-	memcpy(s->comm, p->cand_comm, sizeof(s->comm));
-	s->first_ts = p->cand_ts;
-	s->size_known = n->g.size_known;
-	s->size_then = n->g.size;
-	old_end(st, n, p, s);
 	n->nsusp++;
-	p->flags = (p->flags | POS_DONE) & ~(POS_CAND | POS_CAND_KEPT);
+	p->flags = (p->flags | POS_DONE) & ~(POS_CAND | POS_CAND_KEPT | POS_EXACT | POS_NAMED);
 	/* what replaced the file, the first write to the new data, how the reader got there */
 	if (x && (r = rec_ev(&x->replaced)))
 		add_rec(s, r);
@@ -1328,15 +1601,76 @@ static struct suspect *suspect_try(struct ro *st, struct inode *n, struct positi
 	return s;
 }
 
+/* reads a pool of threads has in flight at once, as a share of a read: see README */
+#define POOL_READS	16
+
+/*
+ * A read of a candidate below its offset: a pool of threads whose reads of a
+ * stream reach dio out of order (the offset goes down to it), or a reader that
+ * reads at random or went back for what it skipped (not a resume, for this
+ * epoch).
+ */
+static void read_below(struct inode *n, struct position *p, const struct dio_ev_syscall *e,
+		       uint64_t off, uint64_t got)
+{
+	uint64_t size = got ? got : 1;
+
+	if (!(p->flags & POS_CAND_KEPT) && off > p->cand_floor && off + got <= p->cand &&
+	    p->cand - (off + got) <= POOL_READS * size) {
+		p->cand = off;
+		p->flags &= ~POS_EXACT;
+		if (readers_end(&n->carriers, e->pid, p->cand_name, off))
+			p->flags |= POS_EXACT;
+		return;
+	}
+	p->flags = (p->flags | POS_RANDOM) & ~(POS_CAND | POS_CAND_KEPT | POS_EXACT | POS_NAMED);
+}
+
+/*
+ * How far a program read a replaced file in this epoch. A description that
+ * read on to the end is a stream of its program: what it read counts as read
+ * by the program's readers, and if it read from the start of the data, its
+ * program went back for it then.
+ */
+static void note_stream(struct ro *st, struct inode *n, struct position *p, uint32_t name,
+			const struct dio_ev_syscall *e, uint64_t off, uint64_t got, int at_end)
+{
+	uint64_t start = n->g.written.n ? n->g.written.lo[0] : 0;
+	struct stream *r;
+
+	if (off <= start)
+		p->start_ts = e->hdr.ts;
+	r = stream_of(st, n, &e->tag, name, got != 0);
+	if (r && got && off + got > r->reach)
+		r->reach = off + got;
+	if (!(p->flags & POS_CAUGHT) && !at_end)
+		return;
+	if (!r)
+		r = stream_of(st, n, &e->tag, name, 1);
+	if (!(p->flags & POS_CAUGHT)) {
+		p->flags |= POS_CAUGHT;
+		for (uint32_t i = 0; i < p->read.n; i++)
+			ranges_add(&r->credit, p->read.lo[i], p->read.hi[i]);
+	} else {
+		ranges_add(&r->credit, off, off + got);
+	}
+	if (p->start_ts > r->back_ts) {
+		r->flags |= STREAM_BACK;
+		r->back_ts = p->start_ts;
+	}
+}
+
 static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall *e)
 {
 	uint64_t off = (uint64_t)e->offset, got = e->ret > 0 ? (uint64_t)e->ret : 0;
 	uint64_t count = st->counted[e->nr] ? e->args[2] : 0;
 	struct thread_io *t = thread_for(st, n, e);
 	struct extra *x = extra_of(st, n);
+	uint32_t name = st->cur_name;
 	struct position *p;
 	struct suspect *s;
 	struct pkey k;
+	int eof, at_end;
 
 	/* a read that got nothing says nothing of the size */
 	if (got && off + got > t->read_end)
@@ -1346,38 +1680,57 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 	if (got && off + got > n->g.size)
 		n->g.size = off + got;
 	if (got)
-		readers_add(&n->g.readers, e->pid, e->comm);
+		readers_add(&n->g.readers, e->pid, name, off + got);
+	/*
+	 * On to the end: the read got nothing or less than it asked for (eof),
+	 * or it reached the end of all dio saw written. Only the first makes a
+	 * suspect of a candidate: a database reads its last page whole.
+	 */
+	eof = !got || got < count;
+	at_end = eof || (n->g.size_known && off + got >= n->g.size);
 	p = position_for(st, n, e, &k);
+	/* a read after an lseek to the end: that lseek was more than a look at the size */
+	p->flags &= ~POS_PEEK;
 	if (!(p->flags & POS_USED) || off != p->next) {
 		/* put somewhere by the read itself: a pread, or the first read it makes here */
 		int kept = !(p->flags & POS_USED) && (p->flags & POS_KEPT) && off == p->next;
 
-		put_at(n, p, e, off, kept);
+		put_at(st, n, p, e, off, kept);
 		if (x && (p->flags & POS_CAND) && p->cand_ts == e->hdr.ts)
 			rec_set(&x->jump, e);
 	}
 	p->flags |= POS_USED;
 	/*
-	 * It went below where it was put: random access, or it went back for what
-	 * it missed. Either way not a stream resumed there, for this epoch.
+	 * It went below where it was put: a pool's reads out of order, random
+	 * access, or it went back for what it missed.
 	 */
 	if ((p->flags & POS_CAND) && off < p->cand)
-		p->flags = (p->flags | POS_RANDOM) & ~(POS_CAND | POS_CAND_KEPT);
+		read_below(n, p, e, off, got);
 	ranges_add(&p->read, off, off + got);
 	if (got && off + got > p->reach)
 		p->reach = off + got;
 	p->next = off + got;
-	s = st->suspects.n ? table_get(&st->suspects, &k) : NULL;
-	/* read on to the end: a read that got nothing, or less than it asked for */
-	if (!s && (p->flags & POS_CAND) && (!got || got < count))
-		s = suspect_try(st, n, p, &k, e);
+	/* what a program read matters only where a resume can be: in a replaced file */
+	if (replaced(n))
+		note_stream(st, n, p, name, e, off, got, at_end);
+	s = suspect_of(st, p);
+	/*
+	 * A suspect: it read on past the end from there, as a follower does, or
+	 * read on above an offset its program had carried over.
+	 */
+	if (!s && (p->flags & POS_CAND) && off >= p->cand &&
+	    (!(p->flags & POS_NAMED) || (p->flags & POS_EXACT)) &&
+	    (eof || (got && (p->flags & POS_EXACT))))
+		s = suspect_try(st, n, p, e);
 	if (!s)
 		return;
 	s->reads++;
 	s->eof_reads += !got;
 	s->bytes_read += got;
-	if (off >= s->off)
+	if (off >= s->off) {
 		s->bytes_above += got;
+		s->to_end |= at_end;
+	}
 	ranges_add(&s->read, off, off + got);
 	s->last_ts = e->hdr.ts;
 	add_rec(s, e);
@@ -1392,12 +1745,41 @@ static int opens_trunc(const struct ro *st, const struct dio_ev_syscall *e)
 	return a && (e->args[a - 1] & O_TRUNC);
 }
 
-/* a reading position ended: what its suspect missed is final */
+/*
+ * A reading position ended. Its suspect stays: the reader may open the file
+ * again and read what it skipped through another description.
+ */
 static void position_end(struct ro *st, const struct pkey *k)
 {
-	if (st->suspects.n)
-		settle_one(st, k, NULL);
 	table_del(&st->positions, k);
+}
+
+/*
+ * The file an open found under a path, remembered for the next open there. A
+ * file nobody read yet that took the name of another, which a program read
+ * (a log rotated by rename and created again), continues the earlier file
+ * for a reader that keeps its offset by the name.
+ */
+static void note_name(struct ro *st, struct inode *n, const struct dio_ev_syscall *e)
+{
+	const char *path = st->host->tag_path(st->ctx, &e->tag);
+	struct inode *old;
+	struct named *m;
+	int created;
+	uint64_t h;
+
+	if (!path || !path[0])
+		return;
+	h = name_hash(path, strlen(path));
+	m = table_put(&st->names, &h, &created);
+	if (!created && (m->tag.ino != e->tag.ino || m->tag.dev != e->tag.dev) &&
+	    !n->g.readers.n && !replaced(n) && (old = inode_of_tag(st, &m->tag)) &&
+	    old->g.readers.n) {
+		n->by_name = 1;
+		n->name_prev = m->tag;
+		n->carriers = old->g.readers;
+	}
+	m->tag = e->tag;
 }
 
 static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
@@ -1406,6 +1788,8 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 	struct pkey pk;
 	struct inode *n;
 
+	/* every record of a main thread names its program */
+	st->cur_name = proc_of(st, e)->name;
 	if (call_failed(e->ret))
 		return;
 	if (k == CALL_UNLINK || k == CALL_RENAME) {
@@ -1433,6 +1817,7 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 	case CALL_OPEN:
 		if (opens_trunc(st, e))
 			truncated(st, n, e, 0);
+		note_name(st, n, e);
 		break;
 	case CALL_TRUNCATE:
 		truncated(st, n, e, e->args[1]);
@@ -1475,12 +1860,17 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 			n->g.deleted_ts = ev->ts;
 	} else if (ev->type == DIO_EV_PROC) {
 		const struct dio_ev_proc *p = (const void *)ev;
-		struct pick pk = { .pid = p->pid };
+		struct pick pk = { .pid = p->pid, .final = 1 };
 
-		/* a reader that is gone will read nothing more: its report is complete */
+		/* a reader that is gone will read nothing more: what it skipped is lost */
 		if (p->kind == DIO_PROC_EXIT && (p->flags & DIO_PROCF_GROUP_DEAD)) {
 			settle(st, &pk, NULL);
-			emit_reports(st, p->pid, 0);
+			table_del(&st->procs, &p->pid);
+		} else if (p->kind == DIO_PROC_EXEC) {
+			struct proc *pr = table_put(&st->procs, &p->pid, NULL);
+
+			prog_see_record(&pr->prog, ev);
+			pr->name = comm_hash(pr->prog.name);
 		}
 	}
 	return 0;
@@ -1497,10 +1887,13 @@ static int ro_finish(void *state)
 		TABLE_USE(&st->threads, "(file, thread) pairs", "max_readers"),
 		TABLE_USE(&st->suspects, "readers at a stale offset", "max_suspects"),
 		TABLE_USE(&st->removals, "unlink and rename calls", "max_removals"),
+		TABLE_USE(&st->procs, "processes", "max_positions"),
+		TABLE_USE(&st->streams, "(file, program) pairs", "max_positions"),
+		TABLE_USE(&st->names, "paths opened", "max_files"),
 	};
 
 	settle(st, &p, NULL);
-	emit_reports(st, 0, 1);
+	emit_reports(st);
 	return tables_report(st->host, st->ctx, rules[KINDS].code, "reuse-offset", u,
 			     sizeof(u) / sizeof(u[0]));
 }
@@ -1517,6 +1910,9 @@ static void ro_destroy(void *state)
 	table_free(&st->suspects);
 	table_free(&st->reports);
 	table_free(&st->removals);
+	table_free(&st->procs);
+	table_free(&st->streams);
+	table_free(&st->names);
 	pool_free(&st->extras);
 	free(st->batch);
 	free(st);
@@ -1559,7 +1955,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		err = table_init(&st->positions, sizeof(struct pkey), sizeof(struct position),
 				 (size_t)o[O_MAX_POSITIONS].i);
 	if (!err)
-		err = table_init(&st->suspects, sizeof(struct pkey), sizeof(struct suspect),
+		err = table_init(&st->suspects, sizeof(uint64_t), sizeof(struct suspect),
 				 suspects);
 	if (!err)
 		err = table_init(&st->reports, sizeof(struct rkey), sizeof(struct report),
@@ -1567,6 +1963,15 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	if (!err)
 		err = table_init(&st->removals, sizeof(uint64_t), sizeof(struct removal),
 				 (size_t)o[O_MAX_REMOVALS].i);
+	if (!err)
+		err = table_init(&st->procs, sizeof(uint32_t), sizeof(struct proc),
+				 (size_t)o[O_MAX_POSITIONS].i);
+	if (!err)
+		err = table_init(&st->streams, sizeof(struct skey), sizeof(struct stream),
+				 (size_t)o[O_MAX_POSITIONS].i);
+	if (!err)
+		err = table_init(&st->names, sizeof(uint64_t), sizeof(struct named),
+				 (size_t)o[O_MAX_FILES].i);
 	if (!err)
 		err = pool_init(&st->extras, sizeof(struct extra), extras);
 	if (err)

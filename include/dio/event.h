@@ -114,8 +114,10 @@ struct dio_ev_syscall {
 #define DIO_OFD_CLOSE	1	/* close, or close_range, of its last fd */
 #define DIO_OFD_REPLACED 2	/* dup2, dup3 or F_DUPFD onto its last fd closed it */
 #define DIO_OFD_EXEC	3	/* its last fds were close-on-exec, and the process ran execve */
-#define DIO_OFD_EXIT	4	/* the process that held its last fds ended */
-#define DIO_OFD_END	5	/* the trace ended with it open (dio analyze, dio trace at exit) */
+#define DIO_OFD_EXIT	4	/* the process that held its last fds ended (tid 0: dio found it
+				 * gone from the machine without its exit record) */
+#define DIO_OFD_END	5	/* the trace ended with it open (dio analyze, dio trace at exit),
+				 * or dio stopped following its process (its table was full) */
 
 /* dio_ev_ofd.flags */
 #define DIO_OFDF_OPENED	0x01	/* dio saw the call that made it: open_ts is that call's entry */

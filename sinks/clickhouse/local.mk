@@ -2,8 +2,7 @@
 # ClickHouse over HTTP: libcurl for the requests, zlib for the gzip bodies.
 sink_LTLIBRARIES += sinks/clickhouse/clickhouse.la
 sinks_clickhouse_clickhouse_la_SOURCES = sinks/clickhouse/clickhouse.c sinks/clickhouse/sender.c \
-	sinks/clickhouse/sender.h sinks/clickhouse/schema.h sinks/clickhouse/reply.c \
-	sinks/clickhouse/reply.h
+	sinks/clickhouse/sender.h sinks/clickhouse/schema.h sinks/clickhouse/reply.h
 sinks_clickhouse_clickhouse_la_CFLAGS = $(AM_CFLAGS) $(LIBCURL_CFLAGS) $(ZLIB_CFLAGS)
 sinks_clickhouse_clickhouse_la_LIBADD = $(LIBCURL_LIBS) $(ZLIB_LIBS) -lpthread
 sinks_clickhouse_clickhouse_la_LDFLAGS = $(MODULE_LDFLAGS) -export-symbols-regex '^dio_sink$$'

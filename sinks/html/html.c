@@ -37,6 +37,12 @@ static const struct dio_option options[] = {
  * megabytes, not of hundreds.
  */
 #define FILES_SHOWN	10000
+/*
+ * Threads the same way, by time in calls: a machine that starts threads
+ * without end (dio trace -a) makes a page of its 10 000 busiest, and those
+ * with a lane of their own in the timeline, which always keep their row.
+ */
+#define THREADS_SHOWN	10000
 
 static const char *const class_names[NCLASS] = {
 	"data", "sync", "meta", "dir", "xattr", "async", "other",
@@ -69,6 +75,7 @@ struct blkop {
 struct table {
 	void *v;
 	size_t n, cap, elem;
+	int files;		/* of struct fstat, else of struct tstat */
 };
 
 struct html {
@@ -84,6 +91,8 @@ struct html {
 	struct table files, threads;
 	struct fstat other;		/* the files summed into one row */
 	uint64_t nother;		/* rows summed into it */
+	struct tstat tother;		/* the threads summed into one row */
+	uint64_t ntother;		/* rows summed into it */
 	struct timeline tl;
 };
 
@@ -100,11 +109,12 @@ static void html_destroy(void *state)
 	free(h);
 }
 
-static int table_init(struct table *t, size_t elem)
+static int table_init(struct table *t, int files)
 {
-	t->elem = elem;
+	t->files = files;
+	t->elem = files ? sizeof(struct fstat) : sizeof(struct tstat);
 	t->cap = 256;
-	t->v = calloc(t->cap, elem);
+	t->v = calloc(t->cap, t->elem);
 	return t->v ? 0 : -ENOMEM;
 }
 
@@ -135,8 +145,24 @@ static struct tstat *thread_slot(struct tstat *v, size_t cap, uint32_t tid)
 	return &v[i];
 }
 
+/* e's slot in v, a table of cap entries like t's */
+static void *slot_in(const struct table *t, void *v, size_t cap, const void *e)
+{
+	if (t->files)
+		return file_slot(v, cap, &((const struct fstat *)e)->tag);
+	return thread_slot(v, cap, ((const struct tstat *)e)->tid);
+}
+
+/* t's entry i, NULL when that slot is empty */
+static void *entry(const struct table *t, size_t i)
+{
+	void *e = (char *)t->v + i * t->elem;
+
+	return (t->files ? ((struct fstat *)e)->used : ((struct tstat *)e)->used) ? e : NULL;
+}
+
 /* a table twice as large with the same entries; 0 or -ENOMEM */
-static int table_grow(struct table *t, int files)
+static int table_grow(struct table *t)
 {
 	size_t cap = 2 * t->cap;
 	void *v = calloc(cap, t->elem);
@@ -144,22 +170,57 @@ static int table_grow(struct table *t, int files)
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->cap; i++) {
-		if (files) {
-			struct fstat *e = (struct fstat *)t->v + i;
+		void *e = entry(t, i);
 
-			if (e->used)
-				*file_slot(v, cap, &e->tag) = *e;
-		} else {
-			struct tstat *e = (struct tstat *)t->v + i;
-
-			if (e->used)
-				*thread_slot(v, cap, e->tid) = *e;
-		}
+		if (e)
+			memcpy(slot_in(t, v, cap, e), e, t->elem);
 	}
 	free(t->v);
 	t->v = v;
 	t->cap = cap;
 	return 0;
+}
+
+/*
+ * The keep entries that come first by cmp stay in t; fold adds each other
+ * one into the row of the rest. 0 or -ENOMEM (t as it was).
+ */
+static int keep_top(struct html *h, struct table *t, size_t keep,
+		    int (*cmp)(const void *, const void *), void (*fold)(struct html *h, void *e))
+{
+	char *nv = NULL;
+	void **by = NULL;
+	size_t n = 0;
+	int err = -ENOMEM;
+
+	if (t->n <= keep)
+		return 0;
+	by = malloc(t->n * sizeof(*by));
+	nv = calloc(t->cap, t->elem);
+	if (!by || !nv)
+		goto cleanup;
+	for (size_t i = 0; i < t->cap; i++) {
+		void *e = entry(t, i);
+
+		if (e)
+			by[n++] = e;
+	}
+	qsort(by, n, sizeof(*by), cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i < keep)
+			memcpy(slot_in(t, nv, t->cap, by[i]), by[i], t->elem);
+		else
+			fold(h, by[i]);
+	}
+	free(t->v);
+	t->v = nv;
+	t->n = keep;
+	nv = NULL;
+	err = 0;
+cleanup:
+	free(by);
+	free(nv);
+	return err;
 }
 
 /* the most costly first: time in calls, then calls, then the tag */
@@ -178,6 +239,18 @@ static int by_cost(const void *a, const void *b)
 	return x->tag.gen < y->tag.gen ? -1 : x->tag.gen > y->tag.gen;
 }
 
+static void fold_file(struct html *h, void *e)
+{
+	const struct fstat *f = e;
+
+	h->other.calls += f->calls;
+	h->other.errors += f->errors;
+	h->other.rbytes += f->rbytes;
+	h->other.wbytes += f->wbytes;
+	h->other.ns += f->ns;
+	h->nother++;
+}
+
 /*
  * The keep files that cost most stay in the table; the others are added into
  * h->other and counted. A file that comes back starts a row again (its
@@ -185,41 +258,43 @@ static int by_cost(const void *a, const void *b)
  */
 static int keep_costly(struct html *h, size_t keep)
 {
-	struct fstat *v = h->files.v, **by = NULL, *nv = NULL;
-	size_t n = 0;
-	int err = -ENOMEM;
+	return keep_top(h, &h->files, keep, by_cost, fold_file);
+}
 
-	if (h->files.n <= keep)
-		return 0;
-	by = malloc(h->files.n * sizeof(*by));
-	nv = calloc(h->files.cap, sizeof(*nv));
-	if (!by || !nv)
-		goto cleanup;
-	for (size_t i = 0; i < h->files.cap; i++)
-		if (v[i].used)
-			by[n++] = &v[i];
-	qsort(by, n, sizeof(*by), by_cost);
-	for (size_t i = 0; i < n; i++) {
-		if (i < keep) {
-			*file_slot(nv, h->files.cap, &by[i]->tag) = *by[i];
-			continue;
-		}
-		h->other.calls += by[i]->calls;
-		h->other.errors += by[i]->errors;
-		h->other.rbytes += by[i]->rbytes;
-		h->other.wbytes += by[i]->wbytes;
-		h->other.ns += by[i]->ns;
-		h->nother++;
-	}
-	free(h->files.v);
-	h->files.v = nv;
-	h->files.n = keep;
-	nv = NULL;
-	err = 0;
-cleanup:
-	free(by);
-	free(nv);
-	return err;
+/* threads with a timeline lane first (their row holds the lane), then the busiest */
+static int by_busy(const void *a, const void *b)
+{
+	const struct tstat *x = *(const struct tstat *const *)a, *y = *(const struct tstat *const *)b;
+	int lx = x->lane < TL_LANES, ly = y->lane < TL_LANES;
+
+	if (lx != ly)
+		return ly - lx;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static void fold_thread(struct html *h, void *e)
+{
+	const struct tstat *t = e;
+
+	h->tother.calls += t->calls;
+	h->tother.rbytes += t->rbytes;
+	h->tother.wbytes += t->wbytes;
+	h->tother.ns += t->ns;
+	h->ntother++;
+}
+
+/*
+ * The keep threads with a lane or the most time in calls stay; the others
+ * are added into h->tother and counted. A thread that comes back starts a
+ * row again, in the timeline's shared lane. 0 or -ENOMEM.
+ */
+static int keep_busiest(struct html *h, size_t keep)
+{
+	return keep_top(h, &h->threads, keep, by_busy, fold_thread);
 }
 
 static struct fstat *file_of(struct html *h, const struct dio_file_tag *tag)
@@ -229,7 +304,7 @@ static struct fstat *file_of(struct html *h, const struct dio_file_tag *tag)
 	/* amortised: one sort for every FILES_SHOWN new files */
 	if (h->files.n >= 2 * FILES_SHOWN && keep_costly(h, FILES_SHOWN))
 		return NULL;
-	if (2 * (h->files.n + 1) > h->files.cap && table_grow(&h->files, 1))
+	if (2 * (h->files.n + 1) > h->files.cap && table_grow(&h->files))
 		return NULL;
 	f = file_slot(h->files.v, h->files.cap, tag);
 	if (!f->used) {
@@ -244,7 +319,9 @@ static struct tstat *thread_of(struct html *h, uint32_t tid)
 {
 	struct tstat *t;
 
-	if (2 * (h->threads.n + 1) > h->threads.cap && table_grow(&h->threads, 0))
+	if (h->threads.n >= 2 * THREADS_SHOWN && keep_busiest(h, THREADS_SHOWN))
+		return NULL;
+	if (2 * (h->threads.n + 1) > h->threads.cap && table_grow(&h->threads))
 		return NULL;
 	t = thread_slot(h->threads.v, h->threads.cap, tid);
 	if (!t->used) {
@@ -270,9 +347,9 @@ static int html_init(const struct dio_host *host, struct dio_ctx *ctx,
 	}
 	err = report_init(&h->r, host, ctx, o[O_FILE].s);
 	if (!err)
-		err = table_init(&h->files, sizeof(struct fstat));
+		err = table_init(&h->files, 1);
 	if (!err)
-		err = table_init(&h->threads, sizeof(struct tstat));
+		err = table_init(&h->threads, 0);
 	if (!err)
 		err = tl_init(&h->tl, 0);
 	if (err) {
@@ -530,9 +607,15 @@ static void json_files(struct html *h, struct rbuf *b)
 
 static void json_threads(struct html *h, struct rbuf *b)
 {
-	const struct tstat *v = h->threads.v;
+	const struct tstat *v;
 	int first = 1;
 
+	/* without memory to sort, every row is written: a larger page, nothing lost */
+	keep_busiest(h, THREADS_SHOWN);
+	v = h->threads.v;
+	rbuf_fmt(b, "\"threads_other\":{\"threads\":%" PRIu64 ",\"calls\":%" PRIu64
+		 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "},",
+		 h->ntother, h->tother.calls, h->tother.rbytes, h->tother.wbytes, h->tother.ns);
 	rbuf_str(b, "\"threads\":[");
 	for (size_t i = 0; i < h->threads.cap; i++) {
 		const struct tstat *t = &v[i];

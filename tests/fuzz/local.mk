@@ -40,9 +40,9 @@ EXTRA_DIST += tests/fuzz/fuzz-chreply.sh tests/fuzz/fuzz_chreply.c \
 	tests/fuzz/chreply/procs.bin tests/fuzz/chreply/block.bin tests/fuzz/chreply/runq.bin
 CLEANFILES += tests/fuzz/fuzz_chreply
 tests/fuzz/fuzz_chreply: $(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
-		$(srcdir)/engine/chsource.h $(srcdir)/sinks/clickhouse/reply.c \
+		$(srcdir)/engine/chsource.h \
 		$(srcdir)/sinks/clickhouse/reply.h $(srcdir)/sinks/clickhouse/schema.h
 	@mkdir -p tests/fuzz
 	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBCURL_CFLAGS) \
 		$(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
-		$(srcdir)/sinks/clickhouse/reply.c -o $@ $(LIBCURL_LIBS)
+		-o $@ $(LIBCURL_LIBS)

@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The contention analyzer on tests/workloads/kvstore: four "rocksdb:low"
 # threads writing as fast as they can with fsync make the two "client" threads'
-# small writes and fdatasyncs slow and rare, which must give one finding whose
-# interval is the background phase, whose background threads are the four, and
-# whose rates and p99 call times are the ones worked out from the client calls
-# the workload timed itself; the same threads rate-limited must give none.
-# Eight background threads that never rest, 2 to 8 of them busy at a time,
-# leave no quiet baseline: the finding must then compare the windows by how
-# many were busy, with the per-level table, the split and its numbers worked
-# out from the client and background calls the workload timed. For both, the
-# findings of a recorded trace analyzed offline are the ones dio made inline.
+# small writes and fdatasyncs slow and rare, which must give one finding that
+# compares the windows with the four busy (the background phase) against those
+# with none, names the four threads, and whose table, rates and p99 call times
+# are the ones worked out from the client and background calls the workload
+# timed itself; the same threads rate-limited must give none. Eight background
+# threads that never rest, 2 to 8 of them busy at a time, leave no window
+# without them: the finding must then compare the windows with more busy
+# against those with fewer, checked the same way. For both, the findings of a
+# recorded trace analyzed offline are the ones dio made inline.
 #
 # It needs a disk: the files go to /var/tmp (tmpfs has no device queue to
 # fill, so there the test is skipped).
@@ -167,68 +167,6 @@ who() {
 	fi
 }
 
-if run saturate saturate; then
-	n=$(findings saturate | grep -c .)
-	if [ "$n" -ne 1 ]; then
-		echo "FAIL: $n contention findings for the saturating workload, expected 1"
-		findings saturate
-		fail=1
-	else
-		f=$(findings saturate)
-		echo "saturate: $(get .title)"
-		who saturate
-		[ "$(get .count)" = 1 ] || { echo "FAIL: $(get .count) harmful intervals, expected 1"; fail=1; }
-		msg=$(get .message)
-		printf "%s\n" "$msg" | grep -q '^The foreground threads client[01], client[01] (group client)' ||
-			{ echo "FAIL: the message does not name the two client threads"; fail=1; }
-		if printf "%s\n" "$msg" | grep -q 'did no harm\|before there was a baseline'; then
-			echo "FAIL: contended intervals other than the background phase:"
-			echo "$msg"
-			fail=1
-		fi
-		# the interval is the background phase, to within a window either side
-		start=$(get .ts_ns)
-		end=$(get .last_ts_ns)
-		bs=$(fact saturate bg_start_ns)
-		be=$(fact saturate bg_end_ns)
-		if [ "$start" -lt $((bs - W)) ] || [ "$start" -gt $((bs + W)) ] ||
-		   [ "$end" -lt "$be" ] || [ "$end" -gt $((be + 5 * W)) ]; then
-			echo "FAIL: interval [$start, $end) is not the background phase [$bs, $be)"
-			fail=1
-		fi
-		# the numbers of the title, against the client calls the workload timed
-		title=$(get .title)
-		set -- $(printf "%s\n" "$title" | sed -n 's/^client: \([0-9]*\) I\/O calls\/s instead of \([0-9]*\) ([-+0-9]*%), p99 \([0-9.]* [mu]*s\) instead of \([0-9.]* [mu]*s\) (x[0-9.]*) while \([0-9]*\) background threads did I\/O$/\1 \2 \3 \4 \5/p')
-		if [ $# -ne 7 ]; then
-			echo "FAIL: title not as expected: $title"
-			fail=1
-		else
-			got_cr=$1 got_br=$2 got_cp=$(ns "$3 $4") got_bp=$(ns "$5 $6") peak=$7
-			# "value rounding" each
-			set -- $(expected "$start" "$end" < "$TMP/saturate.calls")
-			echo "saturate: expected from the calls: baseline $1 calls/s p99 $2 ns," \
-			     "contended $3 calls/s p99 $4 ns; dio: $got_br, ${got_bp% *}, $got_cr," \
-			     "${got_cp% *}"
-			near "$got_br" "$1" 1 || { echo "FAIL: baseline rate $got_br, expected $1"; fail=1; }
-			near "$got_cr" "$3" 1 || { echo "FAIL: contended rate $got_cr, expected $3"; fail=1; }
-			# the p99s as p99ok() allows
-			for pair in "$got_bp $2 baseline" "$got_cp $4 contended"; do
-				set -- $pair
-				if ! p99ok saturate "$1" "$2" "$3"; then
-					echo "FAIL: $4 p99 $1 ns (shown to $2 ns), expected $3 ns to 25 % above"
-					fail=1
-				fi
-			done
-			[ "$peak" = 4 ] || { echo "FAIL: $peak background threads at once, expected 4"; fail=1; }
-			# the effect itself: at least a 30 % drop or twice the p99, as the workload saw it
-			awk -v br="$(fact saturate base_rate)" -v cr="$(fact saturate cont_rate)" \
-			    -v bp="$(fact saturate base_p99_us)" -v cp="$(fact saturate cont_p99_us)" \
-			    'BEGIN { exit !(cr <= 0.7 * br || cp >= 2 * bp) }' ||
-				{ echo "FAIL: the workload itself saw no harm: the disk did not saturate"; fail=1; }
-		fi
-	fi
-fi
-
 if run throttled throttled; then
 	# On a shared machine the rate-limited threads now and then do slow the clients
 	# down; a finding is then right. No finding is required where the calls show
@@ -330,6 +268,109 @@ range() {
 	esac
 }
 
+# split_finding RUN: the one finding of RUN ($f) compares windows with few and
+# many background threads busy ("... while 3-8 background threads did I/O,
+# against 2", "none" for none busy): its table row by row, the two sides'
+# rates and p99s, its evidence (the many side's first and last window and its
+# windows) and the effect itself must be what the workload's calls give when
+# counted as the analyzer counts them (levels). Sets few, many (ranges "LO HI")
+# and msg.
+split_finding() {
+	title=$(get .title)
+	msg=$(get .message)
+	set -- $(printf "%s\n" "$title" | sed -n 's/^client: \([0-9]*\) I\/O calls\/s instead of \([0-9]*\) ([-+0-9]*%), p99 \([0-9.]* [mu]*s\) instead of \([0-9.]* [mu]*s\) (x[0-9.]*) while \([0-9-]*\) background threads\{0,1\} did I\/O, against \([0-9a-z-]*\)$/\1 \2 \3 \4 \5 \6/p')
+	if [ $# -ne 8 ]; then
+		echo "FAIL: $1: title not as expected: $title"
+		fail=1
+		return 1
+	fi
+	got_mr=$1 got_fr=$2 got_mp=$(ns "$3 $4") got_fp=$(ns "$5 $6")
+	many_busy=$7 few_busy=$8
+	many=$(range "$7")
+	if [ "$8" = none ]; then few="0 0"; else few=$(range "$8"); fi
+	start=$(get .ts_ns)
+	levels "$start" $few $many < "$TMP/$run.calls" > "$TMP/levels"
+	# the table, row by row: windows to one either way (a call's own clock
+	# and the kernel's differ by microseconds at a window's edge)
+	printf "%s\n" "$msg" | awk '/^  busy  windows  calls\/s  p99$/ { t = 1; next }
+		t && /^ +[0-9]+ +[0-9]+ +[0-9]+  / { print $1, $2, $3, $4, $5; next } { t = 0 }' \
+		> "$TMP/table"
+	if [ "$(wc -l < "$TMP/table")" -ne "$(grep -c '^level' "$TMP/levels")" ]; then
+		echo "FAIL: $run: the table has other levels than the calls:"
+		cat "$TMP/table" "$TMP/levels"
+		fail=1
+	fi
+	while read -r l nw rate p unit; do
+		set -- $(awk -v l="$l" '$1 == "level" && $2 == l { print $3, $4, $5 }' "$TMP/levels")
+		if [ $# -ne 3 ] || [ $((nw - $1)) -gt 1 ] || [ $(($1 - nw)) -gt 1 ] ||
+		   ! near "$rate" "$2" 3 || ! p99ok "$run" $(ns "$p $unit") "$3"; then
+			echo "FAIL: $run: $l busy: dio $nw windows, $rate calls/s, p99 $p $unit;" \
+			     "from the calls: ${1:-?} windows, ${2:-?} calls/s, p99 ${3:-?} ns"
+			fail=1
+		fi
+	done < "$TMP/table"
+	set -- $(grep '^many ' "$TMP/levels")
+	many_w=$2 many_r=$3 many_p=$4 first=$5 last=$6
+	set -- $(grep '^few ' "$TMP/levels")
+	few_w=$2 few_r=$3 few_p=$4
+	echo "$run: expected from the calls: $few_busy busy $few_r calls/s p99 $few_p ns," \
+	     "$many_busy busy $many_r calls/s p99 $many_p ns; dio: $got_fr, ${got_fp% *}," \
+	     "$got_mr, ${got_mp% *}"
+	near "$got_fr" "$few_r" 2 || { echo "FAIL: $run: rate with few busy $got_fr, expected $few_r"; fail=1; }
+	near "$got_mr" "$many_r" 2 || { echo "FAIL: $run: rate with many busy $got_mr, expected $many_r"; fail=1; }
+	p99ok "$run" $got_fp "$few_p" || { echo "FAIL: $run: p99 with few busy $got_fp, expected $few_p ns"; fail=1; }
+	p99ok "$run" $got_mp "$many_p" || { echo "FAIL: $run: p99 with many busy $got_mp, expected $many_p ns"; fail=1; }
+	# evidence: the many side's first and last window, and its windows
+	if [ "$first" -ne 0 ] || [ "$(get .last_ts_ns)" -ne $((start + (last + 1) * W)) ]; then
+		echo "FAIL: $run: [$start, $(get .last_ts_ns)) is not the many side's windows $first..$last"
+		fail=1
+	fi
+	d=$(($(get .count) - many_w))
+	[ "$d" -le 2 ] && [ "$d" -ge -2 ] ||
+		{ echo "FAIL: $run: count $(get .count), expected $many_w windows"; fail=1; }
+	# the effect itself, as the workload's calls show it
+	awk -v fr="$few_r" -v mr="$many_r" -v fp="$few_p" -v mp="$many_p" \
+	    'BEGIN { exit !(mr <= 0.7 * fr || mp >= 2 * fp) }' ||
+		{ echo "FAIL: $run: the workload's own calls show no harm"; fail=1; }
+}
+
+if run saturate saturate; then
+	n=$(findings saturate | grep -c .)
+	if [ "$n" -ne 1 ]; then
+		echo "FAIL: $n contention findings for the saturating workload, expected 1"
+		findings saturate
+		fail=1
+	else
+		f=$(findings saturate)
+		run=saturate
+		echo "saturate: $(get .title)"
+		who saturate
+		printf "%s\n" "$(get .message)" | grep -q '^The foreground threads client[01], client[01] (group client)' ||
+			{ echo "FAIL: the message does not name the two client threads"; fail=1; }
+		if split_finding saturate; then
+			# the calm phase against the four threads' phase, which the many
+			# side's windows are, to within a window either side
+			[ "$few_busy" = none ] ||
+				{ echo "FAIL: the baseline is $few_busy busy, not the calm phase"; fail=1; }
+			[ "${many#* }" = 4 ] ||
+				{ echo "FAIL: $many_busy busy, expected up to the 4 threads"; fail=1; }
+			end=$(get .last_ts_ns)
+			bs=$(fact saturate bg_start_ns)
+			be=$(fact saturate bg_end_ns)
+			if [ "$start" -lt $((bs - W)) ] || [ "$start" -gt $((bs + W)) ] ||
+			   [ "$end" -lt "$be" ] || [ "$end" -gt $((be + 5 * W)) ]; then
+				echo "FAIL: [$start, $end) is not the background phase [$bs, $be)"
+				fail=1
+			fi
+			# the effect as the workload timed it: at least a 30 % drop or twice the p99
+			awk -v br="$(fact saturate base_rate)" -v cr="$(fact saturate cont_rate)" \
+			    -v bp="$(fact saturate base_p99_us)" -v cp="$(fact saturate cont_p99_us)" \
+			    'BEGIN { exit !(cr <= 0.7 * br || cp >= 2 * bp) }' ||
+				{ echo "FAIL: the workload itself saw no harm: the disk did not saturate"; fail=1; }
+		fi
+	fi
+fi
+
 if run busy busy; then
 	n=$(findings busy | grep -c .)
 	if [ "$n" -ne 1 ]; then
@@ -343,70 +384,18 @@ if run busy busy; then
 		fail=1
 	else
 		f=$(findings busy)
+		run=busy
 		echo "busy: $(get .title)"
 		who busy
-		msg=$(get .message)
-		printf "%s\n" "$msg" | grep -q '^There was no baseline without them (0 windows with fewer than 2 busy, 10 needed),$' ||
-			{ echo "FAIL: the message does not say there was no quiet baseline:"; echo "$msg"; fail=1; }
-		title=$(get .title)
-		set -- $(printf "%s\n" "$title" | sed -n 's/^client: \([0-9]*\) I\/O calls\/s instead of \([0-9]*\) ([-+0-9]*%), p99 \([0-9.]* [mu]*s\) instead of \([0-9.]* [mu]*s\) (x[0-9.]*) while \([0-9-]*\) background threads did I\/O, against \([0-9-]*\)$/\1 \2 \3 \4 \5 \6/p')
-		if [ $# -ne 8 ]; then
-			echo "FAIL: title not as expected: $title"
-			fail=1
-		else
-			got_mr=$1 got_fr=$2 got_mp=$(ns "$3 $4") got_fp=$(ns "$5 $6")
-			many_busy=$7 few_busy=$8
-			many=$(range "$7") few=$(range "$8")
-			start=$(get .ts_ns)
-			levels "$start" $few $many < "$TMP/busy.calls" > "$TMP/levels"
+		if split_finding busy; then
+			printf "%s\n" "$msg" | grep -q '^There was no window without background I/O: those with the fewest busy are the baseline\.$' ||
+				{ echo "FAIL: the message does not say there was no quiet baseline:"; echo "$msg"; fail=1; }
 			# no window with fewer than 2 busy: the background never rested
 			if awk '$1 == "level" && $2 < 2 { bad = 1 } END { exit !bad }' "$TMP/levels"; then
 				echo "FAIL: the workload's background rested:"
 				cat "$TMP/levels"
 				fail=1
 			fi
-			# the table, row by row: windows to one either way (a call's own clock
-			# and the kernel's differ by microseconds at a window's edge)
-			printf "%s\n" "$msg" | awk '/^  busy  windows  calls\/s  p99$/ { t = 1; next }
-				t && /^ +[0-9]+ +[0-9]+ +[0-9]+  / { print $1, $2, $3, $4, $5; next } { t = 0 }' \
-				> "$TMP/table"
-			if [ "$(wc -l < "$TMP/table")" -ne "$(grep -c '^level' "$TMP/levels")" ]; then
-				echo "FAIL: the table has other levels than the calls:"
-				cat "$TMP/table" "$TMP/levels"
-				fail=1
-			fi
-			while read -r l nw rate p unit; do
-				set -- $(awk -v l="$l" '$1 == "level" && $2 == l { print $3, $4, $5 }' "$TMP/levels")
-				if [ $# -ne 3 ] || [ $((nw - $1)) -gt 1 ] || [ $(($1 - nw)) -gt 1 ] ||
-				   ! near "$rate" "$2" 3 || ! p99ok busy $(ns "$p $unit") "$3"; then
-					echo "FAIL: $l busy: dio $nw windows, $rate calls/s, p99 $p $unit;" \
-					     "from the calls: ${1:-?} windows, ${2:-?} calls/s, p99 ${3:-?} ns"
-					fail=1
-				fi
-			done < "$TMP/table"
-			set -- $(grep '^many ' "$TMP/levels")
-			many_w=$2 many_r=$3 many_p=$4 first=$5 last=$6
-			set -- $(grep '^few ' "$TMP/levels")
-			few_w=$2 few_r=$3 few_p=$4
-			echo "busy: expected from the calls: $few_busy busy $few_r calls/s p99 $few_p ns," \
-			     "$many_busy busy $many_r calls/s p99 $many_p ns; dio: $got_fr, ${got_fp% *}," \
-			     "$got_mr, ${got_mp% *}"
-			near "$got_fr" "$few_r" 2 || { echo "FAIL: rate with few busy $got_fr, expected $few_r"; fail=1; }
-			near "$got_mr" "$many_r" 2 || { echo "FAIL: rate with many busy $got_mr, expected $many_r"; fail=1; }
-			p99ok busy $got_fp "$few_p" || { echo "FAIL: p99 with few busy $got_fp, expected $few_p ns"; fail=1; }
-			p99ok busy $got_mp "$many_p" || { echo "FAIL: p99 with many busy $got_mp, expected $many_p ns"; fail=1; }
-			# evidence: the many side's first and last window, and its windows
-			if [ "$first" -ne 0 ] || [ "$(get .last_ts_ns)" -ne $((start + (last + 1) * W)) ]; then
-				echo "FAIL: [$start, $(get .last_ts_ns)) is not the many side's windows $first..$last"
-				fail=1
-			fi
-			d=$(($(get .count) - many_w))
-			[ "$d" -le 2 ] && [ "$d" -ge -2 ] ||
-				{ echo "FAIL: count $(get .count), expected $many_w windows"; fail=1; }
-			# the effect itself, as the workload's calls show it
-			awk -v fr="$few_r" -v mr="$many_r" -v fp="$few_p" -v mp="$many_p" \
-			    'BEGIN { exit !(mr <= 0.7 * fr || mp >= 2 * fp) }' ||
-				{ echo "FAIL: the workload's own calls show no harm"; fail=1; }
 		fi
 	fi
 fi

@@ -11,8 +11,8 @@
 # one after the other. The workload's patterns are small: the rules are
 # checked without the floors of what a finding must cost (min_share,
 # min_cost_rate); with the defaults, the ones that cost next to nothing (five
-# reads of a small config file, the journal's directory opened to sync it) are
-# left out, and the costly ones (a reopen per line) stay.
+# reads of a small config file) are left out, and the costly ones (a reopen per
+# line) stay. The journal's directory, opened to sync it, is no churn.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 mount_ext4

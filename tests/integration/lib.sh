@@ -107,11 +107,23 @@ drop_cgroup() {
 	fi
 }
 
-# run_dio ARGS...: dio with a deadline (no test may hang CI); sets RC
+# run_dio ARGS...: dio with a deadline (no test may hang CI) of DIO_TIMEOUT
+# seconds, 30 by default; sets RC
 run_dio() {
-	timeout -s INT -k 5 30 "$DIO" "$@"
+	timeout -s INT -k 5 "${DIO_TIMEOUT:-30}" "$DIO" "$@"
 	RC=$?
-	[ "$RC" -ne 124 ] || echo "dio $* did not finish within 30 s"
+	[ "$RC" -ne 124 ] || echo "dio $* did not finish within ${DIO_TIMEOUT:-30} s"
+}
+
+# paths_forgotten WHAT COUNT: whether COUNT, what one of the host's tables of paths forgot
+# when a shell made $N files under --tag-table 1024 (it keeps 2048), is N - 2048 and the
+# few files the shell opens before them (the loader's, its libraries); FAIL and stderr if not
+paths_forgotten() {
+	if [ -z "$2" ] || [ "$2" -lt $((N - 2048)) ] || [ "$2" -gt $((N - 2048 + 64)) ]; then
+		echo "FAIL: $1: '$2', want $((N - 2048)) to $((N - 2048 + 64)):"
+		cat "$TMP/err"
+		return 1
+	fi
 }
 
 # calls PID FILE: the call lines of process PID (not its +++ process records,

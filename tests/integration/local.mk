@@ -73,9 +73,15 @@ INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace
 INTEGRATION_TESTS += tests/integration/diff.sh
 # dio top: counts in kernel maps equal a workload's known calls, frame by frame and in total
 INTEGRATION_TESTS += tests/integration/top-basic.sh
+# dio top: rows of exited threads added up past 4096, those gone unseen swept
+INTEGRATION_TESTS += tests/integration/top-exited.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
-INTEGRATION_TESTS += tests/integration/report-files.sh
+INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
+# the host's per-process tables: processes gone unseen are swept
+INTEGRATION_TESTS += tests/integration/trace-ofd-sweep.sh
+# dio record --max-size repeats the paths of the files used last, not of all
+INTEGRATION_TESTS += tests/integration/record-part-paths.sh
 # the README's first command
 INTEGRATION_TESTS += tests/integration/readme-demo.sh
 TESTS += $(INTEGRATION_TESTS)

@@ -40,7 +40,7 @@ need() {
 # json sink ($TMP/NAME.json). With STRACE=1, CMD runs under strace -f -y, its
 # log in $TMP/strace/NAME.log; dio leaves out the calls on that directory, so
 # that strace's own writes are not in the trace. DIO_LIMIT: seconds dio may
-# record (default 30, run_dio's deadline).
+# record, and analyze (default 30, run_dio's deadline).
 record() {
 	rec_name=$1
 	shift
@@ -57,8 +57,10 @@ record() {
 		tail -n 20 "$TMP/$rec_name.err" "$TMP/$rec_name.out"
 		exit 1
 	fi
-	run_dio analyze --no-summary "$TMP/$rec_name.dio" --analyzer all \
-		--sink "json:file=$TMP/$rec_name.json,paths=false" > /dev/null 2> "$TMP/$rec_name.analyze"
+	# analyzing a recording may take as long as recording it was allowed to
+	DIO_TIMEOUT=${DIO_LIMIT:-30} run_dio analyze --no-summary "$TMP/$rec_name.dio" \
+		--analyzer all --sink "json:file=$TMP/$rec_name.json,paths=false" > /dev/null \
+		2> "$TMP/$rec_name.analyze"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: $rec_name: dio analyze exited with $RC"
 		tail -n 20 "$TMP/$rec_name.analyze"

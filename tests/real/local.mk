@@ -13,8 +13,10 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh tests/real/tar-unpack.sh \
 	tests/real/logtail2-logrotate.sh tests/real/rsyslog-copytruncate.sh \
 	tests/real/rsyslog-reopen-on-truncate.sh tests/real/nginx-no-file-cache.sh \
+	tests/real/tail-copytruncate-grown.sh tests/real/file-tail-copytruncate-grown.sh \
+	tests/real/pygtail-copytruncate-grown.sh tests/real/rsyslog-reopen-on-truncate-stopped.sh \
 	tests/real/nginx-open-file-cache.sh tests/real/compress-copy.sh \
-	tests/real/rocksdb-db-bench.sh \
+	tests/real/rocksdb-db-bench.sh tests/real/rocksdb-db-bench-steady.sh \
 	tests/real/make-j2-gcc.sh tests/real/cmake-ninja.sh tests/real/python-compileall.sh \
 	tests/real/pgbench-postgresql.sh tests/real/redis-benchmark.sh \
 	tests/real/redis-log-enospc.sh tests/real/memcached-memslap.sh \

@@ -45,7 +45,5 @@ print(f"strace: {len(sq)} sqlite3 processes; {cycles} of them created, wrote, sy
 if len(sq) != 40 or cycles != 40:
     c.fail("strace: expected 40 processes, each one journal cycle")
 c.expect_across("redundant-open.create-unlink", set(sq) | set(log.pids("sh")), cycles, journal)
-c.allow("errors.burst", "before each transaction SQLite looks for a hot journal and a WAL file"
-        " with stat, which fails with ENOENT (sqlite3-autocommit)")
 c.done()
 PY

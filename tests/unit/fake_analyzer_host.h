@@ -162,6 +162,9 @@ static int fake_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
 	d->count = f->count;
 	d->cost_ns = f->cost_ns;
 	d->processes = f->processes;
+	if (getenv("FAKE_FINDINGS_SHOW"))
+		fprintf(stderr, "finding %s sev %u pid %u count %llu: %s\n", f->code, f->severity,
+			f->pid, (unsigned long long)f->count, f->title);
 #define COPY(field) snprintf(d->field, sizeof(d->field), "%s", f->field ? f->field : "")
 	COPY(code); COPY(title); COPY(message); COPY(comm); COPY(path); COPY(excerpt);
 #undef COPY
@@ -390,8 +393,8 @@ with_str(struct sys_ev_buf *b, struct dio_ev_syscall e, const char *s)
 	return &b->e;
 }
 
-/* The exit of process pid (its last thread) at ts. */
-__attribute__((unused)) static struct dio_ev_proc exit_ev(uint64_t ts, uint32_t pid)
+/* A record of kind DIO_PROC_* about process pid (its main thread) at ts. */
+static struct dio_ev_proc proc_ev(uint64_t ts, uint32_t pid, uint16_t kind)
 {
 	struct dio_ev_proc p;
 
@@ -401,8 +404,26 @@ __attribute__((unused)) static struct dio_ev_proc exit_ev(uint64_t ts, uint32_t 
 	p.hdr.ts = ts;
 	p.pid = pid;
 	p.tid = pid;
-	p.kind = DIO_PROC_EXIT;
+	p.kind = kind;
+	return p;
+}
+
+/* The exit of process pid (its last thread) at ts. */
+__attribute__((unused)) static struct dio_ev_proc exit_ev(uint64_t ts, uint32_t pid)
+{
+	struct dio_ev_proc p = proc_ev(ts, pid, DIO_PROC_EXIT);
+
 	p.flags = DIO_PROCF_GROUP_DEAD;
+	return p;
+}
+
+/* The exec of the program comm by process pid at ts. */
+__attribute__((unused)) static struct dio_ev_proc exec_ev(uint64_t ts, uint32_t pid,
+							  const char *comm)
+{
+	struct dio_ev_proc p = proc_ev(ts, pid, DIO_PROC_EXEC);
+
+	snprintf(p.comm, sizeof(p.comm), "%s", comm);
 	return p;
 }
 

@@ -286,6 +286,6 @@ tests_unit_test_diff_LDADD = $(TEST_ENGINE_LIBS)
 # what the clickhouse sink takes from a server's answers and a recording's names
 check_PROGRAMS += tests/unit/test_chreply
 TESTS += tests/unit/test_chreply
-tests_unit_test_chreply_SOURCES = tests/unit/test_chreply.c sinks/clickhouse/reply.c
+tests_unit_test_chreply_SOURCES = tests/unit/test_chreply.c sinks/clickhouse/reply.h
 tests_unit_test_chreply_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_chreply_LDADD = $(CMOCKA_LIBS)

@@ -492,6 +492,10 @@ static void slow_requests_on_two_devices_are_one_finding(void **state)
 				"  8:32 write: 3 of 3 requests (p99 60.000 ms, max 60.000 ms)\n"
 				"  8:16 read: 1 of 1 requests (p99 70.000 ms, max 70.000 ms)\n"
 				"3 of 3 write requests on device 8:32"));
+	/* what the 4 slow requests took, added up */
+	assert_int_equal(found[0].cost_ns, 250 * MS);
+	assert_non_null(strstr(found[0].message, "\nCost: 250.0 ms from issue to completion in the 4 "
+				"slow requests, added up"));
 	assert_int_equal(found[0].tid, 13);
 	assert_int_equal(found[0].ts_first, 1000 * MS);
 	assert_int_equal(found[0].ts_last, 2070 * MS);

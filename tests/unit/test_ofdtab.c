@@ -2,7 +2,8 @@
 /*
  * Open file descriptions followed through the fd table: dup2 over the last
  * fd, fork, exec with close-on-exec, close_range, exit, ids the kernel hands
- * out again, and recordings without ids.
+ * out again, and recordings without ids; the bound on processes, and the
+ * sweep of processes whose exit never came.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -63,7 +64,7 @@ static size_t ended(struct ofdtab *t, const struct dio_ev_ofd **r)
 /* bash: cmd >> f opens f on 3, dup2s it onto 1, closes 3, writes, and restores 1 from 10. */
 static void shell_append_ends_at_the_restoring_dup2(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	assert_int_equal(run(t, call(P, SYS_dup2, 1, 0xbb, 10)), 0xbb);	/* save stdout */
@@ -90,7 +91,7 @@ static void shell_append_ends_at_the_restoring_dup2(void **unused)
 
 static void fork_shares_until_the_last_holder_goes(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_openat, 3, 0xaa, 3));
@@ -110,7 +111,7 @@ static void fork_shares_until_the_last_holder_goes(void **unused)
 
 static void threads_share_the_table(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_openat, 3, 0xaa, 3));
@@ -124,7 +125,7 @@ static void threads_share_the_table(void **unused)
 
 static void exec_closes_close_on_exec_fds_only(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run_args(t, call(P, SYS_openat, 3, 0xa1, 3), 0, 02000000);	/* O_CLOEXEC */
@@ -146,7 +147,7 @@ static void exec_closes_close_on_exec_fds_only(void **unused)
 
 static void close_range_closes_or_marks(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 	struct dio_ev_syscall cr = call(P, SYS_close_range, -1, 0, 0);
 
@@ -174,7 +175,7 @@ static void close_range_closes_or_marks(void **unused)
 /* The kernel reuses a freed struct file: the same id is a new description after an end. */
 static void an_id_that_comes_back_is_a_new_description(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_openat, 3, 0xaa, 3));
@@ -199,7 +200,7 @@ static void an_id_that_comes_back_is_a_new_description(void **unused)
 /* An fd received over a socket or inherited: learnt from its use, shared by id. */
 static void descriptions_learnt_from_use(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_read, 4, 0xcc, 10));
@@ -216,7 +217,7 @@ static void descriptions_learnt_from_use(void **unused)
 /* Recordings made before records had ids: the table numbers descriptions itself. */
 static void records_without_ids_get_host_ids(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 	int64_t a, b;
 
@@ -235,7 +236,7 @@ static void records_without_ids_get_host_ids(void **unused)
 
 static void close_with_ebadf_keeps_the_fd(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_openat, 3, 0xaa, 3));
@@ -248,7 +249,7 @@ static void close_with_ebadf_keeps_the_fd(void **unused)
 
 static void records_without_files_change_nothing(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	struct dio_ev_syscall e = call(P, SYS_unlink, -1, 0, 0);
 	const struct dio_ev_ofd *r;
 
@@ -261,7 +262,7 @@ static void records_without_files_change_nothing(void **unused)
 
 static void end_of_trace_ends_what_is_open(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 
 	run(t, call(P, SYS_openat, 3, 0xa1, 3));
@@ -280,7 +281,7 @@ static void end_of_trace_ends_what_is_open(void **unused)
 /* Many processes and fds: the tables grow, and every description ends once. */
 static void many_processes_and_fds(void **unused)
 {
-	struct ofdtab *t = ofdtab__new();
+	struct ofdtab *t = ofdtab__new(0);
 	const struct dio_ev_ofd *r;
 	size_t ends = 0;
 
@@ -295,6 +296,127 @@ static void many_processes_and_fds(void **unused)
 	ofdtab__end(t, now);
 	ends += ended(t, &r);
 	assert_int_equal(ends, 600 * 37);
+	ofdtab__free(t);
+}
+
+/*
+ * At most max_procs processes: each new one past it drops the process no
+ * record named for longest, whose descriptions end (DIO_OFD_END, fd and pid
+ * kept), and is counted. A process busy all along keeps its descriptions.
+ */
+static void bounded_drops_the_process_named_least_recently(void **unused)
+{
+	struct ofdtab *t = ofdtab__new(100);
+	const struct dio_ev_ofd *r;
+	uint64_t ends = 0;
+
+	assert_int_equal(run(t, call(P, SYS_openat, 3, 0xaa, 3)), 0xaa);
+	for (uint32_t i = 0; i < 10000; i++) {
+		uint32_t pid = 1000 + i;
+
+		assert_int_equal(run(t, call(pid, SYS_openat, 5, 0x100000 + i, 5)), 0x100000 + i);
+		for (size_t k = ended(t, &r); k; k--, r++) {
+			assert_int_equal(r->how, DIO_OFD_END);
+			assert_int_equal(r->fd, 5);
+			assert_int_equal(r->tid, 0);
+			assert_int_equal(r->ofd, 0x100000 + (r->pid - 1000));
+			assert_true(r->pid >= 1000 && r->pid < pid);
+			ends++;
+		}
+		assert_int_equal(run(t, call(P, SYS_write, 3, 0xaa, 1)), 0xaa);
+		assert_int_equal(ended(t, &r), 0);
+		assert_true(ofdtab__procs(t) <= 100);
+	}
+	assert_int_equal(ofdtab__procs(t), 100);
+	assert_int_equal(ofdtab__evicted(t), 10001 - 100);
+	assert_int_equal(ends, 10001 - 100);
+	assert_int_equal(ofdtab__swept(t), 0);
+	run(t, call(P, SYS_close, 3, 0xaa, 0));
+	assert_int_equal(ended(t, &r), 1);
+	assert_int_equal(r[0].how, DIO_OFD_CLOSE);
+	ofdtab__free(t);
+}
+
+/* A fork into a full table drops another process, never the parent it copies from. */
+static void fork_into_a_full_table_keeps_the_parent(void **unused)
+{
+	/* both orders of the two processes in the table's buckets */
+	static const uint32_t others[] = { 7, 9, 11, 200, 3000, 40000 };
+
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		struct ofdtab *t = ofdtab__new(2);
+		const struct dio_ev_ofd *r;
+
+		run(t, call(P, SYS_openat, 3, 0xaa, 3));
+		run(t, call(others[i], SYS_openat, 3, 0xbb, 3));
+		/* both named since they came: the clock's first pass spares neither */
+		run(t, call(others[i], SYS_write, 3, 0xbb, 1));
+		run(t, call(P, SYS_write, 3, 0xaa, 1));
+		proc(t, P, DIO_PROC_FORK, 0, C);
+		assert_int_equal(ended(t, &r), 1);
+		assert_int_equal(r[0].ofd, 0xbb);
+		assert_int_equal(r[0].how, DIO_OFD_END);
+		assert_int_equal(ofdtab__procs(t), 2);
+		run(t, call(P, SYS_close, 3, 0xaa, 0));
+		assert_int_equal(ended(t, &r), 0);	/* the child holds it */
+		proc(t, C, DIO_PROC_EXIT, DIO_PROCF_GROUP_DEAD, 0);
+		assert_int_equal(ended(t, &r), 1);
+		assert_int_equal(r[0].ofd, 0xaa);
+		assert_int_equal(ofdtab__evicted(t), 1);
+		ofdtab__free(t);
+	}
+}
+
+static int even_pids_gone(void *ud, uint32_t pid)
+{
+	(*(int *)ud)++;
+	return pid % 2 == 0;
+}
+
+/* Processes whose exit dio never got: a sweep ends what they held, as their exit would. */
+static void sweep_drops_the_processes_gone(void **unused)
+{
+	struct ofdtab *t = ofdtab__new(0);
+	const struct dio_ev_ofd *r;
+	int asked = 0;
+
+	for (uint32_t pid = 1; pid <= 10; pid++) {
+		run(t, call(pid, SYS_openat, 3, pid, 3));
+		run(t, call(pid, SYS_dup, 3, pid, 4));
+	}
+	assert_int_equal(ofdtab__mark_gone(t, even_pids_gone, &asked), 5);
+	assert_int_equal(asked, 10);
+	/* in between, the last records of the marked: pid 2's exit, and pid 4 used again */
+	run(t, call(6, SYS_write, 3, 6, 1));
+	proc(t, 2, DIO_PROC_EXIT, DIO_PROCF_GROUP_DEAD, 0);
+	assert_int_equal(ended(t, &r), 1);
+	proc(t, 1, DIO_PROC_FORK, 0, 4);
+	assert_int_equal(ended(t, &r), 1);
+	assert_int_equal(r[0].pid, 4);
+	assert_int_equal(r[0].how, DIO_OFD_EXIT);
+	assert_int_equal(ofdtab__sweep(t, 5000), 0);
+	assert_int_equal(ended(t, &r), 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(r[i].pid % 2, 0);
+		assert_true(r[i].pid >= 6);
+		assert_int_equal(r[i].ofd, r[i].pid);
+		assert_int_equal(r[i].how, DIO_OFD_EXIT);
+		assert_int_equal(r[i].tid, 0);
+		assert_int_equal(r[i].hdr.ts, 5000);
+	}
+	assert_int_equal(ofdtab__swept(t), 3);
+	/* the odd ones, and pid 4's new process, which holds pid 1's fds */
+	assert_int_equal(ofdtab__procs(t), 6);
+	assert_int_equal(ofdtab__evicted(t), 0);
+	asked = 0;
+	assert_int_equal(ofdtab__sweep(t, 6000), 0);
+	assert_int_equal(ended(t, &r), 0);
+	assert_int_equal(ofdtab__mark_gone(t, even_pids_gone, &asked), 1);
+	assert_int_equal(asked, 6);
+	assert_int_equal(ofdtab__sweep(t, 7000), 0);
+	assert_int_equal(ended(t, &r), 0);	/* pid 1 holds what pid 4 had */
+	assert_int_equal(ofdtab__swept(t), 4);
+	assert_int_equal(ofdtab__procs(t), 5);
 	ofdtab__free(t);
 }
 
@@ -313,6 +435,9 @@ int main(void)
 		cmocka_unit_test(records_without_files_change_nothing),
 		cmocka_unit_test(end_of_trace_ends_what_is_open),
 		cmocka_unit_test(many_processes_and_fds),
+		cmocka_unit_test(bounded_drops_the_process_named_least_recently),
+		cmocka_unit_test(fork_into_a_full_table_keeps_the_parent),
+		cmocka_unit_test(sweep_drops_the_processes_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

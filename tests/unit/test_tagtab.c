@@ -111,6 +111,53 @@ static void grows_past_initial_capacity(void **unused)
 	tagtab__free(t);
 }
 
+struct seen {
+	unsigned int n;
+	size_t bytes;
+	int stop_at;
+};
+
+static int count_each(void *ud, const struct dio_file_tag *tag, const char *val, size_t len)
+{
+	struct seen *s = ud;
+
+	assert_int_equal(val[len], 0);
+	assert_int_equal(val[0], (char)tag->ino);
+	s->n++;
+	s->bytes += len;
+	return (int)s->n == s->stop_at ? 7 : 0;
+}
+
+/*
+ * Any bytes, NULs among them (dio record keeps whole path records), with
+ * their length; each visits every entry, and stops at cb's first non-zero.
+ */
+static void bytes_with_nuls_and_each(void **unused)
+{
+	struct tagtab *t = tagtab__new(0);
+	struct dio_file_tag a = { .ino = 'a', .dev = 1, .gen = 1 };
+	struct dio_file_tag b = { .ino = 'b', .dev = 1, .gen = 1 };
+	const char rec_a[6] = { 'a', 0, 1, 0, 2, 3 }, rec_b[3] = { 'b', 0, 0 };
+	struct seen seen = { 0 };
+
+	assert_int_equal(tagtab__set(t, &a, rec_a, sizeof(rec_a)), 0);
+	assert_int_equal(tagtab__set(t, &b, rec_b, sizeof(rec_b)), 0);
+	assert_memory_equal(tagtab__lookup(t, &a), rec_a, sizeof(rec_a));
+	assert_int_equal(tagtab__each(t, count_each, &seen), 0);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.bytes, 9);
+	/* the same first bytes, another length: replaced, not taken for the same */
+	assert_int_equal(tagtab__set(t, &a, rec_a, 4), 0);
+	memset(&seen, 0, sizeof(seen));
+	seen.stop_at = 1;
+	assert_int_equal(tagtab__each(t, count_each, &seen), 7);
+	assert_int_equal(seen.n, 1);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(tagtab__each(t, count_each, &seen), 0);
+	assert_int_equal(seen.bytes, 7);
+	tagtab__free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +165,7 @@ int main(void)
 		cmocka_unit_test(rename_replaces_the_path),
 		cmocka_unit_test(bounded_forgets_the_least_recently_used),
 		cmocka_unit_test(grows_past_initial_capacity),
+		cmocka_unit_test(bytes_with_nuls_and_each),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,24 @@
  *   line-boundary   the buggy rotation; the writer leaves a half line at the
  *                   end of the first log, and the follower saves the offset
  *                   after the last whole line it read, a bit below where it got.
+ *   truncate-reopen the truncate rotation; when a read at its offset returns 0
+ *                   the follower compares the size from fstat with it, closes
+ *                   the log, opens it again and reads it from 0: it reads
+ *                   every new byte, through the new descriptor.
+ *
+ * In the grown modes the writer truncates the log and writes BYTES (more than
+ * the follower's offset) before the follower looks again; the follower reads
+ * exactly the bytes it is told are there, so no read of it returns 0 or comes
+ * back short:
+ *
+ *   grown           it keeps its fd and reads from its offset the size fstat
+ *                   gives, less the offset: the first BYTES bytes are lost.
+ *   grown-peek      the same, the size from an lseek to the end and an lseek
+ *                   back to its offset, as Perl's File::Tail reads.
+ *   grown-reopen    it closes the log, opens it again, lseeks to its offset
+ *                   and reads the rest: the same loss.
+ *   grown-fixed     it kept the first line it read; it reads the first line
+ *                   again (pread at 0), sees another, and reads from 0.
  *
  * Prints "reader PID writer PID ino INO offset OFF written BYTES lost LOST":
  * OFF is the offset the follower saved (where it resumes the log), LOST the
@@ -44,23 +62,27 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "loglines.h"
 #include "truth.h"
 
-#define LINE	26	/* "2024-01-02 app: line 0001\n" */
 #define POLLS	3	/* reads a follower makes after it got to the end */
 #define TRIES	20	/* creations until the inode number comes back */
 #define HALF	13	/* bytes of the half line line-boundary leaves */
 
-enum mode { BUGGY, FIXED, TRUNCATE, TRUNCATE_FIXED, TWO_FDS, LINE_BOUNDARY, MODES };
+enum mode {
+	BUGGY, FIXED, TRUNCATE, TRUNCATE_FIXED, TWO_FDS, LINE_BOUNDARY, TRUNCATE_REOPEN,
+	GROWN, GROWN_PEEK, GROWN_REOPEN, GROWN_FIXED, MODES
+};
 
 static const char *const modes[MODES] = {
 	"buggy", "fixed", "truncate", "truncate-fixed", "two-fds", "line-boundary",
+	"truncate-reopen", "grown", "grown-peek", "grown-reopen", "grown-fixed",
 };
 
 /* the log is deleted and created again, not truncated */
 static int recreates(enum mode m)
 {
-	return m != TRUNCATE && m != TRUNCATE_FIXED;
+	return m < TRUNCATE_REOPEN && m != TRUNCATE && m != TRUNCATE_FIXED;
 }
 
 static char path[PATH_MAX + 16];
@@ -75,20 +97,6 @@ static void wait_step(int fd)
 	char c;
 
 	must(read(fd, &c, 1) == 1, "pipe read");
-}
-
-/* n bytes of log lines, in one write per line */
-static void write_lines(int fd, size_t n, unsigned int *line)
-{
-	char buf[LINE + 1];
-
-	while (n) {
-		size_t len = n < LINE ? n : LINE;
-
-		snprintf(buf, sizeof(buf), "2024-01-02 app: line %04u\n", ++*line % 10000);
-		must(write(fd, buf, len) == (ssize_t)len, "write");
-		n -= len;
-	}
 }
 
 static unsigned int generation(int fd)
@@ -129,7 +137,7 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 	prctl(PR_SET_NAME, "logwriter");
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
 	must(fd >= 0, path);
-	write_lines(fd, lines * LINE + (m == LINE_BOUNDARY ? HALF : 0), &line);
+	write_log_lines(fd, lines * LOG_LINE + (m == LINE_BOUNDARY ? HALF : 0), &line);
 	must(!fstat(fd, &st), "fstat");
 	if (recreates(m))
 		must(!close(fd), "close");
@@ -139,7 +147,7 @@ static void writer(enum mode m, int go, int done, size_t lines, size_t bytes)
 		fd = recreate(st.st_ino);
 	else
 		must(!ftruncate(fd, 0), "ftruncate");
-	write_lines(fd, bytes, &line);
+	write_log_lines(fd, bytes, &line);
 	must(!close(fd), "close");
 	step(done);
 	exit(0);
@@ -165,6 +173,56 @@ static size_t read_all(int fd, size_t *whole)
 	return got;
 }
 
+/* read exactly n bytes from where fd is, 64 at most a read: none comes back short */
+static size_t read_exactly(int fd, size_t n)
+{
+	char buf[64];
+	size_t got = 0;
+
+	while (got < n) {
+		size_t ask = n - got < sizeof(buf) ? n - got : sizeof(buf);
+
+		must(read(fd, buf, ask) == (ssize_t)ask, "read");
+		got += ask;
+	}
+	return got;
+}
+
+/* the grown modes: the log was truncated and grew past off; fd is still at off */
+static size_t read_grown(enum mode m, int fd, size_t off, const char *head)
+{
+	char first[LOG_LINE];
+	struct stat st;
+	off_t end;
+
+	switch (m) {
+	case GROWN:
+		must(!fstat(fd, &st), "fstat");
+		return read_exactly(fd, (size_t)st.st_size - off);
+	case GROWN_PEEK:
+		end = lseek(fd, 0, SEEK_END);
+		must(end >= 0 && lseek(fd, (off_t)off, SEEK_SET) == (off_t)off, "lseek");
+		return read_exactly(fd, (size_t)end - off);
+	case GROWN_REOPEN:
+		must(!close(fd), "close");
+		fd = open(path, O_RDONLY);
+		must(fd >= 0, path);
+		must(lseek(fd, (off_t)off, SEEK_SET) == (off_t)off, "lseek");
+		must(!fstat(fd, &st), "fstat");
+		off = read_exactly(fd, (size_t)st.st_size - off);
+		must(!close(fd), "close");
+		return off;
+	default:
+		must(pread(fd, first, sizeof(first), 0) == (ssize_t)sizeof(first), "pread");
+		must(!fstat(fd, &st), "fstat");
+		if (memcmp(first, head, sizeof(first))) {
+			must(lseek(fd, 0, SEEK_SET) == 0, "lseek");
+			return read_exactly(fd, (size_t)st.st_size);
+		}
+		return read_exactly(fd, (size_t)st.st_size - off);
+	}
+}
+
 static void poll_end(int fd)
 {
 	char buf[64];
@@ -176,6 +234,7 @@ static void poll_end(int fd)
 int main(int argc, char **argv)
 {
 	size_t lines = 100, bytes = 1000, off, whole = 0, got = 0;
+	char first_line[LOG_LINE];
 	int go[2], done[2], fd, status, m = -1;
 	unsigned int gen;
 	struct stat st;
@@ -187,7 +246,8 @@ int main(int argc, char **argv)
 			m = i;
 	if (m < 0 || argc > 5) {
 		fprintf(stderr, "usage: follower buggy|fixed|truncate|truncate-fixed|two-fds|"
-			"line-boundary DIR [LINES [BYTES]]\n");
+			"line-boundary|truncate-reopen|grown|grown-peek|grown-reopen|grown-fixed "
+			"DIR [LINES [BYTES]]\n");
 		return 2;
 	}
 	if (argc > 3)
@@ -208,7 +268,8 @@ int main(int argc, char **argv)
 	/* the saved state: what Fluent Bit keeps in its database, and for fixed the generation */
 	ino = st.st_ino;
 	gen = generation(fd);
-	off = read_all(fd, &whole);
+	must(pread(fd, first_line, sizeof(first_line), 0) == (ssize_t)sizeof(first_line), "pread");
+	off = m >= GROWN ? read_exactly(fd, (size_t)st.st_size) : read_all(fd, &whole);
 	if (m == LINE_BOUNDARY)
 		off = whole;
 	if (recreates(m)) {
@@ -219,7 +280,7 @@ int main(int argc, char **argv)
 		step(go[1]);
 		wait_step(done[0]);
 		if (m == TWO_FDS) {
-			char head[LINE];
+			char head[LOG_LINE];
 
 			/* the first line, to see that it is a log; the resume is another fd's */
 			hfd = open(path, O_RDONLY);
@@ -239,8 +300,23 @@ int main(int argc, char **argv)
 	} else {
 		step(go[1]);
 		wait_step(done[0]);
-		if (m == TRUNCATE) {
+		if (m >= GROWN) {
+			got = read_grown(m, fd, off, first_line);
+			if (m == GROWN_REOPEN)
+				fd = -1;
+		} else if (m == TRUNCATE) {
 			poll_end(fd);
+		} else if (m == TRUNCATE_REOPEN) {
+			char c;
+
+			must(read(fd, &c, 1) == 0, "read at the end");
+			must(!fstat(fd, &st), "fstat");
+			if (st.st_size < lseek(fd, 0, SEEK_CUR)) {
+				must(!close(fd), "close");
+				fd = open(path, O_RDONLY);
+				must(fd >= 0, path);
+			}
+			got = read_all(fd, NULL);
 		} else {
 			char c;
 
@@ -251,7 +327,7 @@ int main(int argc, char **argv)
 			got = read_all(fd, NULL);
 		}
 	}
-	must(!close(fd), "close");
+	must(fd < 0 || !close(fd), "close");
 	must(waitpid(pid, &status, 0) == pid, "waitpid");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 99;

@@ -33,8 +33,8 @@
  * thread carries the program name, and "compact" is a default background
  * pattern of the analyzer.
  *
- * In busy mode the facts also hold every background call as "bgcall TID TS
- * DURATION", to work out how many background threads were busy in a window.
+ * The facts also hold every background call as "bgcall TID TS DURATION", to
+ * work out how many background threads were busy in a window.
  *
  * usage: kvstore DIR saturate|throttled|busy 9> FACTS
  */
@@ -91,7 +91,7 @@ struct bgcalls {
 
 static struct client clients[CLIENTS];
 static uint64_t bg_bytes[BUSY_BGS];
-static struct bgcalls bgcalls[BUSY_BGS];	/* busy mode */
+static struct bgcalls bgcalls[BUSY_BGS];
 
 /*
  * busy mode: how many background threads are busy in each slot, in turn; 2
@@ -173,7 +173,7 @@ static int busy_in(int id, uint64_t i)
 	return (id + BUSY_BGS - (int)(3 * i % BUSY_BGS)) % BUSY_BGS < n;
 }
 
-/* one background call, timed, in busy mode */
+/* one background call, timed */
 static void bg_op(struct bgcalls *b, uint64_t t0)
 {
 	must(b->n < BG_OPS, "too many background calls to keep");
@@ -211,16 +211,14 @@ static void *background(void *arg)
 			continue;
 		}
 		must(pwrite(fd, buf, chunk, off) == (ssize_t)chunk, "pwrite");
-		if (busy)
-			bg_op(b, t0);
+		bg_op(b, t0);
 		bg_bytes[id] += chunk;
 		off = (off + (off_t)chunk) % BG_FILE;
 		since_sync += chunk;
 		if (since_sync >= sync_every) {
 			t0 = now_ns(CLOCK_MONOTONIC);
 			must((busy ? fdatasync(fd) : fsync(fd)) == 0, "fsync");
-			if (busy)
-				bg_op(b, t0);
+			bg_op(b, t0);
 			since_sync = 0;
 		}
 		if (throttled) {
@@ -335,7 +333,7 @@ int main(int argc, char **argv)
 			fprintf(facts, "call %llu %llu\n",
 				(unsigned long long)(clients[i].ops[k].ts + off),
 				(unsigned long long)clients[i].ops[k].dur);
-	for (int i = 0; i < nbg && busy; i++)
+	for (int i = 0; i < nbg; i++)
 		for (size_t k = 0; k < bgcalls[i].n; k++)
 			fprintf(facts, "bgcall %d %llu %llu\n", bgcalls[i].tid,
 				(unsigned long long)(bgcalls[i].ops[k].ts + off),

@@ -32,8 +32,11 @@ tests_workloads_saverename_SOURCES = tests/workloads/saverename.c
 
 # analyzer workloads: a buggy and a fixed mode each, and the numbers the finding must show
 check_PROGRAMS += tests/workloads/follower
-tests_workloads_follower_SOURCES = tests/workloads/follower.c $(WORKLOAD_TRUTH)
+tests_workloads_follower_SOURCES = tests/workloads/follower.c tests/workloads/loglines.h $(WORKLOAD_TRUTH)
 tests_workloads_follower_LDADD = -lpthread
+check_PROGRAMS += tests/workloads/shipper
+tests_workloads_shipper_SOURCES = tests/workloads/shipper.c tests/workloads/loglines.h $(WORKLOAD_TRUTH)
+tests_workloads_shipper_LDADD = -lpthread
 check_PROGRAMS += tests/workloads/pattern
 tests_workloads_pattern_SOURCES = tests/workloads/pattern.c $(WORKLOAD_TRUTH)
 tests_workloads_pattern_LDADD = -lpthread
@@ -55,6 +58,10 @@ tests_workloads_appender_SOURCES = tests/workloads/appender.c
 check_PROGRAMS += tests/workloads/topload
 tests_workloads_topload_SOURCES = tests/workloads/topload.c
 tests_workloads_topload_LDADD = -lpthread
+# dio top's rows of exited threads: T short threads, one pread64 each
+check_PROGRAMS += tests/workloads/topthreads
+tests_workloads_topthreads_SOURCES = tests/workloads/topthreads.c
+tests_workloads_topthreads_LDADD = -lpthread
 
 # names that hold terminal escapes, newlines and OSC titles (names-escaped.sh)
 check_PROGRAMS += tests/workloads/hostile
