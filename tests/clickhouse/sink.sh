@@ -102,8 +102,17 @@ if ! cmp -s "$TMP/from.findings" "$TMP/file.findings" || [ ! -s "$TMP/file.findi
 fi
 "$DIO" dump -ttt -T "$TMP/c.dio" > "$TMP/file.dump" 2>&1
 "$DIO" dump -ttt -T --from "clickhouse:url=$U,session=$SC" > "$TMP/from.dump" 2>&1
-cmp -s "$TMP/file.dump" "$TMP/from.dump" ||
+# schema 1 keeps a session's number of lost records, not why: the file's
+# warnings of losses are not in the stored session's dump, their sum is stored
+lost_re='^dio: warning: [0-9]+ .* lost'
+grep -Ev "$lost_re" "$TMP/file.dump" > "$TMP/file.dump.nl"
+grep -Ev "$lost_re" "$TMP/from.dump" > "$TMP/from.dump.nl"
+cmp -s "$TMP/file.dump.nl" "$TMP/from.dump.nl" ||
 	{ echo "FAIL: dio dump --from clickhouse differs from the file's:"; diff "$TMP/file.dump" "$TMP/from.dump" | head -6; fail=1; }
+lost_file=$("$DIO" info "$TMP/c.dio" 2>/dev/null | awk -F= '/^(lost_[a-z_]+|dropped_records)=/ && $1 != "lost_pathtab" { n += $2 } END { print n + 0 }')
+lost_got=$(q "SELECT max(lost) FROM dio.sessions WHERE session = '$SC' AND complete = 1")
+[ "$lost_file" = "$lost_got" ] ||
+	{ echo "FAIL: the stored session counts $lost_got lost records, the recording $lost_file"; fail=1; }
 expect_from_error() {
 	run_dio analyze --from "$1" > /dev/null 2> "$TMP/bad.err"
 	[ "$RC" -ne 0 ] && grep -q "$2" "$TMP/bad.err" || { echo "FAIL: --from $1: exit $RC:"; cat "$TMP/bad.err"; fail=1; }
@@ -132,6 +141,7 @@ echo "parts: $(echo $parts | wc -w) recordings hold $want; stored $got"
 [ "$want" = "$got" ] && [ "$(twice dio "$SM")" = 0 ] || { echo "FAIL: the parts are not stored once each"; fail=1; }
 for p in $parts; do "$DIO" dump "$p"; done > "$TMP/parts.dump" 2>&1
 "$DIO" dump --from "clickhouse:url=$U,session=$SM" > "$TMP/partsfrom.dump" 2>&1
+sed -i -E "/$lost_re/d" "$TMP/parts.dump" "$TMP/partsfrom.dump"
 cmp -s "$TMP/parts.dump" "$TMP/partsfrom.dump" ||
 	{ echo "FAIL: dio dump --from of the parts' session is not the parts' dumps:"; diff "$TMP/parts.dump" "$TMP/partsfrom.dump" | head -4; fail=1; }
 

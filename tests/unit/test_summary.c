@@ -699,6 +699,37 @@ static void each_loss_reason_has_its_name_and_advice(void **st)
 	assert_null(strstr(found.message, "--ring-size"));
 }
 
+/*
+ * completions the kernel never showed dio: said, but an INFO, as no run of
+ * dio would have them (no --fail-on warning gate fails on them); one
+ * avoidable loss beside them makes it the warning again
+ */
+static void completions_never_shown_are_no_warning(void **st)
+{
+	struct fixture *fx = *st;
+
+	fake_stats_val.lost_block_unseen = 3;
+	fake_stats_val.lost_iouring_unseen = 1;
+	opts_reset(NULL);
+	start(fx);
+	assert_int_equal(dio_analyzer.finish(fx->state), 0);
+	assert_int_equal(found.n, 1);
+	assert_int_equal(found.severity, DIO_SEV_INFO);
+	assert_string_equal(found.title, "4 events were lost (block completions not seen: 3, "
+			    "io_uring completions not seen: 1)");
+	assert_int_equal(found.count, 4);
+
+	dio_analyzer.destroy(fx->state);
+	memset(&found, 0, sizeof(found));
+	fake_stats_val.lost_ringbuf = 1;
+	opts_reset(NULL);
+	start(fx);
+	assert_int_equal(dio_analyzer.finish(fx->state), 0);
+	assert_int_equal(found.n, 1);
+	assert_int_equal(found.severity, DIO_SEV_WARNING);
+	assert_int_equal(found.count, 5);
+}
+
 static void writer_drops_name_what_held_the_writer_back(void **st)
 {
 	static const struct {
@@ -816,6 +847,7 @@ int main(void)
 		T(lost_events_give_a_warning_line_and_a_finding),
 		T(every_loss_counter_is_named),
 		T(each_loss_reason_has_its_name_and_advice),
+		T(completions_never_shown_are_no_warning),
 		T(writer_drops_name_what_held_the_writer_back),
 		T(lost_paths_alone_are_reported),
 		T(failed_finding_fails_finish),
