@@ -152,44 +152,6 @@ static const void *hash_in_user(struct dispatch *d, const struct dio_ev_syscall 
 	return d->rewrite;
 }
 
-/*
- * Pipes, sockets and anon inodes live on internal mounts whose dentry walk
- * ends at "/": name them the way /proc/PID/fd does. A path that was cut is
- * kept with "..." where its missing part was ("/a/b..." too long, ".../y/z"
- * too deep), so that no one takes it for the whole path.
- */
-static int set_path(struct dispatch *d, const struct dio_ev_path *p)
-{
-	const char *path = dio_ev_path_str(p);
-	size_t len = strlen(path);
-	char name[128];
-
-	if (p->flags & DIO_PF_TRUNC) {
-		char *cut = malloc(len + 7);
-		int e;
-
-		if (!cut)
-			return -ENOMEM;
-		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
-		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
-
-		len = (size_t)sprintf(cut, "%s%.*s%s", head ? "..." : "", (int)len, path,
-				      tail ? "..." : "");
-		e = tagtab__set(d->tags, &p->tag, cut, len);
-		free(cut);
-		return e;
-	}
-	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
-		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */
-		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
-		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);
-	else
-		return tagtab__set(d->tags, &p->tag, path, len);
-	return tagtab__set(d->tags, &p->tag, name, len);
-}
-
 static int to_modules(struct dispatch *d, const struct dio_ev_hdr *h)
 {
 	for (int i = 0; i < d->m->nby[h->type]; i++) {
@@ -314,7 +276,7 @@ int dispatch__record(struct dispatch *d, const void *rec, size_t size)
 		if (!h)
 			return malformed(d, rec, size, "content hashed past the bytes it holds");
 	}
-	if (h->type == DIO_EV_PATH && set_path(d, rec))
+	if (h->type == DIO_EV_PATH && tagtab__set_path(d->tags, rec))
 		return -ENOMEM;
 	/* a file in use keeps its path when the table must forget one */
 	if (h->type == DIO_EV_SYSCALL && (((const struct dio_ev_syscall *)h)->flags & DIO_SF_FILE))

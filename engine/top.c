@@ -197,10 +197,8 @@ static int on_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	if (h->type == DIO_EV_PATH) {
-		const struct dio_ev_path *p = data;
-		const char *path = dio_ev_path_str(p);
-
-		if (tagtab__set(t->paths, &p->tag, path, strlen(path)))
+		/* named as dio trace names it: pipe:[N], socket:[N], "..." where it was cut */
+		if (tagtab__set_path(t->paths, data))
 			return -ENOMEM;
 	} else if (h->type == DIO_EV_PROC) {
 		const struct dio_ev_proc *p = data;
@@ -847,7 +845,7 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		struct dio_file_tag tag = { .ino = w->key[0], .dev = w->key[1] >> 32,
 					    .gen = (uint32_t)w->key[1] };
 		const char *path = tagtab__lookup(t->paths, &tag);
-		char text[4 * DIO_PATH_MAX + 1];
+		char text[4 * DIO_PATH_MAX + 7];	/* a cut path's "..." on both ends */
 
 		if (path)
 			dio_escape(path, strlen(path), 0, text, sizeof(text));
