@@ -14,11 +14,17 @@ engine_libdioengine_a_SOURCES = \
 	engine/ofdtab.c engine/ofdtab.h \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
+	engine/optdefs.c engine/optdefs.h \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \
 	engine/probe.c engine/probe.h \
 	engine/selfstats.c engine/selfstats.h \
 	engine/session.c engine/session.h \
+	engine/modules.c engine/modules.h \
+	engine/verdict.c engine/verdict.h \
+	engine/dispatch.c engine/dispatch.h \
+	engine/host.c engine/host.h \
+	engine/live.c engine/live.h \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dio record, dio dump and dio info: a session written to a trace file, and
- * read back through the same dispatch the live trace uses.
+ * read back through the same dispatch the live trace uses (replay__run).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +23,8 @@
 #include "record.h"
 #include "replay.h"
 #include "selfstats.h"
+#include "live.h"
+#include "loss.h"
 #include "session.h"
 #include "syscalls.h"
 #include "tagtab.h"
@@ -298,11 +300,11 @@ int cmd_record(int argc, char **argv)
 		char why[256];
 
 		die_msg("cannot create the trace file %s: %s", rc.name,
-			create_output_error(e, why, sizeof(why)));
+			util__create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
 	session__record_to(s, rec_add, rec_tick, rec_lost, &rc);
-	code = session__trace(s);
+	code = live__trace(s);
 	if (!rc.w)	/* a rotation failed: the session has said so */
 		goto out;
 	/* the session's losses, the writer's drops among them */
@@ -606,6 +608,51 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 	return s;
 }
 
+static int meta_get(const void *r, const char *key, char *buf, size_t len)
+{
+	return tf_reader__meta_get(r, key, buf, len);
+}
+
+/* every record next gives to the modules: 0, or 1 when a record or the reading failed */
+static int dispatch_all(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+			void *ud, const char *what)
+{
+	const void *rec;
+	size_t size;
+	int e;
+
+	while ((e = next(ud, &rec, &size)) == 1)
+		if (session__dispatch(s, rec, size) < 0)
+			return 1;
+	if (e < 0) {
+		die_msg("reading %s failed: %s", what, strerror(-e));
+		return 1;
+	}
+	return 0;
+}
+
+int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+		      void *ud, const char *what)
+{
+	int code = dispatch_all(s, next, ud, what);
+
+	return session__status(s, session__finish(s) || code);
+}
+
+static int next_record(void *ud, const void **rec, size_t *size)
+{
+	return tf_reader__next(ud, rec, size);
+}
+
+int replay__run(struct session *s, struct tf_reader *r)
+{
+	int code = dispatch_all(s, next_record, r, "the trace file");
+
+	/* the recording's losses, from the metadata its writer appended at the end */
+	loss__add_meta(session__loss(s), meta_get, r);
+	return session__status(s, session__finish(s) || code);
+}
+
 /* dio dump and dio analyze: the same replay, with different defaults */
 static void clickhouse_info(struct session *s, void *ud)
 {
@@ -668,7 +715,7 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		return 1;
 	}
 	r.src = src;
-	code = session__replay_from(s, next_clickhouse, &r, "the session from ClickHouse");
+	code = replay__run_from(s, next_clickhouse, &r, "the session from ClickHouse");
 	if (session__malformed(s) || r.failed)
 		code = 1;
 	session__free(s);
@@ -715,7 +762,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	if (!r)
 		goto out;
 	/* writing the output over the input would cut the trace under the reader */
-	create_output_guard(path);
+	util__create_output_guard(path);
 	s = replay_session(&o, r, path);
 	if (!s)
 		goto out;
@@ -730,7 +777,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	f.active = o.npids || o.ntids || o.comm[0] || o.nprefix || o.nexclude || o.syscalls ||
 		   o.since >= 0 || o.until >= 0;
 	session__filter(s, keep, &f);
-	code = session__replay(s, r);
+	code = replay__run(s, r);
 	/* records the session refused (said in its report) are damage too */
 	if (replay_damage(path, r) || session__malformed(s))
 		code = 1;

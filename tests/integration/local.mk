@@ -76,6 +76,8 @@ INTEGRATION_TESTS += tests/integration/diff.sh
 INTEGRATION_TESTS += tests/integration/top-basic.sh
 # dio top: rows of exited threads added up past 4096, those gone unseen swept
 INTEGRATION_TESTS += tests/integration/top-exited.sh
+# dio top: files named as dio trace names them (a pipe is pipe:[INODE])
+INTEGRATION_TESTS += tests/integration/top-names.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh

@@ -246,9 +246,9 @@ static const struct dio_host host = {
 	.log = fake_log,
 	.create_output = fake_create_output,
 	.info = fake_info,
-	.syscall_info = decode_syscall_info,
-	.decode_arg = decode_arg,
-	.name_of = decode_name_of,
+	.syscall_info = decode__syscall_info,
+	.decode_arg = decode__arg,
+	.name_of = decode__name_of,
 	.fs_type = fake_fs_type,
 };
 
