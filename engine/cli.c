@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "worktree.h"
 #include "syscalls.h"
 #include "config.h"
 #include "util.h"
@@ -177,6 +178,7 @@ void cli_usage(FILE *f, const char *cmd)
 "                            unchanged, or absent (fixed)\n"
 "      --suppress FILE       accepted findings, each with a reason (dio(1))\n"
 "      --srcroot DIR         paths under DIR are reported relative to it\n"
+"                            (default: the top of the git work tree)\n"
 "  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
 "                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
 "  -h, --help                this text\n"
@@ -243,14 +245,22 @@ static void prescan(int argc, char **argv, const char *shortopts, const struct o
  */
 static int load_config(const char *file, struct options *o, char *err, size_t errlen)
 {
+	char cwd[PATH_MAX], top[PATH_MAX];
+	int e = 0;
+
 	if (!file) {
 		file = secure_getenv("DIO_CONFIG");	/* not for a dio with file capabilities */
 		if (!file)
 			file = SYSCONFDIR "/dio/dio.conf";
 		if (!*file || access(file, F_OK))
-			return 0;
+			file = NULL;
 	}
-	return config_load(file, o, err, errlen);
+	if (file)
+		e = config_load(file, o, err, errlen);
+	/* no srcroot in the config: the git work tree's top, which CI tools resolve paths from */
+	if (!e && !o->srcroot && getcwd(cwd, sizeof(cwd)) && !worktree_top(cwd, top, sizeof(top)))
+		e = options_set(o, "srcroot", top, err, errlen);
+	return e;
 }
 
 /* What the command line has said so far, to tell it apart from the config's values. */
