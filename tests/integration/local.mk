@@ -98,6 +98,9 @@ INTEGRATION_TESTS += tests/integration/sdk-example.sh
 # the report sinks: SARIF valid under the official schema, stable fingerprints, JUnit,
 # baselines and suppressions in both (the schema is read from ../shared/schemas)
 INTEGRATION_TESTS += tests/integration/ci-reports.sh
+# make install's deployment kit: no .la, units systemd-analyze verify takes, the spool's
+# tmpfiles.d entry, the sample config, the docs; make uninstall removes it all
+INTEGRATION_TESTS += tests/integration/deploy.sh
 # SARIF inside a git work tree: URIs relative to its top, nothing outside it physical
 INTEGRATION_TESTS += tests/integration/sarif-repo.sh
 # --stats: figures consistent with a workload's known calls and the trace file; the kernel's
