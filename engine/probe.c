@@ -26,6 +26,7 @@
 #include "probe.h"
 #include "syscalls.h"
 #include "util.h"
+#include "weight.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 
@@ -536,6 +537,15 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 		e = attach_syscalls(p, o, err, errlen);
 	if (e)
 		goto fail;
+	/*
+	 * The thread that reads the ring, against a program of many runnable
+	 * threads (weight.h). The command dio starts was forked before: it
+	 * keeps its own nice value.
+	 */
+	e = weight__raise();
+	if (e <= -1000)
+		warn_msg("cannot give dio's ring reader more scheduling weight (%s): a program with "
+			 "more runnable threads than CPUs may make it lose records", strerror(-1000 - e));
 	return p;
 fail:
 	probe__free(p);
