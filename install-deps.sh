@@ -13,6 +13,8 @@
 #   systems, backup and version control tools, web and DNS servers, package installers;
 #   and node-tail (npm's package tail, which Debian lacks), for the follower that carries
 #   its offset over to a renamed log
+# ed vim: editors of tests/real's durability cases (ed's `w` truncates and rewrites with no
+#   sync; vim syncs what it writes); sed, perl, coreutils and git are installed already
 # libfile-tail-perl pygtail: log followers of tests/real that lose what a copytruncate
 #   rotation left below their offset when the log grew past it (Perl's File::Tail, pygtail)
 # bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
@@ -42,7 +44,7 @@ apt-get install -y -q --no-install-recommends \
 	postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils \
 	cmake ninja-build mercurial rsync cpio borgbackup restic apache2-utils wrk \
 	lighttpd dnsmasq-base bind9-dnsutils p7zip-full python3-pip nodejs \
-	libfile-tail-perl pygtail \
+	libfile-tail-perl pygtail ed vim \
 	chromium \
 	clickhouse-server curl
 # Debian's npm, unless the machine's Node.js brings its own (NodeSource's packages do,

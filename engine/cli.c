@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * `dio trace` command line. The config file is read first and the command
+ * The command lines of dio trace, record, top, dump, analyze, report, push
+ * and diff, read by getopt over the rows of the option table (optdefs.c)
+ * that each command takes, and over the rows of its own (dio top's, dio
+ * diff's) in the same form. The config file is read first and the command
  * line applied over it: a value given here replaces the config's, and so does
  * a list (--path, --exclude-path, --analyzer, --sink): repeating the option
  * here builds a new list instead of adding to the file's, so what the command
@@ -17,92 +20,98 @@
 #include "cli.h"
 #include "syscalls.h"
 #include "config.h"
+#include "optdefs.h"
 #include "util.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
 #endif
 
-/* '+': stop at the command; ':': report a missing value as ':' instead of '?' */
-#define SHORTOPTS "+:p:ae:d:o:tTqC:h"
-#define REPLAY_SHORTOPTS ":o:tTqC:p:e:h"
 #define SEE_HELP "see 'dio %s --help'"
+#define CLI_MAX	96	/* the rows one command can know */
 
-enum {
-	OPT_TID = 256, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, OPT_SYSCALLS,
-	OPT_MODE, OPT_HASH, OPT_HASH_BYTES, OPT_CAPTURE, OPT_RING, OPT_DRAIN, OPT_WAKEUP,
-	OPT_TAGS, OPT_INFLIGHT, OPT_NO_IOURING, OPT_ATTACH, OPT_NO_DETAILS, OPT_ANALYZER, OPT_SINK,
-	OPT_NO_SUMMARY, OPT_SINCE, OPT_UNTIL, OPT_LEVEL, OPT_PRINT, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_RUNQ_MIN, OPT_FORMAT, OPT_MAX_SIZE, OPT_ROTATE,
-	OPT_MAX_FINDINGS, OPT_FLUSH_MS, OPT_FAIL_ON, OPT_SRCROOT, OPT_BASELINE, OPT_SUPPRESS,
-	OPT_FAIL_ON_REGRESS, OPT_MIN_CALLS, OPT_SORT, OPT_STATS, OPT_BENCH_FLOOR, OPT_REPORT,
-	OPT_HINTS,
+/* How a command reads its command line. */
+struct cli_cmd {
+	unsigned int cmd;		/* the CMD_* whose rows it takes */
+	unsigned int knows;		/* the CMD_* whose rows it knows, to refuse them by name */
+	const char *refuse;		/* its refusal after "--NAME "; NULL: the row's why_not */
+	const struct opt_def *own;	/* its own rows (their fields in own_base), first */
+	size_t nown;
+	void *own_base;
+	int in_order;			/* options end at the first argument: a command follows */
 };
 
-static const struct option longopts[] = {
-	{ "pid", required_argument, NULL, 'p' },
-	{ "all", no_argument, NULL, 'a' },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "cgroup", required_argument, NULL, OPT_CGROUP },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "exclude-path", required_argument, NULL, OPT_EXCLUDE },
-	{ "only-files", no_argument, NULL, OPT_ONLY_FILES },
-	{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "hash", required_argument, NULL, OPT_HASH },
-	{ "hash-bytes", required_argument, NULL, OPT_HASH_BYTES },
-	{ "capture-data", required_argument, NULL, OPT_CAPTURE },
-	{ "ring-size", required_argument, NULL, OPT_RING },
-	{ "drain-ms", required_argument, NULL, OPT_DRAIN },
-	{ "wakeup-at", required_argument, NULL, OPT_WAKEUP },
-	{ "tag-table", required_argument, NULL, OPT_TAGS },
-	{ "inflight-table", required_argument, NULL, OPT_INFLIGHT },
-	{ "level", required_argument, NULL, OPT_LEVEL },
-	{ "print", no_argument, NULL, OPT_PRINT },
-	{ "no-block", no_argument, NULL, OPT_NO_BLOCK },
-	{ "no-runq", no_argument, NULL, OPT_NO_RUNQ },
-	{ "runq-min", required_argument, NULL, OPT_RUNQ_MIN },
-	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-	{ "rotate", required_argument, NULL, OPT_ROTATE },
-	{ "flush-ms", required_argument, NULL, OPT_FLUSH_MS },
-	{ "no-iouring", no_argument, NULL, OPT_NO_IOURING },
-	{ "attach", required_argument, NULL, OPT_ATTACH },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "no-details", no_argument, NULL, OPT_NO_DETAILS },
-	{ "hints", no_argument, NULL, OPT_HINTS },
-	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
-	{ "sink", required_argument, NULL, OPT_SINK },
-	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
-	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	/* for bench/overhead.sh, not in --help: what the attached probes alone cost */
-	{ "bench-floor", no_argument, NULL, OPT_BENCH_FLOOR },
-	{ "config", required_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* getopt's tables for one command, made of its rows */
+struct cli_table {
+	const struct opt_def *row[CLI_MAX];
+	void *base[CLI_MAX];		/* the struct each row's field is in */
+	size_t n;
+	struct option lo[CLI_MAX + 1];
+	char shortopts[2 * CLI_MAX + 3];
 };
 
-/* the filters dio trace, record and top share (a printf format: DIO_MAX_PREFIX) */
-#define FILTER_HELP \
-"  -p, --pid PID[,PID]       attach to running processes and their new children\n" \
-"  -a, --all                 trace every process (dio never traces itself)\n" \
-"      --tid TID[,TID]       only these threads (alone: these threads, wherever)\n" \
-"      --comm NAME           only processes or threads named NAME\n" \
-"      --cgroup PATH         only tasks in this cgroup v2 directory or below\n" \
-"      --path PREFIX         only calls on files under PREFIX (up to %d times)\n" \
-"      --exclude-path PREFIX drop calls on files under PREFIX (repeatable)\n" \
-"      --only-files          drop calls on sockets, pipes and anon inodes\n" \
-"  -e trace=SPEC, --syscalls SPEC\n" \
-"                            names and classes: %%data %%sync %%meta %%dir %%xattr\n" \
-"                            %%async %%file %%desc %%all; !name removes one\n" \
-"                            (see 'dio list syscalls')\n"
+/* What the command line has said so far, to tell it apart from the config's values. */
+struct seen {
+	const char *cmd;		/* argv[0]: trace, record, dump, ... */
+	unsigned char given[CLI_MAX];	/* times each row of the table was given */
+	char *ids[CLI_MAX];		/* an OPT_IDS row's values, joined with commas */
+};
+
+#define HELP_COL	28	/* where --help's text starts */
+
+/* One row's --help: "  -L, --NAME ARG" (or its label), then its text in a column. */
+static void print_row(FILE *f, const struct opt_def *d, const char *text)
+{
+	size_t len = strcspn(text, "\n");
+	char col[128];
+	int n;
+
+	if (d->label)
+		n = snprintf(col, sizeof(col), "  %s", d->label);
+	else if (d->letter && d->name)
+		n = snprintf(col, sizeof(col), "  -%c, --%s", d->letter, d->name);
+	else if (d->letter)
+		n = snprintf(col, sizeof(col), "  -%c", d->letter);
+	else
+		n = snprintf(col, sizeof(col), "      --%s", d->name);
+	if (!d->label && d->arg)
+		n += snprintf(col + n, sizeof(col) - n, " %s", d->arg);
+	/* a text whose first line is empty starts under the option, in its column */
+	if (!len)
+		fprintf(f, "%s\n", col);
+	else
+		fprintf(f, "%-*s%s%.*s\n", HELP_COL, col, n < HELP_COL ? "" : "  ", (int)len,
+			text);
+	for (text += len; *text; text += len) {
+		text++;
+		len = strcspn(text, "\n");
+		fprintf(f, "%*s%.*s\n", HELP_COL, "", (int)len, text);
+	}
+}
+
+/*
+ * The --help of the rows from d to end that the commands cmds take, in their
+ * order: with dio record's text where a row has one (record), and the
+ * headings of their sections (headings).
+ */
+static void print_rows(FILE *f, const struct opt_def *d, const struct opt_def *end,
+		       unsigned int cmds, int record, int headings)
+{
+	for (; d < end; d++) {
+		const char *text = record && d->record_help ? d->record_help : d->help;
+
+		if (!(d->cmds & cmds) || !text || (d->flags & OPTF_HIDDEN))
+			continue;
+		if (headings && d->section)
+			fprintf(f, "%s\n", d->section);
+		print_row(f, d, text);
+	}
+}
+
+void cli_help(FILE *f, const struct opt_def *rows, size_t n)
+{
+	print_rows(f, rows, rows + n, ~0u, 0, 0);
+}
 
 void cli_usage(FILE *f, const char *cmd)
 {
@@ -125,69 +134,14 @@ void cli_usage(FILE *f, const char *cmd)
 "Trace the storage system calls of COMMAND (or of running processes, or of the\n"
 "whole system), with paths, offsets, file tags and thread names.\n"
 "\n", f);
-	fputs("What to trace:\n", f);
-	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
-	fprintf(f,
-"How:\n"
-"      --mode detailed|raw   raw: no file lookups (cheapest; no --path filters)\n"
-"      --hash user|kernel    hash the first --hash-bytes N (4096) bytes of each\n"
-"                            read/write buffer, in dio or in the kernel\n"
-"      --capture-data N      with --hash: also keep up to N bytes of each buffer\n"
-"      --ring-size SIZE      ring buffer: power of two, 64k to 2G (default 64M)\n"
-"      --drain-ms N          drain the ring every N ms, 1 to 1000 (default 20)\n"
-"      --wakeup-at PCT       wake the consumer early at PCT%% full (default 25)\n"
-"      --tag-table N         file tags with a path in the kernel (default 64k)\n"
-"      --inflight-table N    entries of each table of requests and file mappings\n"
-"                            in flight (block, io_uring, mmap; default 32k)\n"
-"      --level N             dio record: zstd level 1-9, 0 stores (default 1)\n"
-"      --max-size SIZE       dio record: go on in FILE.1, FILE.2, ... past SIZE\n"
-"      --rotate N            dio record: with --max-size, keep N files only\n"
-"      --flush-ms MS         dio record: write what is recorded at least this\n"
-"                            often (default 1000): a kill loses at most that\n"
-"      --print               dio record: also print the calls (on stderr, or\n"
-"                            --sink console:output=FILE), as dio trace does\n"
-"      --no-iouring          no per-request io_uring events\n"
-"      --no-block            no block request events (issue to completion)\n"
-"      --no-runq             no run-queue delay events of traced threads\n"
-"      --runq-min USEC       shortest run-queue wait sent (default 10)\n"
-"      --attach auto|syscall|raw  per-syscall tracepoints, or the two raw\n"
-"                            syscall ones (auto: per-syscall up to %d calls)\n"
-"  -d, --duration SECONDS    stop after this long\n"
-"Output:\n"
-"%s"
-"  -t, -tt, -ttt             time of day, with microseconds, or epoch seconds\n"
-"  -T                        time spent in each call\n"
-"  -q, --quiet               no per-call lines; findings and summary only\n"
-"      --no-details          no {off= type= tag=} suffix\n"
-"      --analyzer NAME[:k=v,...]  load an analyzer (name, ./path.so, or all)\n"
-"      --sink NAME[:k=v,...] load a sink (default: console)\n"
-"      --no-summary          no summary table at exit\n"
-"      --hints               print info findings (hints) on the console too;\n"
-"                            otherwise one line counts them (files keep them)\n"
-"      --report PAGE.html    at exit, a self-contained HTML page (dio report)\n"
-"      --stats               at exit, where dio's time went (stderr): probe ns\n"
-"                            per call, ring, consumer, writer, wakeups, drops\n"
-"      --max-findings N      report at most N findings of each code (default 10,\n"
-"                            0: all); one more says how many were left out\n"
-"      --fail-on info|warning|error[,NAME...]  exit 3 when a finding this severe\n"
-"                            or worse was reported (with --baseline: a new one);\n"
-"                            run-queue waits (the machine) count only when NAME\n"
-"                            names their analyzer or code: warning,latency\n"
-"      --baseline SARIF      an earlier SARIF log of dio's: findings are new,\n"
-"                            unchanged, or absent (fixed)\n"
-"      --suppress FILE       accepted findings, each with a reason (dio(1))\n"
-"      --srcroot DIR         paths under DIR are reported relative to it\n"
-"  -C, --config FILE         config file (default: $DIO_CONFIG, else\n"
-"                            " SYSCONFDIR "/dio/dio.conf, when it exists)\n"
-"  -h, --help                this text\n"
+	/* dio trace and dio record share their table: record's own options show in both */
+	print_rows(f, opt_defs, opt_defs + opt_ndefs, CMD_TRACE | CMD_RECORD, record, 1);
+	fputs(
 "\n"
 "Options given here override the config file; --path, --exclude-path, --analyzer\n"
 "and --sink given here replace the file's lists.\n"
 "\n"
-"Examples:\n",
-		ATTACH_AUTO_MAX,
-		record ? "  -o, --output FILE         the trace file to write (required)\n"
-		       : "  -o, --output FILE         events, findings, summary to FILE (default: stderr)\n");
+"Examples:\n", f);
 	if (record)
 		fputs(
 "  sudo dio record -o run.dio -- ./server\n"
@@ -253,21 +207,97 @@ static int load_config(const char *file, struct options *o, char *err, size_t er
 	return config_load(file, o, err, errlen);
 }
 
-/* What the command line has said so far, to tell it apart from the config's values. */
-struct seen {
-	int target;		/* -p or -a */
-	int all;		/* -a */
-	char *pids, *tids;	/* every -p / --tid value, joined with commas */
-	int path, exclude, analyzer, sink;
-	int tcount;
-	const char *cmd;	/* argv[0]: trace, record, dump or analyze */
-};
+static int takes_value(const struct opt_def *d)
+{
+	return d->kind != OPT_FLAG && d->kind != OPT_COUNT && d->kind != OPT_HELP;
+}
+
+static int add_row(struct cli_table *t, const struct opt_def *d, void *base, int short_too)
+{
+	size_t i = t->n, nlo = 0, len = strlen(t->shortopts);
+
+	if (i == CLI_MAX)
+		return -E2BIG;
+	while (t->lo[nlo].name)
+		nlo++;
+	t->row[i] = d;
+	t->base[i] = base;
+	t->n++;
+	/* a short option is its letter; a long one alone, 256 and up */
+	if (d->name)
+		t->lo[nlo] = (struct option){ d->name, takes_value(d) ? required_argument : no_argument,
+					      NULL, d->letter ? d->letter : 256 + (int)i };
+	if (d->letter && short_too) {
+		t->shortopts[len++] = (char)d->letter;
+		if (takes_value(d))
+			t->shortopts[len++] = ':';
+	}
+	return 0;
+}
+
+/*
+ * The command's own rows, then the table's rows it takes or knows. A row it
+ * only knows (dio record's --level in dio trace) is there by its long name,
+ * to be refused with a reason; one whose letter is the command's own is left
+ * out (dio top's -d is its delay: --duration means nothing there).
+ */
+static int table_build(struct cli_table *t, const struct cli_cmd *c, struct options *o,
+		       const char *cmd, char *err, size_t errlen)
+{
+	int e = 0;
+
+	memset(t, 0, sizeof(*t));
+	/* '+': stop at the command; ':': report a missing value as ':' instead of '?' */
+	snprintf(t->shortopts, sizeof(t->shortopts), "%s:", c->in_order ? "+" : "");
+	for (size_t i = 0; !e && i < c->nown; i++)
+		e = add_row(t, &c->own[i], c->own_base, 1);
+	for (size_t i = 0; !e && i < opt_ndefs; i++) {
+		const struct opt_def *d = &opt_defs[i];
+		int mine = 0;
+
+		if (!(d->cmds & (c->cmd | c->knows)))
+			continue;
+		for (size_t k = 0; d->letter && k < c->nown; k++)
+			mine |= c->own[k].letter == d->letter;
+		if (!mine)
+			e = add_row(t, d, o, !!(d->cmds & c->cmd));
+	}
+	if (e)
+		snprintf(err, errlen, "internal error: dio %s has more than %d options", cmd, CLI_MAX);
+	return e;
+}
+
+/* The row getopt's code stands for: its index in t. */
+static size_t table_row(const struct cli_table *t, int code)
+{
+	size_t i = 0;
+
+	if (code >= 256)
+		return (size_t)code - 256;
+	while (i < t->n - 1 && t->row[i]->letter != code)
+		i++;
+	return i;
+}
+
+static int given(const struct cli_table *t, const struct seen *st, const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->row[i]->name && !strcmp(t->row[i]->name, name))
+			return st->given[i];
+	return 0;
+}
+
+static void seen_free(struct seen *st)
+{
+	for (size_t i = 0; i < CLI_MAX; i++)
+		free(st->ids[i]);
+}
 
 /*
  * Repeated -p (and --tid) add up, as in strace: the setter checks the joined
  * list, so the limit and the messages cover all of them.
  */
-static int add_ids(struct options *o, char **joined, const char *v, int tid, char *err,
+static int add_ids(void *base, const struct opt_def *d, char **joined, const char *v, char *err,
 		   size_t errlen)
 {
 	size_t len = *joined ? strlen(*joined) + 1 : 0;
@@ -275,7 +305,7 @@ static int add_ids(struct options *o, char **joined, const char *v, int tid, cha
 	int e;
 
 	/* this value alone first, so a message quotes what was typed with this option */
-	e = tid ? options_set_tids(o, v, err, errlen) : options_set_pids(o, v, err, errlen);
+	e = opt_set(base, d, v, err, errlen);
 	if (e)
 		return e;
 	s = malloc(len + strlen(v) + 1);
@@ -286,8 +316,9 @@ static int add_ids(struct options *o, char **joined, const char *v, int tid, cha
 	sprintf(s, "%s%s%s", *joined ? *joined : "", *joined ? "," : "", v);
 	free(*joined);
 	*joined = s;
-	return tid ? options_set_tids(o, s, err, errlen) : options_set_pids(o, s, err, errlen);
+	return opt_set(base, d, s, err, errlen);
 }
+
 
 /* getopt's complaints, in our words; before is the argv index getopt was reading. */
 /* cmd: the command whose --help to point at; opts: its long options (for "ambiguous") */
@@ -343,221 +374,114 @@ static int next_option(int argc, char **argv, const char *shortopts, const struc
 	return bad_option(c, argv, before, lopts, argv[0], err, errlen);
 }
 
-/* One option from the real pass; 0 or -errno with the message in err. */
-static int apply(int c, const char *v, struct options *o, struct seen *st, char *err,
-		 size_t errlen)
+/* One option from the real pass, row i of t; 0 or -errno with the message in err. */
+static int apply(const struct cli_table *t, size_t i, const struct cli_cmd *c, const char *v,
+		 struct options *o, struct seen *st, char *err, size_t errlen)
 {
-	switch (c) {
-	case 'p':
-		st->target = 1;
-		return add_ids(o, &st->pids, v, 0, err, errlen);
-	case 'a':
-		st->target = st->all = 1;
-		o->trace_all = 1;
-		return 0;
-	case OPT_TID:
-		return add_ids(o, &st->tids, v, 1, err, errlen);
-	case OPT_COMM:
-		return options_set(o, "comm", v, err, errlen);
-	case OPT_CGROUP:
-		return options_set(o, "cgroup", v, err, errlen);
-	case OPT_PATH:
-		if (!st->path++)
-			options_clear_list(o, "path");
-		return options_add_prefix(o, v, 0, err, errlen);
-	case OPT_EXCLUDE:
-		if (!st->exclude++)
-			options_clear_list(o, "exclude-path");
-		return options_add_prefix(o, v, 1, err, errlen);
-	case OPT_ONLY_FILES:
-		o->only_files = 1;
-		return 0;
-	case 'e':
-		/* strace's -e: "trace=" is the default qualifier, and the only one here */
-		if (strchr(v, '=')) {
-			if (strncmp(v, "trace=", 6)) {
-				snprintf(err, errlen,
-					 "-e: only trace=SPEC is supported, e.g. -e trace=%%data,fsync");
-				return -EINVAL;
-			}
-			v += 6;
-		}
-		return options_set(o, "syscalls", v, err, errlen);
-	case OPT_SYSCALLS:
-		return options_set(o, "syscalls", v, err, errlen);
-	case OPT_MODE:
-		return options_set(o, "mode", v, err, errlen);
-	case OPT_HASH:
-		return options_set(o, "hash", v, err, errlen);
-	case OPT_HASH_BYTES:
-		return options_set(o, "hash-bytes", v, err, errlen);
-	case OPT_CAPTURE:
-		return options_set(o, "capture-data", v, err, errlen);
-	case OPT_RING:
-		return options_set(o, "ring-size", v, err, errlen);
-	case OPT_DRAIN:
-		return options_set(o, "drain-ms", v, err, errlen);
-	case OPT_WAKEUP:
-		return options_set(o, "wakeup-at", v, err, errlen);
-	case OPT_TAGS:
-		return options_set(o, "tag-table", v, err, errlen);
-	case OPT_INFLIGHT:
-		return options_set(o, "inflight-table", v, err, errlen);
-	case OPT_LEVEL:
-	case OPT_MAX_SIZE:
-	case OPT_ROTATE:
-	case OPT_FLUSH_MS:
-		if (strcmp(st->cmd, "record")) {
-			snprintf(err, errlen, "--%s is an option of dio record: dio %s writes no trace file",
-				 c == OPT_LEVEL ? "level" : c == OPT_MAX_SIZE ? "max-size" :
-				 c == OPT_ROTATE ? "rotate" : "flush-ms", st->cmd);
-			return -EINVAL;
-		}
-		return options_set(o, c == OPT_LEVEL ? "level" : c == OPT_MAX_SIZE ? "max-size" :
-				   c == OPT_ROTATE ? "rotate" : "flush-ms", v, err, errlen);
-	case OPT_PRINT:
-		if (strcmp(st->cmd, "record")) {
-			snprintf(err, errlen, "--print is an option of dio record (dio %s prints anyway)",
-				 st->cmd);
-			return -EINVAL;
-		}
-		o->print = 1;
-		return 0;
-	case OPT_NO_IOURING:
-		o->iouring = 0;
-		return 0;
-	case OPT_NO_BLOCK:
-		o->block = 0;
-		return 0;
-	case OPT_NO_RUNQ:
-		o->runq = 0;
-		return 0;
-	case OPT_RUNQ_MIN:
-		return options_set(o, "runq-min", v, err, errlen);
-	case OPT_ATTACH:
-		return options_set(o, "attach", v, err, errlen);
-	case 'd':
-		return options_set(o, "duration", v, err, errlen);
-	case 'o':
-		return options_set(o, "output", v, err, errlen);
-	case 't':
-		/* -t, -tt, -ttt; a fourth t changes nothing, as in strace */
-		st->tcount++;
-		o->time = st->tcount == 1 ? TIME_T : st->tcount == 2 ? TIME_TT : TIME_TTT;
-		return 0;
-	case 'T':
-		o->durations = 1;
-		return 0;
-	case 'q':
-		o->quiet = 1;
-		return 0;
-	case OPT_HINTS:
-		o->hints = 1;
-		return 0;
-	case OPT_NO_DETAILS:
-		o->details = 0;
-		return 0;
-	case OPT_ANALYZER:
-		if (!st->analyzer++)
-			options_clear_list(o, "analyzer");
-		return options_add_plugin(o, 0, v, err, errlen);
-	case OPT_SINK:
-		if (!st->sink++)
-			options_clear_list(o, "sink");
-		return options_add_plugin(o, 1, v, err, errlen);
-	case OPT_NO_SUMMARY:
-		o->no_summary = 1;
-		return 0;
-	case OPT_STATS:
-		o->stats = 1;
-		return 0;
-	case OPT_REPORT:
-		if (!*v || strchr(v, ',')) {
-			snprintf(err, errlen, "--report '%s': give the page's file name, without ','", v);
-			return -EINVAL;
-		}
-		free(o->report);
-		o->report = strdup(v);
-		return o->report ? 0 : -ENOMEM;
-	case OPT_BENCH_FLOOR:
-		o->bench_floor = 1;
-		return 0;
-	case OPT_MAX_FINDINGS:
-		return options_set(o, "max-findings", v, err, errlen);
-	case OPT_FAIL_ON:
-		return options_set(o, "fail-on", v, err, errlen);
-	case OPT_SRCROOT:
-		return options_set(o, "srcroot", v, err, errlen);
-	case OPT_BASELINE:
-		return options_set(o, "baseline", v, err, errlen);
-	case OPT_SUPPRESS:
-		return options_set(o, "suppress", v, err, errlen);
-	case 'C':
-		return 0;	/* read by prescan(), before everything else */
+	const struct opt_def *d = t->row[i];
+	char count[8];
+	size_t n;
+
+	if (!(d->cmds & c->cmd)) {
+		if (c->refuse)
+			snprintf(err, errlen, "--%s %s", d->name, c->refuse);
+		else
+			snprintf(err, errlen, "--%s %s%s%s", d->name, d->why_not[0], st->cmd,
+				 d->why_not[1]);
+		return -EINVAL;
 	}
-	snprintf(err, errlen, "internal error: option %d has no handler", c);
-	return -EINVAL;
+	if (st->given[i] < UCHAR_MAX)
+		st->given[i]++;
+	switch (d->kind) {
+	case OPT_IDS:
+		return add_ids(t->base[i], d, &st->ids[i], v, err, errlen);
+	case OPT_PATHS:
+	case OPT_MODULES:
+		/* the first one here replaces the config file's list */
+		if (st->given[i] == 1)
+			options_clear_list(o, d->name);
+		break;
+	case OPT_COUNT:
+		/* -t, -tt, -ttt; a fourth t changes nothing, as in strace */
+		n = st->given[i] < d->max ? st->given[i] : d->max;
+		memset(count, d->letter, n);
+		count[n] = 0;
+		v = count;
+		break;
+	default:
+		break;
+	}
+	return opt_set(t->base[i], d, v, err, errlen);
+}
+
+/* Every option of argv into o, after the config file; 0 or -errno. */
+static int read_options(const struct cli_table *t, const struct cli_cmd *c, int argc, char **argv,
+			struct options *o, struct seen *st, char *err, size_t errlen)
+{
+	int code, e;
+
+	opterr = 0;
+	optind = 0;	/* glibc: 0 re-initialises, so every call starts afresh */
+	while ((code = next_option(argc, argv, t->shortopts, t->lo, err, errlen)) != -1) {
+		if (code < 0)
+			return code;
+		e = apply(t, table_row(t, code), c, optarg, o, st, err, errlen);
+		if (e)
+			return e;
+	}
+	return 0;
 }
 
 /*
  * A tracing command's command line: -C and --help first, the config file,
- * then every option; own (NULL: none) takes the command's own options first
- * and returns -ENOENT for the others. 0 to run, 1 after --help, or -errno.
+ * then every option. 0 to run, 1 after --help, or -errno.
  */
-static int parse_tracing(int argc, char **argv, const char *shortopts, const struct option *lopts,
-			 void (*usage)(FILE *f, const char *cmd), struct options *o,
-			 int (*own)(void *ud, int c, const char *v, char *err, size_t errlen),
-			 void *ud, char *err, size_t errlen)
+static int parse_tracing(const struct cli_cmd *c, int argc, char **argv,
+			 void (*usage)(FILE *f, const char *cmd), struct options *o, char *err,
+			 size_t errlen)
 {
 	const char *file = NULL;
+	struct cli_table t;
 	struct seen st = { .cmd = argv[0] };
-	int c, e, help = 0;
+	int e, help = 0, pid, all;
 
-	prescan(argc, argv, shortopts, lopts, &file, &help);
+	e = table_build(&t, c, o, argv[0], err, errlen);
+	if (e)
+		return e;
+	prescan(argc, argv, t.shortopts, t.lo, &file, &help);
 	if (help) {
 		usage(stdout, argv[0]);
 		return 1;
 	}
 	e = load_config(file, o, err, errlen);
+	if (!e)
+		e = read_options(&t, c, argc, argv, o, &st, err, errlen);
 	if (e)
-		return e;
-
-	opterr = 0;
-	optind = 0;	/* glibc: 0 re-initialises, so every call starts afresh */
-	for (;;) {
-		/* the argv element getopt is in; optind is 0 before the first call */
-		int before = optind ? optind : 1;
-
-		c = getopt_long(argc, argv, shortopts, lopts, NULL);
-		if (c == -1)
-			break;
-		if (c == '?' || c == ':')
-			e = bad_option(c, argv, before, lopts, argv[0], err, errlen);
-		else if (!own || (e = own(ud, c, optarg, err, errlen)) == -ENOENT)
-			e = apply(c, optarg, o, &st, err, errlen);
-		if (e)
-			goto cleanup;
-	}
+		goto cleanup;
 	o->argv = optind < argc ? &argv[optind] : NULL;
 	/* a target named here replaces the config's: "-p 7" must not also mean its "all" */
-	if (st.target || o->argv) {
-		if (!st.all)
+	pid = given(&t, &st, "pid");
+	all = given(&t, &st, "all");
+	if (pid || all || o->argv) {
+		if (!all)
 			o->trace_all = 0;
-		if (!st.pids)
+		if (!pid)
 			o->npids = 0;
 	}
 	e = options_finish(o, err, errlen);
 cleanup:
-	free(st.pids);
-	free(st.tids);
+	seen_free(&st);
 	return e;
 }
 
 int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
+	const struct cli_cmd c = {
+		.cmd = strcmp(argv[0], "record") ? CMD_TRACE : CMD_RECORD,
+		.knows = CMD_TRACE | CMD_RECORD, .in_order = 1,
+	};
 	char spec[PATH_MAX + 16];
-	int e = parse_tracing(argc, argv, SHORTOPTS, longopts, cli_usage, o, NULL, NULL, err,
-			      errlen);
+	int e = parse_tracing(&c, argc, argv, cli_usage, o, err, errlen);
 
 	if (e || !o->report)
 		return e;
@@ -585,73 +509,21 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code)
 	return 0;
 }
 
-/* dio dump and dio analyze: what to run over a trace file and how to print it */
-static const struct option replay_longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "no-details", no_argument, NULL, OPT_NO_DETAILS },
-	{ "hints", no_argument, NULL, OPT_HINTS },
-	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
-	{ "sink", required_argument, NULL, OPT_SINK },
-	{ "no-summary", no_argument, NULL, OPT_NO_SUMMARY },
-	{ "max-findings", required_argument, NULL, OPT_MAX_FINDINGS },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
-	{ "config", required_argument, NULL, 'C' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "tid", required_argument, NULL, OPT_TID },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "path", required_argument, NULL, OPT_PATH },
-	{ "exclude-path", required_argument, NULL, OPT_EXCLUDE },
-	{ "syscalls", required_argument, NULL, OPT_SYSCALLS },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ 0 }
-};
-
-/* --since/--until SECONDS after the trace's first record */
-static int set_seconds(const char *name, const char *v, double *out, char *err, size_t errlen)
-{
-	char *end;
-
-	errno = 0;
-	/* digits and a dot only: strtod() also takes inf, nan and hex */
-	*out = v[strspn(v, "0123456789.")] || !*v ? -1 : strtod(v, &end);
-	if (errno || *out < 0 || *end) {
-		snprintf(err, errlen, "%s %s: give seconds after the trace's start, e.g. %s 1.5",
-			 name, v, name);
-		return -EINVAL;
-	}
-	/* a billion seconds (31 years) in ns still fits the 64-bit timestamps */
-	if (*out > 1e9) {
-		snprintf(err, errlen, "%s %s: out of range (at most 1e9 seconds)", name, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_format(const char *v, int *json, char *err, size_t errlen)
-{
-	if (strcmp(v, "text") && strcmp(v, "json")) {
-		snprintf(err, errlen, "--format %s: use text or json", v);
-		return -EINVAL;
-	}
-	*json = !strcmp(v, "json");
-	return 0;
-}
-
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen)
 {
+	/* no in_order: options may follow the trace file (dio analyze run.dio --analyzer x) */
+	static const struct cli_cmd c = { .cmd = CMD_REPLAY };
 	const char *file = NULL;
+	struct cli_table t;
 	struct seen st = { .cmd = argv[0] };
-	int c, e, help = 0, json = 0;
+	int e, help = 0;
 
+	e = table_build(&t, &c, o, argv[0], err, errlen);
+	if (e)
+		return e;
 	/* the replay's own options, which may follow the trace file: dio analyze run.dio -C x */
-	prescan(argc, argv, REPLAY_SHORTOPTS, replay_longopts, &file, &help);
+	prescan(argc, argv, t.shortopts, t.lo, &file, &help);
 	e = load_config(file, o, err, errlen);
 	if (e)
 		return e;
@@ -663,23 +535,9 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	free(o->syscalls);
 	o->syscalls = NULL;
 	o->since = o->until = -1;
-	opterr = 0;
-	optind = 0;
-	/* no '+': options may follow the trace file (dio analyze run.dio --analyzer x) */
-	while ((c = next_option(argc, argv, REPLAY_SHORTOPTS, replay_longopts, err, errlen)) != -1) {
-		if (c < 0)
-			e = c;
-		else if (c == OPT_SINCE)
-			e = set_seconds("--since", optarg, &o->since, err, errlen);
-		else if (c == OPT_UNTIL)
-			e = set_seconds("--until", optarg, &o->until, err, errlen);
-		else if (c == OPT_FORMAT)
-			e = set_format(optarg, &json, err, errlen);
-		else
-			e = apply(c, optarg, o, &st, err, errlen);
-		if (e)
-			goto cleanup;
-	}
+	e = read_options(&t, &c, argc, argv, o, &st, err, errlen);
+	if (e)
+		goto cleanup;
 	memset(o->sel, 1, sizeof(o->sel));
 	if (o->syscalls) {
 		e = syscalls_select(o->syscalls, o->sel, err, errlen);
@@ -687,7 +545,7 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 			goto cleanup;
 	}
 	/* --format json: the json sink in the console's place, on the same output */
-	if (json) {
+	if (o->json) {
 		char spec[1100];
 
 		snprintf(spec, sizeof(spec), "json:file=%s", o->output ? o->output : "-");
@@ -708,50 +566,84 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 	}
 	*trace = argv[optind];
 cleanup:
-	free(st.pids);
-	free(st.tids);
+	seen_free(&st);
 	return e;
 }
 
-/* dio diff A B */
-#define DIFF_SHORTOPTS ":o:C:h"
+/* ---- dio diff ------------------------------------------------------------- */
 
-static const struct option diff_longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "analyzer", required_argument, NULL, OPT_ANALYZER },
-	{ "srcroot", required_argument, NULL, OPT_SRCROOT },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "suppress", required_argument, NULL, OPT_SUPPRESS },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "fail-on-regress", required_argument, NULL, OPT_FAIL_ON_REGRESS },
-	{ "min-calls", required_argument, NULL, OPT_MIN_CALLS },
-	{ "config", required_argument, NULL, 'C' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0 }
-};
+/* A pointer into argv, not a copy: -o FILE */
+static int set_argv(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
+{
+	*(const char **)((char *)base + d->off) = v;
+	return 0;
+}
 
 /* A whole number for one of diff's own options, with the range in the message. */
-static int diff_number(const char *name, const char *v, long max, const char *example, long *out,
+static int diff_number(const struct opt_def *d, const char *v, void *base, const char *example,
 		       char *err, size_t errlen)
 {
-	if (!parse_long(v, 0, max, out))
+	if (!parse_long(v, 0, (long)d->max, (long *)((char *)base + d->off)))
 		return 0;
-	snprintf(err, errlen, "--%s %s: give a whole number from 0 to %ld, e.g. --%s %s", name, v,
-		 max, name, example);
+	snprintf(err, errlen, "--%s %s: give a whole number from 0 to %ld, e.g. --%s %s", d->name,
+		 v, (long)d->max, d->name, example);
 	return -EINVAL;
 }
+
+static int set_regress(void *base, const struct opt_def *d, const char *v, char *err,
+		       size_t errlen)
+{
+	return diff_number(d, v, base, "50", err, errlen);
+}
+
+static int set_min_calls(void *base, const struct opt_def *d, const char *v, char *err,
+			 size_t errlen)
+{
+	return diff_number(d, v, base, "100", err, errlen);
+}
+
+#define DIFF_FIELD(f)	.off = offsetof(struct diff_args, f), \
+			.size = sizeof(((struct diff_args *)0)->f), .cmds = CMD_DIFF
+
+/* dio diff's own options; it takes --analyzer, --srcroot, --fail-on, --suppress and -C too */
+const struct opt_def cli_diff_opts[] = {
+	{ .name = "output", .letter = 'o', .kind = OPT_CUSTOM, .set = set_argv, DIFF_FIELD(output),
+	  .arg = "FILE", .help = "write the diff to FILE (default: standard output)" },
+	{ .name = "format", .kind = OPT_CUSTOM, .set = optdefs__format, DIFF_FIELD(json),
+	  .arg = "text|json", .help = "one JSON object instead of the tables" },
+	{ .name = "fail-on-regress", .kind = OPT_CUSTOM, .set = set_regress,
+	  DIFF_FIELD(regress_pct), .max = 1000000, .arg = "PCT",
+	  .help = "exit 3 when calls, errors, fsyncs/s or opens/s (of\n"
+		  "a row, or in all) or a p99 latency grew by more than\n"
+		  "PCT percent; each such row is named on stderr" },
+	{ .name = "min-calls", .kind = OPT_CUSTOM, .set = set_min_calls, DIFF_FIELD(min_calls),
+	  .max = 1000000000, .arg = "N",
+	  .help = "rows with fewer calls on both sides never fail and\n"
+		  "show no rates; latencies are compared with N calls\n"
+		  "on both sides (default " STR(DIFF_MIN_CALLS) ")" },
+};
+
+const size_t cli_diff_nopts = sizeof(cli_diff_opts) / sizeof(cli_diff_opts[0]);
 
 int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
 		   size_t errlen)
 {
+	const struct cli_cmd c = { .cmd = CMD_DIFF, .own = cli_diff_opts, .nown = cli_diff_nopts,
+				   .own_base = d };
 	const char *file = NULL;
+	struct cli_table t;
 	struct seen st = { .cmd = argv[0] };
-	int c, e, help = 0;
+	int e, help = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->regress_pct = -1;
 	d->min_calls = DIFF_MIN_CALLS;
-	prescan(argc, argv, DIFF_SHORTOPTS, diff_longopts, &file, &help);
+	e = table_build(&t, &c, o, argv[0], err, errlen);
+	if (e)
+		return e;
+	prescan(argc, argv, t.shortopts, t.lo, &file, &help);
+	if (help)
+		return 1;
 	e = load_config(file, o, err, errlen);
 	if (e)
 		return e;
@@ -764,91 +656,30 @@ int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d
 	o->output = NULL;
 	free(o->baseline);
 	o->baseline = NULL;
-	opterr = 0;
-	optind = 0;
-	while ((c = next_option(argc, argv, DIFF_SHORTOPTS, diff_longopts, err, errlen)) != -1) {
-		if (c < 0)
-			e = c;
-		else if (c == 'o')
-			d->output = optarg;
-		else if (c == OPT_FORMAT)
-			e = set_format(optarg, &d->json, err, errlen);
-		else if (c == OPT_FAIL_ON_REGRESS)
-			e = diff_number("fail-on-regress", optarg, 1000000, "50", &d->regress_pct, err,
-					errlen);
-		else if (c == OPT_MIN_CALLS)
-			e = diff_number("min-calls", optarg, 1000000000, "100", &d->min_calls, err,
-					errlen);
-		else
-			e = apply(c, optarg, o, &st, err, errlen);
-		if (e)
-			return e;
-	}
+	e = read_options(&t, &c, argc, argv, o, &st, err, errlen);
 	/* every analyzer unless the command line names some */
-	if (!st.analyzer) {
+	if (!e && !given(&t, &st, "analyzer")) {
 		options_clear_list(o, "analyzer");
 		e = options_add_plugin(o, 0, "all", err, errlen);
-		if (e)
-			return e;
 	}
-	if (optind != argc - 2) {
+	if (!e && optind != argc - 2) {
 		snprintf(err, errlen, "diff: give two trace files (dio diff before.dio after.dio)");
-		return -EINVAL;
+		e = -EINVAL;
 	}
-	d->file[0] = argv[optind];
-	d->file[1] = argv[optind + 1];
-	return 0;
+	if (!e) {
+		d->file[0] = argv[optind];
+		d->file[1] = argv[optind + 1];
+	}
+	seen_free(&st);
+	return e;
 }
 
 /* ---- dio top ------------------------------------------------------------- */
 
-#define TOP_SHORTOPTS "+:p:ae:d:n:bSC:h"
-
-/* top's own long options; it takes dio trace's filters too (top_longopts()) */
-static const struct option top_own_longopts[] = {
-	{ "batch", no_argument, NULL, 'b' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "iterations", required_argument, NULL, 'n' },
-	{ "sort", required_argument, NULL, OPT_SORT },
-	{ "cumulative", no_argument, NULL, 'S' },
-};
-
-#define NTOP_OWN (sizeof(top_own_longopts) / sizeof(top_own_longopts[0]))
-#define NLONGOPTS (sizeof(longopts) / sizeof(longopts[0]))
-
-/*
- * top's table: its own options, then dio trace's but --duration (-d is the
- * delay here), so that trace's options reach top_option, which refuses those
- * that do not filter.
- */
-static void top_longopts(struct option *out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < NTOP_OWN; i++)
-		out[n++] = top_own_longopts[i];
-	for (size_t i = 0; i < NLONGOPTS; i++)
-		if (!longopts[i].name || strcmp(longopts[i].name, "duration"))
-			out[n++] = longopts[i];
-}
-
-/* dio trace's options that say what to count, and -C */
-static int top_filter(int c)
-{
-	static const int filters[] = {
-		'p', 'a', OPT_TID, OPT_COMM, OPT_CGROUP, OPT_PATH, OPT_EXCLUDE, OPT_ONLY_FILES, 'e',
-		OPT_SYSCALLS, OPT_MODE, OPT_ATTACH, OPT_NO_BLOCK, OPT_NO_RUNQ, OPT_TAGS, OPT_INFLIGHT,
-		OPT_STATS, 'C', 'h',
-	};
-
-	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++)
-		if (filters[i] == c)
-			return 1;
-	return 0;
-}
-
 void cli_top_usage(FILE *f)
 {
+	const struct opt_def *what = opt_defs + 1;
+
 	fputs(
 "usage: dio top [OPTIONS] [--] COMMAND [ARGS...]\n"
 "       dio top [OPTIONS] -p PID[,PID...] | -a\n"
@@ -858,18 +689,18 @@ void cli_top_usage(FILE *f)
 "every second. The kernel counts the calls in maps: no record per call.\n"
 "\n"
 "What to count (as dio trace):\n", f);
-	fprintf(f, FILTER_HELP, DIO_MAX_PREFIX);
+	/* the filters: the first section of dio trace's options */
+	while (what < opt_defs + opt_ndefs && !what->section)
+		what++;
+	print_rows(f, opt_defs, what, CMD_TOP, 0, 0);
 	fputs(
 "      --mode detailed|raw   raw: no file lookups (no files shown)\n"
 "      --attach auto|syscall|raw, --tag-table N, --inflight-table N\n"
 "                            as dio trace\n"
 "      --no-block, --no-runq no block latency, no run-queue wait\n"
-"How to show it:\n"
-"  -b, --batch               plain lines, frame after frame (files, pipes)\n"
-"  -d, --delay SECONDS       between frames (default 1)\n"
-"  -n, --iterations COUNT    stop after COUNT frames\n"
-"      --sort calls|bytes|time  order of the rows (default calls)\n"
-"  -S, --cumulative          totals since the start instead of the last interval\n"
+"How to show it:\n", f);
+	cli_help(f, cli_top_opts, cli_top_nopts);
+	fputs(
 "      --stats               at exit, where dio's own time went (as dio trace)\n"
 "  -C, --config FILE         config file (its filters apply)\n"
 "  -h, --help                this text\n"
@@ -885,22 +716,25 @@ void cli_top_usage(FILE *f)
 "  sudo dio top -b -S -- ./server\n", f);
 }
 
-static int top_sort_of(const char *v, enum top_sort *out, char *err, size_t errlen)
+static int set_sort(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
 {
 	static const char *const names[] = { "calls", "bytes", "time" };
+	struct top_args *t = base;
 
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(v, names[i])) {
-			*out = i;
+			t->sort = i;
 			return 0;
 		}
 	snprintf(err, errlen, "--sort %s: use calls, bytes or time", v);
 	return -EINVAL;
 }
 
-static int top_delay(const char *v, double *out, char *err, size_t errlen)
+static int set_delay(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
 {
-	if (parse_seconds(v, out) || *out < 0.05 || *out > 86400) {
+	struct top_args *t = base;
+
+	if (parse_seconds(v, &t->delay) || t->delay < 0.05 || t->delay > 86400) {
 		snprintf(err, errlen, "-d %s: give the seconds between frames, 0.05 to 86400, e.g. -d 2",
 			 v);
 		return -EINVAL;
@@ -908,40 +742,35 @@ static int top_delay(const char *v, double *out, char *err, size_t errlen)
 	return 0;
 }
 
-/* top's own options; -ENOENT for the filters it shares with dio trace */
-static int top_option(void *ud, int c, const char *v, char *err, size_t errlen)
+static int set_iterations(void *base, const struct opt_def *d, const char *v, char *err,
+			  size_t errlen)
 {
-	struct top_args *t = ud;
+	struct top_args *t = base;
 
-	switch (c) {
-	case 'b':
-		t->batch = 1;
+	if (!parse_long(v, 1, 1000000000, &t->iterations))
 		return 0;
-	case 'S':
-		t->cumulative = 1;
-		return 0;
-	case 'd':
-		return top_delay(v, &t->delay, err, errlen);
-	case 'n':
-		if (!parse_long(v, 1, 1000000000, &t->iterations))
-			return 0;
-		snprintf(err, errlen, "-n %s: give the number of frames, 1 or more, e.g. -n 5", v);
-		return -EINVAL;
-	case OPT_SORT:
-		return top_sort_of(v, &t->sort, err, errlen);
-	}
-	if (top_filter(c))
-		return -ENOENT;
-	for (size_t i = 0; i < NLONGOPTS; i++)
-		if (longopts[i].val == c && longopts[i].name) {
-			snprintf(err, errlen,
-				 "--%s is an option of dio trace, not of dio top; see 'dio top --help'",
-				 longopts[i].name);
-			return -EINVAL;
-		}
-	snprintf(err, errlen, "internal error: option %d has no handler", c);
+	snprintf(err, errlen, "-n %s: give the number of frames, 1 or more, e.g. -n 5", v);
 	return -EINVAL;
 }
+
+#define TOP_FIELD(f)	.off = offsetof(struct top_args, f), \
+			.size = sizeof(((struct top_args *)0)->f), .cmds = CMD_TOP
+
+/* dio top's own options; it takes dio trace's filters too (CMD_TOP in the table) */
+const struct opt_def cli_top_opts[] = {
+	{ .name = "batch", .letter = 'b', .kind = OPT_FLAG, TOP_FIELD(batch), .val = 1,
+	  .help = "plain lines, frame after frame (files, pipes)" },
+	{ .name = "delay", .letter = 'd', .kind = OPT_CUSTOM, .set = set_delay, TOP_FIELD(delay),
+	  .arg = "SECONDS", .help = "between frames (default 1)" },
+	{ .name = "iterations", .letter = 'n', .kind = OPT_CUSTOM, .set = set_iterations,
+	  TOP_FIELD(iterations), .arg = "COUNT", .help = "stop after COUNT frames" },
+	{ .name = "sort", .kind = OPT_CUSTOM, .set = set_sort, TOP_FIELD(sort),
+	  .arg = "calls|bytes|time", .help = "order of the rows (default calls)" },
+	{ .name = "cumulative", .letter = 'S', .kind = OPT_FLAG, TOP_FIELD(cumulative), .val = 1,
+	  .help = "totals since the start instead of the last interval" },
+};
+
+const size_t cli_top_nopts = sizeof(cli_top_opts) / sizeof(cli_top_opts[0]);
 
 static void top_usage(FILE *f, const char *cmd)
 {
@@ -949,14 +778,20 @@ static void top_usage(FILE *f, const char *cmd)
 	cli_top_usage(f);
 }
 
+/*
+ * dio trace's options that do not say what to count are in top's table too,
+ * so that they are refused by name
+ */
 int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
 		  size_t errlen)
 {
-	struct option lopts[NTOP_OWN + NLONGOPTS];
+	const struct cli_cmd c = {
+		.cmd = CMD_TOP, .knows = CMD_TRACE | CMD_RECORD,
+		.refuse = "is an option of dio trace, not of dio top; see 'dio top --help'",
+		.own = cli_top_opts, .nown = cli_top_nopts, .own_base = t, .in_order = 1,
+	};
 
 	memset(t, 0, sizeof(*t));
 	t->delay = 1;
-	top_longopts(lopts);
-	return parse_tracing(argc, argv, TOP_SHORTOPTS, lopts, top_usage, o, top_option, t, err,
-			     errlen);
+	return parse_tracing(&c, argc, argv, top_usage, o, err, errlen);
 }

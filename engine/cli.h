@@ -27,7 +27,10 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code);
  */
 int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
 		     size_t errlen);
+/* dio trace's --help (cmd "trace") or dio record's ("record"), made of the option table */
 void cli_usage(FILE *f, const char *cmd);
+/* The --help lines of a command's own rows, in their order */
+void cli_help(FILE *f, const struct opt_def *rows, size_t n);
 
 #define DIFF_MIN_CALLS	100	/* --min-calls by default */
 
@@ -44,8 +47,9 @@ struct diff_args {
  * dio diff A B [-o FILE] [--format text|json] [--fail-on-regress PCT]
  * [--min-calls N] [--analyzer NAME ...] [--srcroot DIR] [--fail-on LEVEL]
  * [--suppress FILE] [-C FILE]; argv[0] is "diff". Without --analyzer, every
- * analyzer. The config's sinks, output and baseline are dropped. 0, or
- * -errno with a one-line message in err.
+ * analyzer. The config's sinks, output and baseline are dropped. 0, 1 when
+ * --help was given (the caller prints it), or -errno with a one-line message
+ * in err.
  */
 int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
 		   size_t errlen);
@@ -70,6 +74,10 @@ struct top_args {
  */
 int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
 		  size_t errlen);
+
+/* The own options of dio diff (in struct diff_args) and dio top (in struct top_args) */
+extern const struct opt_def cli_diff_opts[], cli_top_opts[];
+extern const size_t cli_diff_nopts, cli_top_nopts;
 void cli_top_usage(FILE *f);
 
 #endif

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The config file (libconfig syntax). Top-level keys are the long options with
- * '_' for '-' and go through the same setters as the command line, so ranges
- * and messages cannot drift apart. The groups `analyzer: { NAME: { ... } }` and
+ * The config file (libconfig syntax). Top-level keys are the keys of the
+ * option table (optdefs.c: mostly the long options with '_' for '-') and go
+ * through the same rows and setters as the command line, so ranges and
+ * messages cannot drift apart. The groups `analyzer: { NAME: { ... } }` and
  * `sink: { NAME: { ... } }` hold module options as text with their FILE:LINE;
  * the plugin loader checks them against each module's option table.
  */
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "config.h"
+#include "optdefs.h"
 #include "util.h"
 
 struct cfg {
@@ -158,72 +160,6 @@ static int is_int(const config_setting_t *s)
 	return t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64;
 }
 
-/* What each kind of key takes, so `output = true;` is a type error, not a file named "true". */
-enum kind { K_STRING, K_NUMBER, K_SECONDS, K_BOOL, K_TIME, K_IDS, K_LIST };
-
-static const struct key {
-	const char *name;
-	enum kind kind;
-	size_t off;	/* K_BOOL: the int field */
-	int which;	/* K_LIST: 0 path, 1 exclude_path, 2 analyzers, 3 sinks */
-} keys[] = {
-#define KEY(n, k)	{ .name = n, .kind = k }
-#define BOOL_KEY(n, f)	{ .name = n, .kind = K_BOOL, .off = offsetof(struct options, f) }
-#define LIST_KEY(n, w)	{ .name = n, .kind = K_LIST, .which = w }
-	KEY("pid", K_IDS),
-	KEY("tid", K_IDS),
-	BOOL_KEY("all", trace_all),
-	KEY("comm", K_STRING),
-	KEY("cgroup", K_STRING),
-	LIST_KEY("path", 0),
-	LIST_KEY("exclude_path", 1),
-	BOOL_KEY("only_files", only_files),
-	KEY("syscalls", K_STRING),
-	KEY("mode", K_STRING),
-	KEY("hash", K_STRING),
-	KEY("hash_bytes", K_NUMBER),
-	KEY("capture_data", K_NUMBER),
-	KEY("ring_size", K_NUMBER),
-	KEY("drain_ms", K_NUMBER),
-	KEY("wakeup_at", K_NUMBER),
-	KEY("tag_table", K_NUMBER),
-	KEY("inflight_table", K_NUMBER),
-	KEY("level", K_NUMBER),
-	KEY("max_size", K_NUMBER),
-	KEY("rotate", K_NUMBER),
-	BOOL_KEY("iouring", iouring),
-	BOOL_KEY("block", block),
-	BOOL_KEY("runq", runq),
-	KEY("runq_min", K_NUMBER),
-	KEY("attach", K_STRING),
-	KEY("duration", K_SECONDS),
-	KEY("output", K_STRING),
-	KEY("time", K_TIME),
-	BOOL_KEY("durations", durations),
-	BOOL_KEY("quiet", quiet),
-	BOOL_KEY("details", details),
-	BOOL_KEY("hints", hints),
-	LIST_KEY("analyzers", 2),
-	LIST_KEY("sinks", 3),
-	BOOL_KEY("no_summary", no_summary),
-	KEY("max_findings", K_NUMBER),
-	KEY("fail_on", K_STRING),
-	KEY("srcroot", K_STRING),
-	KEY("baseline", K_STRING),
-	KEY("suppress", K_STRING),
-	KEY("flush_ms", K_NUMBER),
-#undef KEY
-#undef BOOL_KEY
-#undef LIST_KEY
-};
-
-static int add_one(struct options *o, int which, const char *v, char *msg, size_t len)
-{
-	if (which < 2)
-		return options_add_prefix(o, v, which, msg, len);
-	return options_add_plugin(o, which == 3, v, msg, len);
-}
-
 /*
  * "summary:top=3" in a list: the module and its options came from FILE:LINE,
  * which errors found when the module is loaded name instead of the command line.
@@ -240,27 +176,28 @@ static int plugin_where(struct cfg *c, const config_setting_t *el, struct plugin
 }
 
 /* path = "/a"; or path = ["/a", "/b"]; (a list or an array) */
-static int set_list(struct cfg *c, const config_setting_t *s, const struct key *k,
+static int set_list(struct cfg *c, const config_setting_t *s, const struct opt_def *d,
 		    struct options *o)
 {
 	int n = config_setting_is_aggregate(s) ? config_setting_length(s) : 1;
+	int modules = d->kind == OPT_MODULES;
 	char msg[512];
 	int e;
 
 	if (config_setting_is_group(s))
 		return fail(c, s, "%s: expected a string or a list of strings, e.g. %s = [\"%s\"];",
-			    k->name, k->name, k->which < 2 ? "/var/lib/redis" : "summary");
+			    d->key, d->key, modules ? "summary" : "/var/lib/redis");
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *el = config_setting_is_aggregate(s) ?
 					     config_setting_get_elem(s, i) : s;
 
 		if (config_setting_type(el) != CONFIG_TYPE_STRING)
-			return fail(c, el, "%s: expected a string or a list of strings", k->name);
-		e = add_one(o, k->which, config_setting_get_string(el), msg, sizeof(msg));
+			return fail(c, el, "%s: expected a string or a list of strings", d->key);
+		e = opt_set(o, d, config_setting_get_string(el), msg, sizeof(msg));
 		if (e)
-			return setter_failed(c, el, k->name, e, msg);
-		if (k->which >= 2 &&
-		    (e = plugin_where(c, el, k->which == 3 ? &o->sinks[o->nsinks - 1] :
+			return setter_failed(c, el, d->key, e, msg);
+		if (modules &&
+		    (e = plugin_where(c, el, d->val ? &o->sinks[o->nsinks - 1] :
 				      &o->analyzers[o->nanalyzers - 1])))
 			return e;
 	}
@@ -268,7 +205,7 @@ static int set_list(struct cfg *c, const config_setting_t *s, const struct key *
 }
 
 /* pid = 1234; pid = "1234,1240"; pid = [1234, 1240]; */
-static int set_ids(struct cfg *c, const config_setting_t *s, const struct key *k,
+static int set_ids(struct cfg *c, const config_setting_t *s, const struct opt_def *d,
 		   struct options *o)
 {
 	char buf[1024], msg[512];
@@ -277,7 +214,7 @@ static int set_ids(struct cfg *c, const config_setting_t *s, const struct key *k
 
 	if (is_int(s) || config_setting_type(s) == CONFIG_TYPE_STRING) {
 		if (scalar_text(s, buf, sizeof(buf)))
-			return fail(c, s, "%s: list too long", k->name);
+			return fail(c, s, "%s: list too long", d->key);
 	} else if (config_setting_is_array(s) || config_setting_is_list(s)) {
 		buf[0] = 0;
 		for (int i = 0; i < config_setting_length(s); i++) {
@@ -286,73 +223,58 @@ static int set_ids(struct cfg *c, const config_setting_t *s, const struct key *k
 			if (!is_int(el))
 				return fail(c, el,
 					    "%s: expected a list of numbers, e.g. %s = [1234, 1240];",
-					    k->name, k->name);
+					    d->key, d->key);
 			off += snprintf(buf + off, off < sizeof(buf) ? sizeof(buf) - off : 0,
 					"%s%lld", i ? "," : "", config_setting_get_int64(el));
 			if (off >= sizeof(buf))
-				return fail(c, el, "%s: list too long", k->name);
+				return fail(c, el, "%s: list too long", d->key);
 		}
 	} else {
 		return fail(c, s,
 			    "%s: expected a number or a list of numbers, e.g. %s = [1234, 1240];",
-			    k->name, k->name);
+			    d->key, d->key);
 	}
-	e = options_set(o, k->name, buf, msg, sizeof(msg));
-	return e ? setter_failed(c, s, k->name, e, msg) : 0;
+	e = opt_set(o, d, buf, msg, sizeof(msg));
+	return e ? setter_failed(c, s, d->key, e, msg) : 0;
 }
 
-static int set_key(struct cfg *c, const config_setting_t *s, const struct key *k,
+/* A key of the option table: its kind says what the file may give, so `output = true;` is refused. */
+static int set_key(struct cfg *c, const config_setting_t *s, const struct opt_def *d,
 		   struct options *o)
 {
 	int type = config_setting_type(s);
-	char name[32], v[4096], msg[512];
+	char v[4096], msg[512];
 	int e;
 
-	switch (k->kind) {
-	case K_LIST:
-		return set_list(c, s, k, o);
-	case K_IDS:
-		return set_ids(c, s, k, o);
-	case K_BOOL:
+	switch (d->kind) {
+	case OPT_PATHS:
+	case OPT_MODULES:
+		return set_list(c, s, d, o);
+	case OPT_IDS:
+		return set_ids(c, s, d, o);
+	case OPT_FLAG:
 		if (type != CONFIG_TYPE_BOOL)
-			return fail(c, s, "%s: expected true or false", k->name);
-		*(int *)((char *)o + k->off) = config_setting_get_bool(s);
-		return 0;
-	case K_STRING:
-	case K_TIME:
-		if (type != CONFIG_TYPE_STRING)
-			return fail(c, s, "%s: expected a string in double quotes", k->name);
+			return fail(c, s, "%s: expected true or false", d->key);
 		break;
-	case K_NUMBER:
+	case OPT_NUMBER:
+	case OPT_SIZE:
 		if (!is_int(s) && type != CONFIG_TYPE_STRING)
 			return fail(c, s, "%s: expected a whole number or a string like \"64k\"",
-				    k->name);
+				    d->key);
 		break;
-	case K_SECONDS:
+	case OPT_SECONDS:
 		if (!is_int(s) && type != CONFIG_TYPE_FLOAT && type != CONFIG_TYPE_STRING)
-			return fail(c, s, "%s: expected a number of seconds", k->name);
+			return fail(c, s, "%s: expected a number of seconds", d->key);
+		break;
+	default:
+		if (type != CONFIG_TYPE_STRING)
+			return fail(c, s, "%s: expected a string in double quotes", d->key);
 		break;
 	}
 	if (scalar_text(s, v, sizeof(v)))
-		return fail(c, s, "%s: value too long", k->name);
-	if (k->kind == K_TIME) {
-		static const char *const styles[] = { "", "t", "tt", "ttt" };
-
-		for (size_t i = 0; i < sizeof(styles) / sizeof(styles[0]); i++) {
-			if (!strcmp(v, styles[i])) {
-				o->time = (enum time_style)i;
-				return 0;
-			}
-		}
-		return fail(c, s, "time: '%s' is not one of \"\", \"t\", \"tt\", \"ttt\"", v);
-	}
-	/* the long option's name: ring_size is --ring-size */
-	snprintf(name, sizeof(name), "%s", k->name);
-	for (char *p = name; *p; p++)
-		if (*p == '_')
-			*p = '-';
-	e = options_set(o, name, v, msg, sizeof(msg));
-	return e ? setter_failed(c, s, k->name, e, msg) : 0;
+		return fail(c, s, "%s: value too long", d->key);
+	e = opt_set(o, d, v, msg, sizeof(msg));
+	return e ? setter_failed(c, s, d->key, e, msg) : 0;
 }
 
 static int add_group(struct cfg *c, const config_setting_t *m, const char *kind,
@@ -415,21 +337,21 @@ static int apply(struct cfg *c, const config_setting_t *s, struct options *o)
 {
 	const char *name = config_setting_name(s);
 
-	if (!strcmp(name, "analyzer") || !strcmp(name, "sink"))
-		return set_groups(c, s, name, o);
+	const struct opt_def *d;
 	char under[64];
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(name, keys[i].name))
-			return set_key(c, s, &keys[i], o);
+	if (!strcmp(name, "analyzer") || !strcmp(name, "sink"))
+		return set_groups(c, s, name, o);
+	d = optdefs__key(name);
+	if (d)
+		return set_key(c, s, d, o);
 	/* libconfig allows '-' in names, and people copy option names: point them home */
 	snprintf(under, sizeof(under), "%s", name);
 	for (char *p = under; *p; p++)
 		if (*p == '-')
 			*p = '_';
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(name, under) && !strcmp(under, keys[i].name))
-			return fail(c, s, "unknown key '%s'; did you mean '%s'?", name, under);
+	if (strcmp(name, under) && optdefs__key(under))
+		return fail(c, s, "unknown key '%s'; did you mean '%s'?", name, under);
 	return fail(c, s, "unknown key '%s' (see dio.conf.example or dio(1) for the keys)", name);
 }
 

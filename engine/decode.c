@@ -14,7 +14,7 @@ _Static_assert(DIO_SC_DATA == SC_DATA && DIO_SC_SYNC == SC_SYNC && DIO_SC_META =
 	       DIO_SC_DIR == SC_DIR && DIO_SC_XATTR == SC_XATTR && DIO_SC_ASYNC == SC_ASYNC,
 	       "DIO_SC_* are SC_*");
 
-int decode_syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
+int decode__syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
 			size_t size)
 {
 	const struct dio_syscall *sc = syscall_by_nr(nr);
@@ -38,7 +38,7 @@ int decode_syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_inf
 	return sc ? 0 : -ENOENT;
 }
 
-int decode_arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i, char *buf,
+int decode__arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i, char *buf,
 	       size_t len)
 {
 	const struct dio_syscall *sc;
@@ -61,7 +61,7 @@ int decode_arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned in
 	return fn((uint32_t)ev->args[i], buf, len);
 }
 
-const char *decode_name_of(struct dio_ctx *ctx, uint32_t what, uint64_t value)
+const char *decode__name_of(struct dio_ctx *ctx, uint32_t what, uint64_t value)
 {
 	(void)ctx;
 	switch (what) {

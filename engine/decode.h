@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <dio/plugin.h>
 
-int decode_syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
+int decode__syscall_info(struct dio_ctx *ctx, uint32_t nr, struct dio_syscall_info *out,
 			size_t size);
-int decode_arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i, char *buf,
+int decode__arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev, unsigned int i, char *buf,
 	       size_t len);
-const char *decode_name_of(struct dio_ctx *ctx, uint32_t what, uint64_t value);
+const char *decode__name_of(struct dio_ctx *ctx, uint32_t what, uint64_t value);
 
 #endif

@@ -320,7 +320,7 @@ static int read_side(struct side *sd, struct options *o)
 	if (sd->s) {
 		session__on_finding(sd->s, on_finding, sd);
 		session__filter(sd->s, count_record, sd);
-		code = session__replay(sd->s, r);
+		code = replay__run(sd->s, r);
 		sd->replayed = 1;
 		/* records the session refused (said in its report) are damage too */
 		if (replay_damage(sd->path, r) || session__malformed(sd->s))
@@ -1017,7 +1017,7 @@ static void say_failures(const struct cmp *c)
 
 static void diff_usage(FILE *f)
 {
-	fprintf(f,
+	fputs(
 "usage: dio diff A.dio B.dio [--format text|json] [-o FILE] [--srcroot DIR]\n"
 "                [--analyzer NAME[:k=v,...] ...] [--fail-on-regress PCT]\n"
 "                [--min-calls N] [--fail-on info|warning|error] [--suppress FILE]\n"
@@ -1029,15 +1029,10 @@ static void diff_usage(FILE *f)
 "each trace's span), p50 and p99 latency, as the ratio B/A, the largest change\n"
 "first; and the findings of the analyzers (default: all) that are new in B,\n"
 "fixed since A, or unchanged.\n"
-"\n"
-"  -o, --output FILE         write the diff to FILE (default: standard output)\n"
-"      --format text|json    one JSON object instead of the tables\n"
-"      --fail-on-regress PCT exit 3 when calls, errors, fsyncs/s or opens/s (of\n"
-"                            a row, or in all) or a p99 latency grew by more than\n"
-"                            PCT percent; each such row is named on stderr\n"
-"      --min-calls N         rows with fewer calls on both sides never fail and\n"
-"                            show no rates; latencies are compared with N calls\n"
-"                            on both sides (default %d)\n"
+"\n", f);
+	cli_help(f, cli_diff_opts, cli_diff_nopts);
+	/* the options it shares with dio trace, as a diff uses them */
+	fputs(
 "      --fail-on LEVEL       also exit 3 for a new finding this severe or worse\n"
 "      --analyzer NAME       the analyzers to compare the findings of (repeatable)\n"
 "      --srcroot DIR         paths under DIR are compared relative to it\n"
@@ -1047,8 +1042,7 @@ static void diff_usage(FILE *f)
 "Examples:\n"
 "  dio diff yesterday.dio today.dio\n"
 "  dio diff before.dio after.dio --srcroot /var/lib/app --fail-on-regress 50\n"
-"  dio diff before.dio after.dio --format json -o diff.json --fail-on warning\n",
-		DIFF_MIN_CALLS);
+"  dio diff before.dio after.dio --format json -o diff.json --fail-on warning\n", f);
 }
 
 static struct side *side_new(const char *path, const struct options *o, const uint8_t *kind)
@@ -1066,12 +1060,12 @@ static struct side *side_new(const char *path, const struct options *o, const ui
 static FILE *open_output(const char *path)
 {
 	char why[256];
-	int fd = create_output(path);
+	int fd = util__create_output(path);
 	FILE *f;
 
 	if (fd < 0) {
 		die_msg("diff: cannot create %s: %s", path,
-			create_output_error(fd, why, sizeof(why)));
+			util__create_output_error(fd, why, sizeof(why)));
 		return NULL;
 	}
 	f = fdopen(fd, "w");
@@ -1113,11 +1107,16 @@ int cmd_diff(int argc, char **argv)
 			return 0;
 		}
 	options_init(&o);
-	if (cli_parse_diff(argc, argv, &o, &d, err, sizeof(err))) {
-		die_msg("%s", err);
+	code = cli_parse_diff(argc, argv, &o, &d, err, sizeof(err));
+	if (code) {
+		if (code == 1)
+			diff_usage(stdout);
+		else
+			die_msg("%s", err);
 		options_free(&o);
-		return 2;
+		return code == 1 ? 0 : 2;
 	}
+	code = 1;
 	memset(&c, 0, sizeof(c));
 	c.d = &d;
 	/* a session would fail on any finding: a diff fails on new ones only */
@@ -1133,8 +1132,8 @@ int cmd_diff(int argc, char **argv)
 		if (sc && sc->nr < DIO_NR_MAX)
 			kind[sc->nr] = kinds[i].kind;
 	}
-	create_output_guard(d.file[0]);
-	create_output_guard(d.file[1]);
+	util__create_output_guard(d.file[0]);
+	util__create_output_guard(d.file[1]);
 	if (d.output && strcmp(d.output, "-") && !(out = open_output(d.output)))
 		goto cleanup;
 	for (int i = 0; i < 2; i++) {

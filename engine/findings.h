@@ -12,6 +12,12 @@
 #include <dio/plugin.h>
 
 /*
+ * Exit status when --fail-on counted a finding (and dio and the command
+ * succeeded): apart from 1 (dio failed) and 2 (bad usage).
+ */
+#define DIO_EXIT_FINDINGS	3
+
+/*
  * path normalised into buf: relative to srcroot (absolute, without a
  * trailing '/'; NULL: none) when under it, every run of decimal digits as
  * "N". Returns 1 when the path was under srcroot. buf always ends in NUL.

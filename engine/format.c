@@ -26,7 +26,7 @@
 
 /*
  * Output cursor: writes while there is room and counts what the whole line
- * needs. The text may end without a NUL; format_event() puts the one NUL.
+ * needs. The text may end without a NUL; format__event() puts the one NUL.
  */
 struct out {
 	char *buf;
@@ -714,7 +714,7 @@ static void format_ofd(const struct fmt_ctx *fc, const struct dio_ev_ofd *r, str
 	put_str(o, " ---");
 }
 
-int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len)
+int format__event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len)
 {
 	struct out o = { .buf = buf, .len = len };
 

@@ -21,7 +21,7 @@ struct fmt_ctx {
  * to fit len, NUL-terminated). The record must have passed record_check()
  * (engine/record.h): nothing here checks sizes or string ends.
  */
-int format_event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len);
+int format__event(const struct fmt_ctx *fc, const struct dio_ev_hdr *ev, char *buf, size_t len);
 
 /* "reg", "dir", "sock", "fifo", "chr", "blk", "lnk", "anon"; NULL for DIO_FT_NONE and others */
 const char *format_ftype_name(unsigned int ftype);

@@ -7,17 +7,24 @@ engine_libdioengine_a_SOURCES = \
 	engine/syscalls.c engine/syscalls.h \
 	engine/xlat.c engine/xlat.h \
 	engine/format.c engine/format.h \
+	engine/fstypes.c engine/fstypes.h \
 	engine/decode.c engine/decode.h \
 	engine/record.c engine/record.h \
 	engine/tagtab.c engine/tagtab.h \
 	engine/ofdtab.c engine/ofdtab.h \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
+	engine/optdefs.c engine/optdefs.h \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \
 	engine/probe.c engine/probe.h \
 	engine/selfstats.c engine/selfstats.h \
 	engine/session.c engine/session.h \
+	engine/modules.c engine/modules.h \
+	engine/verdict.c engine/verdict.h \
+	engine/dispatch.c engine/dispatch.h \
+	engine/host.c engine/host.h \
+	engine/live.c engine/live.h \
 	engine/proc.c engine/proc.h \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \

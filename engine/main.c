@@ -18,6 +18,7 @@
 #include "probe.h"
 #include "replay.h"
 #include "selfstats.h"
+#include "live.h"
 #include "session.h"
 #include "syscalls.h"
 #include "top.h"
@@ -133,7 +134,7 @@ static int cmd_trace(int argc, char **argv)
 		options_free(&o);
 		return 1;
 	}
-	code = session__trace(s);
+	code = live__trace(s);
 	if (session__selfstats(s))
 		selfstats__print(session__selfstats(s), stderr);
 	session__free(s);

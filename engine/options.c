@@ -1,21 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Defaults, the setters the command line and the config file share, and the
- * checks that need every option at once (options_finish). Setters write their
- * message without the "FILE:LINE: " a config file adds, and name the option
- * the way the command line spells it; config.c swaps in its key.
+ * Defaults, setting an option by the kind its definition names (the rows
+ * are in optdefs.c), the lists, and the checks that need every option at
+ * once (options_finish). Setters write their message without the
+ * "FILE:LINE: " a config file adds, and name the option the way the command
+ * line spells it; config.c swaps in its key.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "findings.h"
 #include "options.h"
 #include "syscalls.h"
 #include "util.h"
-
-/* PID_MAX_LIMIT on 64-bit kernels: no pid or tid can be larger */
-#define PID_LIMIT	(4L * 1024 * 1024)
 
 void options_init(struct options *o)
 {
@@ -115,65 +112,6 @@ void options_clear_list(struct options *o, const char *name)
 }
 
 /*
- * "12,34": every entry a positive id. The list replaces the previous one only
- * when all of it is valid, so a bad value leaves o as it was.
- */
-static int set_idlist(pid_t *out, int *n, const char *list, const char *opt, const char *what,
-		      char *err, size_t errlen)
-{
-	pid_t ids[OPT_MAX_PIDS];
-	const char *p = list;
-	int count = 0;
-
-	if (!list || !*list) {
-		snprintf(err, errlen, "%s: give a %s id, or several separated by commas", opt,
-			 what);
-		return -EINVAL;
-	}
-	for (;;) {
-		size_t len = strcspn(p, ",");
-		char tok[32];
-		long v;
-
-		if (!len) {
-			snprintf(err, errlen,
-				 "%s: empty entry in '%s' (separate ids with one comma)",
-				 opt, list);
-			return -EINVAL;
-		}
-		snprintf(tok, sizeof(tok), "%.*s", (int)len, p);
-		if (len >= sizeof(tok) || parse_long(tok, 1, PID_LIMIT, &v)) {
-			snprintf(err, errlen, "%s: '%.*s' is not a %s id", opt, (int)len, p, what);
-			return -EINVAL;
-		}
-		if (count == OPT_MAX_PIDS) {
-			snprintf(err, errlen,
-				 "%s: at most %d ids; trace fewer, or use -a with --comm", opt,
-				 OPT_MAX_PIDS);
-			return -EINVAL;
-		}
-		ids[count++] = v;
-		p += len;
-		if (!*p)
-			break;
-		p++;	/* the comma; "1," ends with an empty entry, refused above */
-	}
-	memcpy(out, ids, count * sizeof(ids[0]));
-	*n = count;
-	return 0;
-}
-
-int options_set_pids(struct options *o, const char *list, char *err, size_t errlen)
-{
-	return set_idlist(o->pids, &o->npids, list, "-p", "process", err, errlen);
-}
-
-int options_set_tids(struct options *o, const char *list, char *err, size_t errlen)
-{
-	return set_idlist(o->tids, &o->ntids, list, "--tid", "thread", err, errlen);
-}
-
-/*
  * The kernel compares prefixes with the paths it builds from dentries, which
  * never hold "//", "." or "..": a prefix spelled that way would silently match
  * nothing, so repeated slashes are folded and dot components refused.
@@ -232,161 +170,53 @@ int options_add_prefix(struct options *o, const char *p, int exclude, char *err,
 	return 0;
 }
 
-int options_set_mode(struct options *o, const char *v, char *err, size_t errlen)
-{
-	if (v && !strcmp(v, "detailed")) {
-		o->mode = MODE_DETAILED;
-	} else if (v && !strcmp(v, "raw")) {
-		o->mode = MODE_RAW;
-	} else {
-		snprintf(err, errlen, "--mode: '%s' is not a mode (use detailed or raw)",
-			 v ? v : "");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int options_set_hash(struct options *o, const char *v, char *err, size_t errlen)
-{
-	if (v && !strcmp(v, "user")) {
-		o->hash = HASH_USER;
-	} else if (v && !strcmp(v, "kernel")) {
-		o->hash = HASH_KERNEL;
-	} else if (v && !strcmp(v, "off")) {
-		o->hash = HASH_OFF;	/* so the command line can undo a config's hash */
-	} else {
-		snprintf(err, errlen, "--hash: '%s' is not a hash mode (use user, kernel or off)",
-			 v ? v : "");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int options_set_comm(struct options *o, const char *v, char *err, size_t errlen)
-{
-	/* the kernel keeps 15 characters of a task name: a longer one never matches */
-	if (!v || !*v || strlen(v) >= sizeof(o->comm)) {
-		snprintf(err, errlen,
-			 "--comm: '%s' must be 1 to 15 characters (the kernel's task name length)",
-			 v ? v : "");
-		return -EINVAL;
-	}
-	snprintf(o->comm, sizeof(o->comm), "%s", v);
-	return 0;
-}
-
-int options_set_attach(struct options *o, const char *v, char *err, size_t errlen)
-{
-	if (v && !strcmp(v, "auto")) {
-		o->attach = ATTACH_AUTO;
-	} else if (v && !strcmp(v, "syscall")) {
-		o->attach = ATTACH_SYSCALL;
-	} else if (v && !strcmp(v, "raw")) {
-		o->attach = ATTACH_RAW;
-	} else {
-		snprintf(err, errlen, "--attach: '%s' is not a method (use auto, syscall or raw)",
-			 v ? v : "");
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /*
- * Numbers, with the ranges the kernel side can take. "size" ones accept k/M/G
+ * A number in d's range into its 32- or 64-bit field. Sizes accept k/M/G
  * (1024-based), so "64M" and "16k" work for sizes and counts alike.
  */
-static const struct num_opt {
-	const char *name;
-	int size;
-	uint64_t min, max;
-	const char *range;
-} num_opts[] = {
-	{ "hash-bytes", 1, 1, DIO_PATH_MAX_BYTES, "1 to 4096" },
-	{ "capture-data", 1, 0, DIO_PATH_MAX_BYTES, "0 to 4096" },
-	/*
-	 * A BPF ring is a power of two of pages sized by a u32, so 2G is the
-	 * top; below 64k one call with two paths and captured data barely fits.
-	 */
-	{ "ring-size", 1, 64 << 10, 1ULL << 31, "64k to 2G" },
-	{ "drain-ms", 0, 1, 1000, "1 to 1000" },
-	{ "wakeup-at", 0, 1, 100, "1 to 100" },
-	{ "tag-table", 1, 1024, 16 << 20, "1k to 16M" },
-	/* as small as 1: a test fills the tables on purpose */
-	{ "inflight-table", 1, 1, 16 << 20, "1 to 16M" },
-	{ "level", 0, 0, 9, "0 to 9" },
-	{ "max-size", 1, 64 << 10, 1ULL << 50, "64k or more" },
-	{ "rotate", 0, 1, 1000000, "1 to 1000000" },
-	{ "runq-min", 0, 0, 10000000, "0 to 10000000 microseconds" },
-	{ "max-findings", 0, 0, 1000000, "0 (no limit) to 1000000" },
-	{ "flush-ms", 0, 10, 3600000, "10 to 3600000 milliseconds" },
-};
-
-static int set_number(struct options *o, const struct num_opt *n, const char *v, char *err,
+static int set_number(void *field, const struct opt_def *d, const char *v, char *err,
 		      size_t errlen)
 {
+	int size = d->kind == OPT_SIZE;
 	uint64_t val;
 	long l;
 	int e;
 
-	if (n->size) {
-		e = parse_size(v, n->min, n->max, &val);
+	if (size) {
+		e = parse_size(v, d->min, d->max, &val);
 	} else {
-		e = parse_long(v, n->min, n->max, &l);
-		val = l;
+		e = parse_long(v, (long)d->min, (long)d->max, &l);
+		val = (uint64_t)l;
 	}
 	if (e == -ERANGE) {
-		snprintf(err, errlen, "--%s: '%s' is out of range (use %s)", n->name, v, n->range);
+		snprintf(err, errlen, "--%s: '%s' is out of range (use %s)", d->name, v, d->range);
 		return -EINVAL;
 	}
 	if (e) {
-		if (n->size)
+		if (size)
 			snprintf(err, errlen,
 				 "--%s: '%s' is not a size (use a number with an optional k, M or G suffix)",
-				 n->name, v ? v : "");
+				 d->name, v);
 		else
 			snprintf(err, errlen,
 				 "--%s: '%s' is not a number (use a whole number from %s)",
-				 n->name, v ? v : "", n->range);
+				 d->name, v, d->range);
 		return -EINVAL;
 	}
-	if (!strcmp(n->name, "hash-bytes")) {
-		o->hash_bytes = val;
-	} else if (!strcmp(n->name, "capture-data")) {
-		o->capture_bytes = val;
-	} else if (!strcmp(n->name, "ring-size")) {
-		if (val & (val - 1)) {
-			snprintf(err, errlen,
-				 "--ring-size: '%s' is not a power of two (use e.g. 16M or 64M)",
-				 v);
-			return -EINVAL;
-		}
-		o->ring_bytes = val;
-	} else if (!strcmp(n->name, "drain-ms")) {
-		o->drain_ms = val;
-	} else if (!strcmp(n->name, "wakeup-at")) {
-		o->wakeup_pct = val;
-	} else if (!strcmp(n->name, "level")) {
-		o->zlevel = val;
-	} else if (!strcmp(n->name, "max-size")) {
-		o->max_size = val;
-	} else if (!strcmp(n->name, "rotate")) {
-		o->rotate = val;
-	} else if (!strcmp(n->name, "runq-min")) {
-		o->runq_min_us = val;
-	} else if (!strcmp(n->name, "max-findings")) {
-		o->max_findings = val;
-	} else if (!strcmp(n->name, "flush-ms")) {
-		o->flush_ms = val;
-	} else if (!strcmp(n->name, "inflight-table")) {
-		o->inflight_entries = val;
-	} else {
-		o->tag_entries = val;
+	if ((d->flags & OPTF_POW2) && (val & (val - 1))) {
+		snprintf(err, errlen, "--%s: '%s' is not a power of two (use e.g. 16M or 64M)",
+			 d->name, v);
+		return -EINVAL;
 	}
+	if (d->size == sizeof(uint64_t))
+		*(uint64_t *)field = val;
+	else
+		*(uint32_t *)field = (uint32_t)val;
 	return 0;
 }
 
-/* Replaces *dst with a copy of v; the old string is freed only on success. */
-static int set_string(char **dst, const char *v, char *err, size_t errlen)
+int options_set_string(char **dst, const char *v, char *err, size_t errlen)
 {
 	char *copy = strdup(v);
 
@@ -399,115 +229,50 @@ static int set_string(char **dst, const char *v, char *err, size_t errlen)
 	return 0;
 }
 
-int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen)
+int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
 {
+	void *field = (char *)base + d->off;
+	int e;
+
 	if (!v)
 		v = "";
-	for (size_t i = 0; i < sizeof(num_opts) / sizeof(num_opts[0]); i++)
-		if (!strcmp(name, num_opts[i].name))
-			return set_number(o, &num_opts[i], v, err, errlen);
-	if (!strcmp(name, "pid"))
-		return options_set_pids(o, v, err, errlen);
-	if (!strcmp(name, "tid"))
-		return options_set_tids(o, v, err, errlen);
-	if (!strcmp(name, "comm"))
-		return options_set_comm(o, v, err, errlen);
-	if (!strcmp(name, "mode"))
-		return options_set_mode(o, v, err, errlen);
-	if (!strcmp(name, "hash"))
-		return options_set_hash(o, v, err, errlen);
-	if (!strcmp(name, "attach"))
-		return options_set_attach(o, v, err, errlen);
-	if (!strcmp(name, "duration")) {
-		int e = parse_seconds(v, &o->duration);
-
+	switch (d->kind) {
+	case OPT_FLAG:
+		/* the command line gives no value; the config file true or false */
+		*(int *)field = *v ? !strcmp(v, "true") : d->val;
+		return 0;
+	case OPT_NUMBER:
+	case OPT_SIZE:
+		return set_number(field, d, v, err, errlen);
+	case OPT_SECONDS:
+		e = parse_seconds(v, field);
 		if (e == -ERANGE)
 			snprintf(err, errlen,
-				 "--duration: '%s' is out of range (use more than 0 and at most 1e9 seconds)",
-				 v ? v : "");
+				 "--%s: '%s' is out of range (use more than 0 and at most 1e9 seconds)",
+				 d->name, v);
 		else if (e)
-			snprintf(err, errlen,
-				 "--duration: '%s' is not a number of seconds greater than 0",
-				 v ? v : "");
+			snprintf(err, errlen, "--%s: '%s' is not a number of seconds greater than 0",
+				 d->name, v);
 		return e ? -EINVAL : 0;
-	}
-	if (!strcmp(name, "output")) {
-		if (!v || !*v) {
-			snprintf(err, errlen, "--output: give a file name");
-			return -EINVAL;
-		}
-		return set_string(&o->output, v, err, errlen);
-	}
-	if (!strcmp(name, "cgroup")) {
-		if (!v || !*v) {
-			snprintf(err, errlen,
-				 "--cgroup: give a cgroup v2 directory, e.g. /sys/fs/cgroup/system.slice/redis.service");
-			return -EINVAL;
-		}
-		return set_string(&o->cgroup, v, err, errlen);
-	}
-	if (!strcmp(name, "fail-on")) {
-		/* LEVEL, then the analyzers or codes about the machine it counts too */
-		size_t n = strcspn(v, ",");
-
-		for (int i = DIO_SEV_INFO; i <= DIO_SEV_ERROR; i++)
-			if (strlen(findings_severity((uint32_t)i)) == n &&
-			    !strncmp(v, findings_severity((uint32_t)i), n)) {
-				o->fail_on = i;
-				free(o->fail_on_names);
-				o->fail_on_names = NULL;
-				if (!v[n])
-					return 0;
-				if (!v[n + 1] || strstr(v + n, ",,") || v[strlen(v) - 1] == ',') {
-					snprintf(err, errlen, "--fail-on: '%s': name an analyzer or a code "
-						 "after each comma (e.g. warning,latency)", v);
-					return -EINVAL;
-				}
-				return set_string(&o->fail_on_names, v + n + 1, err, errlen);
-			}
-		snprintf(err, errlen, "--fail-on: '%.*s' is not a severity (use info, warning or error)",
-			 (int)n, v);
-		return -EINVAL;
-	}
-	if (!strcmp(name, "srcroot")) {
-		/*
-		 * Resolved like the kernel's paths when it exists here; a recording
-		 * analyzed on another machine may name a directory only it had
-		 */
-		char *abs = *v ? realpath(v, NULL) : NULL;
-		size_t n;
-
-		if (!abs && v[0] == '/' && (abs = strdup(v)))
-			for (n = strlen(abs); n > 1 && abs[n - 1] == '/'; n--)
-				abs[n - 1] = 0;
-		if (!abs) {
-			snprintf(err, errlen, "--srcroot: '%s': %s (give an absolute path or an existing directory)",
-				 v, *v ? strerror(errno) : "empty");
-			return -EINVAL;
-		}
-		free(o->srcroot);
-		/* "/" as a root: every path is under it, relative without its '/' */
-		if (!strcmp(abs, "/"))
-			abs[0] = 0;
-		o->srcroot = abs;
-		return 0;
-	}
-	if (!strcmp(name, "baseline") || !strcmp(name, "suppress")) {
+	case OPT_STRING:
 		if (!*v) {
-			snprintf(err, errlen, "--%s: give a file name", name);
+			snprintf(err, errlen, "--%s: %s", d->name, d->hint);
 			return -EINVAL;
 		}
-		return set_string(name[0] == 'b' ? &o->baseline : &o->suppress, v, err, errlen);
+		return options_set_string(field, v, err, errlen);
+	case OPT_PATHS:
+		return options_add_prefix(base, v, d->val, err, errlen);
+	case OPT_MODULES:
+		return options_add_plugin(base, d->val, v, err, errlen);
+	case OPT_CONFIG:
+	case OPT_HELP:
+		return 0;	/* the command line's driver reads them first */
+	case OPT_IDS:
+	case OPT_COUNT:
+	case OPT_CUSTOM:
+		break;
 	}
-	if (!strcmp(name, "syscalls")) {
-		uint8_t sel[DIO_NR_MAX];
-		int e;
-
-		/* checked now so the message can point at the config line; applied in finish */
-		e = syscalls_select(v, sel, err, errlen);
-		return e ? e : set_string(&o->syscalls, v, err, errlen);
-	}
-	return -ENOENT;
+	return d->set(base, d, v, err, errlen);
 }
 
 /* Module names are file names looked up on the search path: no '/', nothing odd. */

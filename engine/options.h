@@ -87,6 +87,7 @@ struct options {
 	int print;			/* dio record --print: also show the calls as dio trace does */
 	uint32_t rotate;		/* dio record --rotate N: keep N files, 0: keep all */
 	double since, until;		/* dio dump/analyze --since/--until: s after the first record; <0: unset */
+	int json;			/* dio dump/analyze --format json: the json sink in the console's place */
 	/* console sink shortcuts (strace compatible) */
 	char *output;			/* -o FILE */
 	enum time_style time;		/* -t -tt -ttt */
@@ -123,28 +124,76 @@ struct options {
 					 * tables to /dev/null: findings reach session__on_finding */
 };
 
+/* The commands that take an option (struct opt_def.cmds). */
+#define CMD_TRACE	(1u << 0)
+#define CMD_RECORD	(1u << 1)
+#define CMD_TOP		(1u << 2)
+#define CMD_REPLAY	(1u << 3)	/* dio dump, analyze, report, push */
+#define CMD_DIFF	(1u << 4)
+
+/* How an option's value is read, and what the config file takes for it. */
+enum opt_kind {
+	OPT_FLAG,	/* no value: the int field takes .val; config: true or false */
+	OPT_NUMBER,	/* a whole number from .min to .max into a 32- or 64-bit field */
+	OPT_SIZE,	/* the same with an optional k, M or G suffix (1024-based) */
+	OPT_SECONDS,	/* a number of seconds greater than 0, into a double */
+	OPT_STRING,	/* a copy into a char *; empty: "--NAME: " .hint */
+	OPT_IDS,	/* ids by .set; repeated on the command line they add up */
+	OPT_PATHS,	/* a path prefix added to a list (.val 1: the exclude list) */
+	OPT_MODULES,	/* a module added to a list (.val 1: the sinks) */
+	OPT_COUNT,	/* no value: -t, -tt, -ttt; .set gets the letter as often, at most .max */
+	OPT_CUSTOM,	/* .set takes the text */
+	OPT_CONFIG,	/* -C FILE: read before all else */
+	OPT_HELP,	/* --help: the command's text, nothing else */
+};
+
+/*
+ * One option: the command line's names, the config file's key, where its
+ * value goes and in what range, which commands take it and how --help
+ * shows it. A command's own options (dio top's, dio diff's) have rows of the
+ * same form whose field is in the command's own struct.
+ */
+struct opt_def {
+	const char *name;	/* the long option; NULL: a short one only */
+	int letter;		/* the short option; 0: none */
+	const char *key;	/* the config file's key; NULL: command line only */
+	enum opt_kind kind;
+	size_t off, size;	/* the field: offset and size in the struct set */
+	uint64_t min, max;	/* OPT_NUMBER, OPT_SIZE; OPT_COUNT: max */
+	const char *range;	/* the range as messages say it: "1 to 1000" */
+	unsigned int flags;	/* OPTF_* */
+	int val;		/* OPT_FLAG: what it sets; OPT_PATHS, OPT_MODULES: which list */
+	const char *hint;	/* OPT_STRING: what to give when the value is empty */
+	/* OPT_IDS, OPT_COUNT, OPT_CUSTOM: sets the field from the text; 0 or -errno */
+	int (*set)(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen);
+	unsigned int cmds;	/* CMD_* that take it */
+	/*
+	 * A command that shares the table but does not take it says "--NAME "
+	 * why_not[0] CMD why_not[1] (dio trace of dio record's --level).
+	 */
+	const char *why_not[2];
+	/* --help: heading before it, column (NULL: "-L, --NAME ARG"), value, text lines */
+	const char *section, *label, *arg, *help;
+	const char *record_help;	/* dio record's text, when not help */
+};
+
+#define OPTF_POW2	1u	/* OPT_SIZE: a power of two */
+#define OPTF_HIDDEN	2u	/* in no --help and no manual: a switch for benchmarks */
+
 void options_init(struct options *o);
 void options_free(struct options *o);
 
 /*
- * Setters shared by the command line and the config file. Each validates its
- * value; on error it returns -EINVAL and writes a one-line message to err
- * (without the "where" prefix, which the caller adds).
+ * Set the field d defines in base (a struct options, or the command's own
+ * struct for its own rows) from the text v: the command line's value, or the
+ * config file's as text ("true"/"false" for a flag; v NULL or "" on the
+ * command line). On error -EINVAL with a one-line message in err that names
+ * the option as the command line spells it, without a "where" prefix.
  */
-int options_set_pids(struct options *o, const char *list, char *err, size_t errlen);
-int options_set_tids(struct options *o, const char *list, char *err, size_t errlen);
+int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen);
+/* Replaces *dst with a copy of v; the old string is freed only on success. */
+int options_set_string(char **dst, const char *v, char *err, size_t errlen);
 int options_add_prefix(struct options *o, const char *p, int exclude, char *err, size_t errlen);
-int options_set_mode(struct options *o, const char *v, char *err, size_t errlen);
-int options_set_hash(struct options *o, const char *v, char *err, size_t errlen);
-int options_set_comm(struct options *o, const char *v, char *err, size_t errlen);
-int options_set_attach(struct options *o, const char *v, char *err, size_t errlen);
-/*
- * Any option that takes one value, by its long name ("ring-size", "drain-ms",
- * "duration", "output", "cgroup", "syscalls", "mode", "hash", "comm",
- * "attach", ...): one place for the ranges and messages both sources share.
- * -ENOENT (err untouched) when name is not such an option.
- */
-int options_set(struct options *o, const char *name, const char *v, char *err, size_t errlen);
 /*
  * Empty a list option ("path", "exclude-path", "analyzer" or "sink"), freeing
  * what it held: a list on the command line replaces the config file's.

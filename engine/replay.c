@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dio record, dio dump and dio info: a session written to a trace file, and
- * read back through the same dispatch the live trace uses.
+ * read back through the same dispatch the live trace uses (replay__run).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +23,8 @@
 #include "record.h"
 #include "replay.h"
 #include "selfstats.h"
+#include "live.h"
+#include "loss.h"
 #include "session.h"
 #include "syscalls.h"
 #include "tagtab.h"
@@ -64,13 +66,14 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 	off = snprintf(buf, len,
 		       "format=dio-trace\ndio_version=%s\nhost=%s\nkernel=%s\nmachine=%s\n"
 		       "boot_id=%s\nfeatures=%s\nrealtime_offset_ns=%lld\nmode=%s\nhash=%s\n"
-		       "capture_bytes=%u\nsession_id=%s\ndio_pid=%d\noptions=",
+		       "capture_bytes=%u\nsession_id=%s\ndio_pid=%d\nfstypes=%s\noptions=",
 		       PACKAGE_VERSION, u.nodename, u.release, u.machine, boot, ftext,
 		       (long long)session__realtime_off(s), o->mode == MODE_RAW ? "raw" : "detailed",
 		       o->hash == HASH_USER ? "user" : o->hash == HASH_KERNEL ? "kernel" : "off",
 		       o->capture_bytes,
 		       session__info(s, "session_id") ? session__info(s, "session_id") : "",
-		       (int)getpid());
+		       (int)getpid(),
+		       session__info(s, "fstypes") ? session__info(s, "fstypes") : "");
 	/* the command line as given, one line: arguments separated by spaces; a URL's
 	 * password (--sink clickhouse:url=http://user:pw@...) stays out of the file */
 	for (int i = 0; i < argc && off < len; i++) {
@@ -294,11 +297,11 @@ int cmd_record(int argc, char **argv)
 		char why[256];
 
 		die_msg("cannot create the trace file %s: %s", rc.name,
-			create_output_error(e, why, sizeof(why)));
+			util__create_output_error(e, why, sizeof(why)));
 		goto out;
 	}
 	session__record_to(s, rec_add, rec_tick, rec_lost, &rc);
-	code = session__trace(s);
+	code = live__trace(s);
 	if (!rc.w)	/* a rotation failed: the session has said so */
 		goto out;
 	/* the session's losses, the writer's drops among them */
@@ -566,6 +569,9 @@ static void recorded_info(struct session *s, void *ud)
 		session__set_info(s, "command", v);
 	if (!tf_reader__meta_get(ri->r, "dio_pid", v, sizeof(v)) && *v)
 		session__set_info(s, "tracer_pid", v);
+	/* the recording machine's file systems; older recordings: none known */
+	if (!tf_reader__meta_get(ri->r, "fstypes", v, sizeof(v)) && *v)
+		session__set_info(s, "fstypes", v);
 	set_recorded_ids(s, ri->r);
 	/* FILE.K of a --max-size recording: its records are a part of the session's */
 	if (!tf_reader__meta_get(ri->r, "part", v, sizeof(v)))
@@ -597,6 +603,51 @@ struct session *replay_session(struct options *o, struct tf_reader *r, const cha
 		return NULL;
 	}
 	return s;
+}
+
+static int meta_get(const void *r, const char *key, char *buf, size_t len)
+{
+	return tf_reader__meta_get(r, key, buf, len);
+}
+
+/* every record next gives to the modules: 0, or 1 when a record or the reading failed */
+static int dispatch_all(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+			void *ud, const char *what)
+{
+	const void *rec;
+	size_t size;
+	int e;
+
+	while ((e = next(ud, &rec, &size)) == 1)
+		if (session__dispatch(s, rec, size) < 0)
+			return 1;
+	if (e < 0) {
+		die_msg("reading %s failed: %s", what, strerror(-e));
+		return 1;
+	}
+	return 0;
+}
+
+int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+		      void *ud, const char *what)
+{
+	int code = dispatch_all(s, next, ud, what);
+
+	return session__status(s, session__finish(s) || code);
+}
+
+static int next_record(void *ud, const void **rec, size_t *size)
+{
+	return tf_reader__next(ud, rec, size);
+}
+
+int replay__run(struct session *s, struct tf_reader *r)
+{
+	int code = dispatch_all(s, next_record, r, "the trace file");
+
+	/* the recording's losses, from the metadata its writer appended at the end */
+	loss__add_meta(session__loss(s), meta_get, r);
+	return session__status(s, session__finish(s) || code);
 }
 
 /* dio dump and dio analyze: the same replay, with different defaults */
@@ -661,7 +712,7 @@ static int replay_clickhouse(struct options *o, const char *spec)
 		return 1;
 	}
 	r.src = src;
-	code = session__replay_from(s, next_clickhouse, &r, "the session from ClickHouse");
+	code = replay__run_from(s, next_clickhouse, &r, "the session from ClickHouse");
 	if (session__malformed(s) || r.failed)
 		code = 1;
 	session__free(s);
@@ -708,7 +759,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	if (!r)
 		goto out;
 	/* writing the output over the input would cut the trace under the reader */
-	create_output_guard(path);
+	util__create_output_guard(path);
 	s = replay_session(&o, r, path);
 	if (!s)
 		goto out;
@@ -723,7 +774,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	f.active = o.npids || o.ntids || o.comm[0] || o.nprefix || o.nexclude || o.syscalls ||
 		   o.since >= 0 || o.until >= 0;
 	session__filter(s, keep, &f);
-	code = session__replay(s, r);
+	code = replay__run(s, r);
 	/* records the session refused (said in its report) are damage too */
 	if (replay_damage(path, r) || session__malformed(s))
 		code = 1;

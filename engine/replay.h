@@ -25,5 +25,14 @@ struct tf_reader *replay_open(const char *path);
 struct session *replay_session(struct options *o, struct tf_reader *r, const char *path);
 /* The reader's damage report, as a warning; returns 1 when anything was skipped. */
 int replay_damage(const char *path, const struct tf_reader *r);
+/*
+ * Dispatch every record of r to s, then finish (session__finish), with the
+ * losses the recording counted. Returns dio's exit status (0, 1 when a
+ * module or the reading failed, or DIO_EXIT_FINDINGS).
+ */
+int replay__run(struct session *s, struct tf_reader *r);
+/* The same over records from elsewhere (dio analyze --from); what: for messages. */
+int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
+		     void *ud, const char *what);
 
 #endif

@@ -1,895 +1,60 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A session is its parts, and only this file sees all of them: the modules
+ * (modules.c), the dispatch of records to them (dispatch.c), the verdict on
+ * their findings (verdict.c) and the host table they are handed (host.c).
+ * session__new wires them in that order and session__finish ends them.
+ */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/random.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-#include "config.h"
-#include "decode.h"
-#include "format.h"
-#include "loss.h"
-#include "selfstats.h"
-#include "ofdtab.h"
-#include "plugin.h"
+#include "dispatch.h"
+#include "host.h"
+#include "modules.h"
 #include "probe.h"
-#include "proc.h"
-#include "record.h"
+#include "selfstats.h"
 #include "session.h"
-#include "syscalls.h"
-#include "tagtab.h"
-#include "tracefile.h"
-#include "findings.h"
-#include "util.h"
-
-#define MAX_PLUGINS (2 * OPT_MAX_PLUGINS + 8)
-#define SWEEP_MS	1000		/* the in-flight tables are swept this often */
-#define SWEEP_EXITS	64		/* or after this many processes ended */
-#define BLOCK_AGE_NS	(60 * 1000000000ULL)	/* a block request older was never seen completing */
-#define BLOCK_END_AGE_NS 1000000000ULL		/* the same when the trace ends */
-#define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
-/*
- * Processes whose open files are followed (for modules that want DIO_EV_OFD):
- * past that many, the one named least recently is forgotten. Live, those
- * gone from the machine without their exit record are swept each time the
- * table holds twice what the last sweep left (and OFD_SWEEP_MIN): a kill(0)
- * per process, amortised over the processes that came since.
- */
-#define OFD_PROCS	65536
-#define OFD_SWEEP_MIN	256
-
-struct dio_ctx {
-	struct session *s;
-	struct plugin *p;
-};
+#include "verdict.h"
 
 struct session {
 	struct options *o;
-	struct tagtab *tags;
-	struct ofdtab *ofds;	/* when a module wants DIO_EV_OFD */
-	size_t ofd_sweep_at;	/* processes in it that call for a sweep; 0: no sweeps */
-	uint64_t last_ts;	/* of the latest record: when the trace ended */
-	uint64_t span[2];	/* the earliest and latest times of all records dispatched */
-	int replay;		/* the records come from a recording, not the kernel */
-	struct probe *probe;
-	struct plugin plugins[MAX_PLUGINS];
-	struct dio_ctx ctx[MAX_PLUGINS];
-	int nplugins;
-	/* files modules created, kept open: a second module naming one shares it */
-	struct output {
-		char *path;
-		int fd;
-	} outputs[MAX_PLUGINS];
-	int noutputs;
-	/* dispatch lists, built once: who wants which record type */
-	struct plugin *by_type[DIO_EV_MAX][MAX_PLUGINS];
-	int nby[DIO_EV_MAX];
-	struct plugin *finding_sinks[MAX_PLUGINS];
-	int nfinding;
-	int64_t realtime_off;
-	uint64_t events;
-	const char *malformed_why;	/* the first record refused at the boundary: why, static */
-	uint16_t malformed_type;	/* and its type */
-	uint64_t findings;
-	/* --max-findings: findings reported and left out, per code */
-	struct code_count {
-		char *code;
-		const char *analyzer;
-		uint64_t shown, left_out;
-		uint32_t left_sev;	/* the highest severity left out */
-	} *codes;
-	size_t ncodes;
-	/* for CI: --suppress, --baseline, --fail-on */
-	struct suppressions *supp;
-	struct baseline *base;
-	struct held *held;	/* findings until the end: one per fingerprint */
-	uint64_t failing;	/* findings that make --fail-on fail */
-	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
-	/* dio diff: every finding also goes here */
-	int (*on_finding)(void *ud, const struct dio_finding *f);
-	void *on_finding_ud;
-	struct info {
-		const char *key;
-		char *val;
-	} info[16];
-	int ninfo;
-	struct loss loss;	/* the kernel's counters, then the host's (loss.h) */
-	int failed;		/* a module returned an error */
-	/* a replay's --pid, --comm, --path, ... filter, after the check */
-	int (*keep)(void *ud, const struct dio_ev_hdr *h);
-	void *keep_ud;
-	/* dio record: every record also goes here */
-	int (*rec)(void *ud, const void *rec, size_t size);
-	int (*rec_tick)(void *ud);	/* every drain period: what must reach the disk by now */
-	/* records the writer dropped so far, and why */
-	void (*rec_loss)(void *ud, struct loss *l);
-	void *rec_ud;
-	uint64_t exits;		/* processes gone since the last sweep of the in-flight tables */
+	struct probe *probe;	/* live: the caller's (live.c) */
+	struct modules *m;
+	struct verdict *v;
+	struct dispatch *d;
+	struct host *h;
 	struct selfstats *stats;	/* --stats, while tracing live */
-	/* a record as modules see it when it is not as it came: the largest syscall record fits */
-	char rewrite[sizeof(struct dio_ev_syscall) + 3 * DIO_PATH_MAX + 64];
 };
 
-_Static_assert(sizeof(((struct session *)0)->rewrite) >=
-	       sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX + sizeof(struct dio_ev_content) +
-	       DIO_PATH_MAX, "a checked syscall record fits the rewrite buffer");
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
+/* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
+static void flush_sinks(struct session *s)
 {
-	stop_signal = sig;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;	/* only to interrupt the poll */
-}
-
-/* ---- the host API offered to modules ------------------------------------- */
-
-static const char *host_syscall_name(uint32_t nr)
-{
-	static char unknown[DIO_NR_MAX][16];
-	const struct dio_syscall *sc = syscall_by_nr(nr);
-
-	if (sc)
-		return sc->name;
-	if (nr >= DIO_NR_MAX)
-		return "syscall_unknown";
-	if (!unknown[nr][0])
-		snprintf(unknown[nr], sizeof(unknown[nr]), "syscall_%u", nr);
-	return unknown[nr];
-}
-
-static const char *host_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
-{
-	return tagtab__lookup(ctx->s->tags, tag);
-}
-
-static const char *fmt_path_of(void *ud, const struct dio_file_tag *tag)
-{
-	return tagtab__lookup(((struct session *)ud)->tags, tag);
-}
-
-static int host_format_event(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
-			     char *buf, size_t len)
-{
-	struct fmt_ctx fc = {
-		.flags = flags,
-		.realtime_off = ctx->s->realtime_off,
-		.path_of = fmt_path_of,
-		.ud = ctx->s,
-	};
-
-	/* a module may hand over a copy or a record of its own: it is checked as any other */
-	if (record_check(ev, ev ? ev->size : 0, RECORD_HOST_MADE, NULL)) {
-		if (len)
-			buf[0] = 0;
-		return -EINVAL;
-	}
-	return format_event(&fc, ev, buf, len);
-}
-
-static uint64_t host_realtime_ns(struct dio_ctx *ctx, uint64_t mono_ns)
-{
-	return mono_ns + ctx->s->realtime_off;
-}
-
-static void refresh_counters(struct session *s)
-{
-	if (s->probe)
-		probe__counters(s->probe, s->loss.n);
-	if (s->rec_loss)
-		s->rec_loss(s->rec_ud, &s->loss);
-	s->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(s->tags);
-	if (s->ofds) {
-		s->loss.n[LOSS_OFD_EVICTED] = ofdtab__evicted(s->ofds);
-		s->loss.n[LOSS_OFD_SWEPT] = ofdtab__swept(s->ofds);
-	}
-}
-
-static void host_stats_sized(struct dio_ctx *ctx, struct dio_stats *out, size_t size)
-{
-	struct session *s = ctx->s;
-	struct dio_stats st = { 0 };
-
-	refresh_counters(s);
-	st.events = s->events;
-	loss__stats(&s->loss, &st);
-	memset(out, 0, size);
-	memcpy(out, &st, size < sizeof(st) ? size : sizeof(st));
-}
-
-/* ABI 1 as it began: modules built then pass a struct that ends at path_truncated */
-static void host_stats(struct dio_ctx *ctx, struct dio_stats *out)
-{
-	host_stats_sized(ctx, out, offsetof(struct dio_stats, path_truncated) +
-			 sizeof(out->path_truncated));
-}
-
-/*
- * --max-findings: whether another finding of f's code may be reported. The
- * ones left out are counted, and said at the end (left_out_findings).
- */
-static int within_cap(struct session *s, const struct dio_finding *f, const char *analyzer)
-{
-	struct code_count *c = NULL;
-	const char *code = f->code ? f->code : "";
-
-	if (!s->o->max_findings)
-		return 1;
-	for (size_t i = 0; i < s->ncodes; i++)
-		if (!strcmp(s->codes[i].code, code))
-			c = &s->codes[i];
-	if (!c) {
-		struct code_count *n = realloc(s->codes, (s->ncodes + 1) * sizeof(*n));
-
-		if (!n)
-			return 1;	/* no room to count: report it */
-		s->codes = n;
-		c = &n[s->ncodes];
-		memset(c, 0, sizeof(*c));
-		c->code = strdup(code);
-		if (!c->code)
-			return 1;
-		c->analyzer = analyzer;
-		s->ncodes++;
-	}
-	if (c->shown < s->o->max_findings) {
-		c->shown++;
-		return 1;
-	}
-	c->left_out++;
-	if (f->severity > c->left_sev)
-		c->left_sev = f->severity;
-	return 0;
-}
-
-static int to_finding_sinks(struct session *s, const struct dio_finding *f)
-{
-	int e, ret = 0;
-
-	s->findings++;
-	for (int i = 0; i < s->nfinding; i++) {
-		struct plugin *p = s->finding_sinks[i];
-
-		e = p->sk->finding(p->state, f);
-		if (e < 0) {
-			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
-	if (s->on_finding && (e = s->on_finding(s->on_finding_ud, f)) < 0)
-		ret = e;
-	return ret;
+	if (modules__flush(s->m))
+		dispatch__fail(s->d);
 }
 
 void session__on_finding(struct session *s, int (*cb)(void *ud, const struct dio_finding *f),
 			 void *ud)
 {
-	s->on_finding = cb;
-	s->on_finding_ud = ud;
-}
-
-/* the rule of code among the analyzers' and the host's, or NULL */
-static const struct dio_rule *find_rule(struct session *s, const char *code,
-					const char **analyzer);
-
-static const struct dio_rule *host_rule(struct dio_ctx *ctx, unsigned int i, const char **analyzer)
-{
-	struct session *s = ctx->s;
-
-	for (int k = 0; k < s->nplugins; k++) {
-		const struct plugin *p = &s->plugins[k];
-		const struct dio_rule *r = p->an && PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
-
-		for (; r && r->code; r++)
-			if (!i--) {
-				if (analyzer)
-					*analyzer = p->name;
-				return r;
-			}
-	}
-	for (const struct dio_rule *r = findings_host_rules; r->code; r++)
-		if (!i--) {
-			if (analyzer)
-				*analyzer = "dio";
-			return r;
-		}
-	return NULL;
-}
-
-static const struct dio_rule *find_rule(struct session *s, const char *code, const char **analyzer)
-{
-	struct dio_ctx any = { .s = s };
-	const struct dio_rule *r;
-
-	for (unsigned int i = 0; code && (r = host_rule(&any, i, analyzer)); i++)
-		if (!strcmp(r->code, code))
-			return r;
-	return NULL;
-}
-
-static const char *host_info(struct dio_ctx *ctx, const char *key)
-{
-	return session__info(ctx->s, key);
-}
-
-const char *session__info(const struct session *s, const char *key)
-{
-	for (int i = 0; key && i < s->ninfo; i++)
-		if (!strcmp(s->info[i].key, key))
-			return s->info[i].val;
-	return NULL;
-}
-
-int session__set_info(struct session *s, const char *key, const char *val)
-{
-	char *copy = val ? strdup(val) : NULL;
-	int i;
-
-	if (val && !copy)
-		return -ENOMEM;
-	for (i = 0; i < s->ninfo && strcmp(s->info[i].key, key); i++)
-		;
-	if (!val) {
-		if (i < s->ninfo) {
-			free(s->info[i].val);
-			s->info[i] = s->info[--s->ninfo];
-		}
-		return 0;
-	}
-	if (i == s->ninfo) {
-		if (s->ninfo == (int)(sizeof(s->info) / sizeof(s->info[0]))) {
-			free(copy);
-			return -E2BIG;
-		}
-		s->info[s->ninfo++].key = key;
-	}
-	free(s->info[i].val);
-	s->info[i].val = copy;
-	return 0;
-}
-
-static void set_default_info(struct session *s);
-
-/*
- * Now, or in a replay the time of its record at mono (none when it has no
- * record), as RFC 3339 UTC, the form SARIF and JUnit take: a replay's reports
- * depend on the trace alone.
- */
-static void set_time_info(struct session *s, const char *key, uint64_t mono)
-{
-	struct timespec ts;
-	struct tm tm;
-	char buf[64];
-
-	if (s->replay && !mono) {
-		session__set_info(s, key, NULL);
-		return;
-	}
-	if (s->replay) {
-		mono += (uint64_t)s->realtime_off;
-		ts.tv_sec = (time_t)(mono / 1000000000);
-		ts.tv_nsec = (long)(mono % 1000000000);
-	} else {
-		clock_gettime(CLOCK_REALTIME, &ts);
-	}
-	if (!gmtime_r(&ts.tv_sec, &tm))
-		memset(&tm, 0, sizeof(tm));
-	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ".%03ldZ", ts.tv_nsec / 1000000);
-	session__set_info(s, key, buf);
-}
-
-/*
- * What CI needs on top of the analyzer's finding: the subject and
- * fingerprint that match it across runs, its URI, the rule's title, and
- * whether a --suppress entry or the --baseline log knew it. --fail-on counts
- * it here, before --max-findings may leave it out.
- */
-/* whether a name of --fail-on LEVEL,NAME,... is the analyzer or the code of f */
-static int fail_on_names(const struct session *s, const struct dio_finding *f)
-{
-	const char *n = s->o->fail_on_names;
-	size_t alen = f->analyzer ? strlen(f->analyzer) : 0;
-
-	while (n && *n) {
-		size_t len = strcspn(n, ",");
-
-		if ((len == alen && !strncmp(n, f->analyzer, len)) ||
-		    (f->code && strlen(f->code) == len && !strncmp(n, f->code, len)))
-			return 1;
-		n += len + !!n[len];
-	}
-	return 0;
-}
-
-/*
- * Whether f counts against --fail-on (at warning when none was given, as
- * JUnit cases fail): what the machine did counts only when named.
- */
-static int gates(const struct session *s, const struct dio_finding *f, const struct dio_rule *r)
-{
-	uint32_t level = s->o->fail_on >= 0 ? (uint32_t)s->o->fail_on : DIO_SEV_WARNING;
-
-	if (f->suppressed || f->baseline == DIO_BASELINE_UNCHANGED || f->severity < level)
-		return 0;
-	return !(r && (r->flags & DIO_RULE_MACHINE)) || fail_on_names(s, f);
+	verdict__on_finding(s->v, cb, ud);
 }
 
 int session__machine(struct session *s, const struct dio_finding *f)
 {
-	const struct dio_rule *r = find_rule(s, f->code, NULL);
-
-	return r && (r->flags & DIO_RULE_MACHINE) && !fail_on_names(s, f);
+	return verdict__machine(s->v, f);
 }
 
-/* what makes f the same finding in another run: its subject and fingerprint */
-static void identify(struct session *s, struct dio_finding *f, char *subject, size_t slen,
-		     char *fp)
+const char *session__info(const struct session *s, const char *key)
 {
-	findings_subject(f->path, s->o->srcroot, subject, slen);
-	f->subject = subject;
-	findings_fingerprint(f->code, subject, f->comm, fp);
-	f->fingerprint = fp;
+	return host__info(s->h, key);
 }
 
-/* ... and, when it is delivered, all else: f's subject and fingerprint are set */
-static void classify(struct session *s, struct dio_finding *f, char *uri, size_t ulen)
+int session__set_info(struct session *s, const char *key, const char *val)
 {
-	const struct dio_rule *r = find_rule(s, f->code, NULL);
-	int rel;
-
-	if (f->path) {
-		rel = findings_uri(f->path, s->o->srcroot, uri, ulen);
-		f->uri = uri;
-		f->uri_base = rel ? "SRCROOT" : NULL;
-	}
-	f->rule_title = r ? r->title : NULL;
-	f->suppress_reason = suppressions__match(s->supp, f);
-	f->suppressed = f->suppress_reason != NULL;
-	f->baseline = s->base ? baseline__classify(s->base, f->fingerprint) : DIO_BASELINE_NONE;
-	s->n_all++;
-	if (f->suppressed)
-		s->n_suppressed++;
-	else if (f->baseline == DIO_BASELINE_NEW)
-		s->n_new++;
-	else if (f->baseline == DIO_BASELINE_UNCHANGED)
-		s->n_unchanged++;
-	f->gates = gates(s, f, r);
-	if (f->gates && s->o->fail_on >= 0)
-		s->failing++;
+	return host__set_info(s->h, key, val);
 }
-
-/* the first line of a small file, without its newline: its length, or -1 */
-static ssize_t read_first_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	ssize_t n = -1;
-
-	if (!f)
-		return -1;
-	if (fgets(buf, (int)len, f)) {
-		buf[strcspn(buf, "\n")] = 0;
-		n = (ssize_t)strlen(buf);
-	}
-	fclose(f);
-	return n;
-}
-
-/* what host->info knows before the trace: dio, the machine, the options */
-static void set_default_info(struct session *s)
-{
-	const struct options *o = s->o;
-	char host[256], cmd[4096], id[64];
-	unsigned char rnd[16];
-	size_t off = 0;
-
-	session__set_info(s, "version", PACKAGE_VERSION);
-	if (read_first_line("/proc/sys/kernel/random/boot_id", id, sizeof(id)) > 0)
-		session__set_info(s, "boot_id", id);
-	/* a new id for each session: what rows of many runs in one database tell apart */
-	if (getrandom(rnd, sizeof(rnd), 0) == (ssize_t)sizeof(rnd)) {
-		for (size_t i = 0; i < sizeof(rnd); i++)
-			snprintf(id + 2 * i, 3, "%02x", rnd[i]);
-		session__set_info(s, "session_id", id);
-	}
-	if (!gethostname(host, sizeof(host) - 1)) {
-		host[sizeof(host) - 1] = 0;
-		session__set_info(s, "hostname", host);
-	}
-	if (o->srcroot)
-		session__set_info(s, "srcroot", *o->srcroot ? o->srcroot : "/");
-	/* a live session's tracer is this process; a replay's, the recording's (if it says) */
-	if (!s->replay) {
-		snprintf(id, sizeof(id), "%d", (int)getpid());
-		session__set_info(s, "tracer_pid", id);
-	}
-	if (o->fail_on >= 0 && o->fail_on_names) {
-		char v[512];
-
-		snprintf(v, sizeof(v), "%s,%s", findings_severity((uint32_t)o->fail_on),
-			 o->fail_on_names);
-		session__set_info(s, "fail_on", v);
-	} else if (o->fail_on >= 0) {
-		session__set_info(s, "fail_on", findings_severity((uint32_t)o->fail_on));
-	}
-	cmd[0] = 0;
-	for (int i = 0; o->argv && o->argv[i] && off < sizeof(cmd); i++)
-		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%s", i ? " " : "", o->argv[i]);
-	for (int i = 0; !o->argv && i < o->npids && off < sizeof(cmd); i++)
-		off += (size_t)snprintf(cmd + off, sizeof(cmd) - off, "%s%d", i ? "," : "-p ", o->pids[i]);
-	if (!o->argv && !o->npids && o->trace_all)
-		snprintf(cmd, sizeof(cmd), "-a");
-	if (cmd[0]) {
-		char clean[sizeof(cmd)];
-
-		/* a URL's password (a traced client's, a sink's) goes into no report */
-		dio_redact_password(cmd, clean, sizeof(clean));
-		session__set_info(s, "command", clean);
-	}
-	set_time_info(s, "start", 0);
-}
-
-static int deliver(struct session *s, struct dio_finding *f);
-
-static int host_emit_finding(struct dio_ctx *ctx, const struct dio_finding *f)
-{
-	struct session *s = ctx->s;
-	struct dio_finding copy;
-	char subject[DIO_PATH_MAX + 8], fp[17];
-
-	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
-		return -EINVAL;
-	memset(&copy, 0, sizeof(copy));
-	memcpy(&copy, f, offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt));
-	/* what the analyzer states beyond the host's own fields, when it knows them */
-	if (f->size >= offsetof(struct dio_finding, processes) + sizeof(f->processes)) {
-		copy.cost_ns = f->cost_ns;
-		copy.processes = f->processes;
-	}
-	if (f->size >= offsetof(struct dio_finding, below) + sizeof(f->below))
-		copy.below = f->below;
-	copy.size = sizeof(copy);
-	copy.analyzer = ctx->p->name;
-	identify(s, &copy, subject, sizeof(subject), fp);
-	/* under its analyzer's floors: only to tell the baseline it persists */
-	if (copy.below && (!s->base || baseline__persists(s->base, fp, copy.count) ==
-				       DIO_BASELINE_NONE))
-		return 0;
-	/* held to the end, so that the results of one fingerprint are one finding */
-	if (s->held) {
-		int e = held__add(s->held, &copy);
-
-		if (e != -ENOSPC)
-			return e;
-	}
-	return deliver(s, &copy);
-}
-
-/* a finding into the verdict: classified, capped, to the sinks */
-static int deliver(struct session *s, struct dio_finding *f)
-{
-	char uri[3 * DIO_PATH_MAX + 16];
-
-	classify(s, f, uri, sizeof(uri));
-	if (!within_cap(s, f, f->analyzer))
-		return 0;
-	return to_finding_sinks(s, f);
-}
-
-static int deliver_held(void *ud, struct dio_finding *f)
-{
-	deliver(ud, f);
-	return 0;
-}
-
-/* the baseline's findings this run did not have: fixed since, or not run into */
-static void absent_findings(struct session *s)
-{
-	struct dio_finding f;
-	size_t i = 0;
-
-	while (s->base && baseline__next_absent(s->base, &i, &f)) {
-		const struct dio_rule *r = find_rule(s, f.code, &f.analyzer);
-
-		f.rule_title = r ? r->title : NULL;
-		if (!f.analyzer)
-			f.analyzer = "dio";
-		s->n_absent++;
-		to_finding_sinks(s, &f);
-	}
-}
-
-/*
- * One finding per code that --max-findings cut, with the highest severity it
- * left out, so that nothing serious goes unsaid.
- */
-static void left_out_findings(struct session *s)
-{
-	for (size_t i = 0; i < s->ncodes; i++) {
-		const struct code_count *c = &s->codes[i];
-		char title[512], msg[512], fp[17];
-		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
-					 .title = title, .message = msg, .analyzer = c->analyzer,
-					 .subject = c->code, .fingerprint = fp,
-					 .rule_title = findings_host_rules[0].title };
-
-		if (!c->left_out)
-			continue;
-		/* one per code left out; what it stands for was counted for --fail-on already */
-		findings_fingerprint(f.code, c->code, NULL, fp);
-		f.severity = c->left_sev;
-		f.count = c->left_out;
-		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
-			 (unsigned long long)c->left_out, c->code, s->o->max_findings);
-		snprintf(msg, sizeof(msg),
-			 "The first %llu %s findings are above; %llu more came after them. "
-			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
-			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
-		to_finding_sinks(s, &f);
-	}
-}
-
-static void host_log(struct dio_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	ctx->p->logged++;
-	fprintf(stderr, "dio: %s: ", ctx->p->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/*
- * A path a module of this session created already is not truncated again:
- * the module gets a new descriptor of the same open file, so that what both
- * write lands one after the other (-o FILE: the console's lines and findings,
- * then the summary's tables, as strace -c -o FILE does).
- */
-static int host_create_output(struct dio_ctx *ctx, const char *path)
-{
-	struct session *s = ctx->s;
-	char why[256];
-	int fd;
-
-	for (int i = 0; i < s->noutputs; i++)
-		if (!strcmp(s->outputs[i].path, path)) {
-			fd = fcntl(s->outputs[i].fd, F_DUPFD_CLOEXEC, 0);
-			if (fd < 0) {
-				fd = -errno;
-				host_log(ctx, "cannot share output '%s': %s", path, strerror(-fd));
-			}
-			return fd;
-		}
-	fd = create_output(path);
-	if (fd < 0) {
-		host_log(ctx, "cannot create output '%s': %s", path,
-			 create_output_error(fd, why, sizeof(why)));
-		return fd;
-	}
-	if (s->noutputs < MAX_PLUGINS) {
-		struct output *out = &s->outputs[s->noutputs];
-
-		out->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-		out->path = out->fd >= 0 ? strdup(path) : NULL;
-		if (out->path)
-			s->noutputs++;
-		else if (out->fd >= 0)
-			close(out->fd);
-	}
-	return fd;
-}
-
-static const struct dio_host host = {
-	.abi = DIO_PLUGIN_ABI,
-	.size = sizeof(struct dio_host),
-	.syscall_name = host_syscall_name,
-	.tag_path = host_tag_path,
-	.format_event = host_format_event,
-	.realtime_ns = host_realtime_ns,
-	.emit_finding = host_emit_finding,
-	.stats = host_stats,
-	.log = host_log,
-	.create_output = host_create_output,
-	.rule = host_rule,
-	.info = host_info,
-	.stats_sized = host_stats_sized,
-	/* decoding reads only dio's tables: engine/decode.c */
-	.syscall_info = decode_syscall_info,
-	.decode_arg = decode_arg,
-	.name_of = decode_name_of,
-};
 
 /* ---- setting up ---------------------------------------------------------- */
-
-static int64_t clock_offset(void)
-{
-	struct timespec rt, mono;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return ((int64_t)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-}
-
-static const char *time_name(enum time_style t)
-{
-	switch (t) {
-	case TIME_T: return "t";
-	case TIME_TT: return "tt";
-	case TIME_TTT: return "ttt";
-	default: return "";
-	}
-}
-
-/* -o, -t, -T, -q, --no-details are the console sink's options under strace's names */
-static int console_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
-{
-	const char *w = "command line";
-	int e = 0;
-
-	if (o->output)
-		e = plugin__set(p, "output", o->output, w, err, errlen);
-	if (!e && o->time != TIME_NONE)
-		e = plugin__set(p, "time", time_name(o->time), w, err, errlen);
-	if (!e && o->durations)
-		e = plugin__set(p, "durations", "true", w, err, errlen);
-	if (!e && o->quiet)
-		e = plugin__set(p, "events", "false", w, err, errlen);
-	if (!e && !o->details)
-		e = plugin__set(p, "details", "false", w, err, errlen);
-	if (!e && o->hints)
-		e = plugin__set(p, "hints", "true", w, err, errlen);
-	return e;
-}
-
-/* A module's output= option, unless the user set it; 0 when it has none. */
-static int default_output(struct plugin *p, const char *path, char *err, size_t errlen)
-{
-	for (int i = 0; i < p->nopts; i++)
-		if (!strcmp(p->options[i].name, "output") && p->options[i].type == DIO_OPT_STRING &&
-		    !p->opts[i].set)
-			return plugin__set(p, "output", path, "command line", err, errlen);
-	return 0;
-}
-
-static int add_plugin(struct session *s, int kind, const char *name, const struct plugin_sel *sel,
-		      char *err, size_t errlen)
-{
-	struct plugin *p;
-	int e;
-
-	/* "all" plus a name: an analyzer is loaded once; each --sink is a sink of its own */
-	for (int i = 0; (kind == PLUGIN_ANALYZER || !sel) && i < s->nplugins; i++)
-		if (s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, name))
-			return 0;
-	if (s->nplugins == MAX_PLUGINS) {
-		snprintf(err, errlen, "too many modules (at most %d)", MAX_PLUGINS);
-		return -E2BIG;
-	}
-	p = &s->plugins[s->nplugins];
-	e = plugin__load(p, kind, name, err, errlen);
-	if (e && sel && sel->origin) {
-		/* a config file's entry: its file and line first */
-		char msg[512];
-
-		snprintf(msg, sizeof(msg), "%s", err);
-		snprintf(err, errlen, "%s: %s", sel->origin, msg);
-	}
-	if (e)
-		return e;
-	s->ctx[s->nplugins].s = s;
-	s->ctx[s->nplugins].p = p;
-	p->ctx = &s->ctx[s->nplugins];
-	s->nplugins++;
-	e = plugin__configure(p, s->o, sel, err, errlen);
-	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
-		e = console_shortcuts(p, s->o, err, errlen);
-	/* -o FILE: the summary's tables follow the events into FILE */
-	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary") && s->o->output)
-		e = default_output(p, s->o->output, err, errlen);
-	/* findings alone: tables an analyzer prints at the end are not wanted */
-	if (!e && kind == PLUGIN_ANALYZER && s->o->findings_only)
-		e = default_output(p, "/dev/null", err, errlen);
-	return e;
-}
-
-/* every analyzer on the search path, for --analyzer all */
-static int add_all_analyzers(struct session *s, char *err, size_t errlen)
-{
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int e = 0;
-
-	if (!f)
-		return -ENOMEM;
-	plugin__list(PLUGIN_ANALYZER, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line && !e; line = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-
-		if (line[0] == ' ' || sscanf(line, "%63s", name) != 1)
-			continue;
-		/* --no-summary holds for "all" too */
-		if (s->o->no_summary && !strcmp(name, "summary"))
-			continue;
-		e = add_plugin(s, PLUGIN_ANALYZER, name, NULL, err, errlen);
-	}
-	free(buf);
-	return e;
-}
-
-/*
- * A config group (analyzer: { NAME: {...}; }) for a module that does not
- * exist is a typo that would silently lose its settings; one for a module
- * that exists but is not loaded this time is kept for when it is.
- */
-static int check_groups(struct session *s, char *err, size_t errlen)
-{
-	const struct options *o = s->o;
-
-	for (int g = 0; g < o->ngroups; g++) {
-		const struct plugin_group *grp = &o->groups[g];
-		int kind = strcmp(grp->kind, "sink") ? PLUGIN_ANALYZER : PLUGIN_SINK;
-		struct plugin tmp;
-		char e2[512];
-		int loaded = 0;
-
-		for (int i = 0; i < s->nplugins && !loaded; i++)
-			loaded = s->plugins[i].kind == kind && !strcmp(s->plugins[i].name, grp->name);
-		if (loaded)
-			continue;
-		if (!plugin__load(&tmp, kind, grp->name, e2, sizeof(e2))) {
-			plugin__unload(&tmp);
-			continue;
-		}
-		snprintf(err, errlen, "%s: %s: { %s: ... }: no %s named '%s' (see 'dio list %ss')",
-			 grp->nkv ? grp->where[0] : o->config_file ? o->config_file : "config",
-			 grp->kind, grp->name, grp->kind, grp->name, grp->kind);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int init_plugin(struct session *s, struct plugin *p, char *err, size_t errlen)
-{
-	int e, logged = p->logged;
-
-	if (p->an)
-		e = p->an->init(&host, p->ctx, p->opts, &p->state);
-	else
-		e = p->sk->init(&host, p->ctx, p->opts, &p->state);
-	if (e) {
-		/* a module that said why already: one line is enough (err stays empty) */
-		if (p->logged > logged)
-			err[0] = 0;
-		else
-			snprintf(err, errlen, "%s %s: cannot start: %s", p->an ? "analyzer" : "sink",
-				 p->name, strerror(e < 0 ? -e : e));
-		return e < 0 ? e : -EINVAL;
-	}
-	p->inited = 1;
-	for (int t = 1; t < DIO_EV_MAX; t++) {
-		uint64_t want = p->an ? p->an->events : p->sk->events;
-		int has_cb = p->an ? p->an->event != NULL : p->sk->event != NULL;
-
-		if (has_cb && (want & DIO_EV_MASK(t)))
-			s->by_type[t][s->nby[t]++] = p;
-	}
-	if (p->sk && p->sk->findings && p->sk->finding)
-		s->finding_sinks[s->nfinding++] = p;
-	return 0;
-}
 
 struct session *session__new(struct options *o, char *err, size_t errlen)
 {
@@ -902,67 +67,35 @@ struct session *session__new(struct options *o, char *err, size_t errlen)
 		return NULL;
 	}
 	s->o = o;
-	s->realtime_off = clock_offset();
-	/*
-	 * Twice the kernel's table of the tags it sent: a tag the kernel still
-	 * knows, and so will not send again, is one the host still knows.
-	 */
-	s->tags = tagtab__new(2 * (size_t)o->tag_entries);
-	if (!s->tags) {
+	s->m = modules__new();
+	if (!s->m) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (o->suppress && !(s->supp = suppressions__load(o->suppress, err, errlen))) {
-		e = -errno;
-		goto fail;
-	}
-	if (o->baseline && !(s->base = baseline__load(o->baseline, err, errlen))) {
-		e = -errno;
-		goto fail;
-	}
-	/* past this many fingerprints, findings go out as they come, unmerged */
-	s->held = held__new(HELD_MAX);
-	if (!s->held) {
+	s->d = dispatch__new(o, s->m);
+	if (!s->d) {
 		e = -ENOMEM;
 		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	s->v = verdict__new(o, s->m, err, errlen);
+	if (!s->v) {
+		e = -errno;
 		goto fail;
 	}
 	/* a session whose records were recorded before: its facts are the recording's */
-	s->replay = !!o->recorded_info;
-	set_default_info(s);
+	s->h = host__new(o, s->d, s->v, !!o->recorded_info);
+	if (!s->h) {
+		e = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
 	if (o->recorded_info)
 		o->recorded_info(s, o->recorded_ud);
-	/* sinks first: findings of analyzers need somewhere to go */
-	if (o->nsinks == 0 && !o->findings_only)
-		e = add_plugin(s, PLUGIN_SINK, "console", NULL, err, errlen);
-	for (int i = 0; !e && i < o->nsinks; i++)
-		e = add_plugin(s, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);
-	/* the user's selections first, so that summary:key=value is not lost to the default */
-	for (int i = 0; !e && i < o->nanalyzers; i++) {
-		if (!strcmp(o->analyzers[i].name, "all"))
-			e = add_all_analyzers(s, err, errlen);
-		else
-			e = add_plugin(s, PLUGIN_ANALYZER, o->analyzers[i].name, &o->analyzers[i],
-				       err, errlen);
-	}
-	if (!e && !o->no_summary)
-		e = add_plugin(s, PLUGIN_ANALYZER, "summary", NULL, err, errlen);
-	if (!e)
-		e = check_groups(s, err, errlen);
-	for (int i = 0; !e && i < s->nplugins; i++)
-		if (s->plugins[i].sk)
-			e = init_plugin(s, &s->plugins[i], err, errlen);
-	for (int i = 0; !e && i < s->nplugins; i++)
-		if (s->plugins[i].an)
-			e = init_plugin(s, &s->plugins[i], err, errlen);
-	if (!e && s->nby[DIO_EV_OFD]) {
-		s->ofds = ofdtab__new(OFD_PROCS);
-		if (!s->ofds) {
-			e = -ENOMEM;
-			snprintf(err, errlen, "out of memory");
-		}
-	}
+	e = modules__start(s->m, o, &host_table, s->h, err, errlen);
+	if (!e && (e = dispatch__start(s->d)))
+		snprintf(err, errlen, "out of memory");
 	if (e)
 		goto fail;
 	return s;
@@ -976,271 +109,35 @@ void session__free(struct session *s)
 {
 	if (!s)
 		return;
-	probe__free(s->probe);
 	selfstats__free(s->stats);
-	/* analyzers first: their destroy may still report through sinks */
-	for (int i = s->nplugins - 1; i >= 0; i--)
-		if (s->plugins[i].an)
-			plugin__unload(&s->plugins[i]);
-	for (int i = s->nplugins - 1; i >= 0; i--)
-		plugin__unload(&s->plugins[i]);
-	tagtab__free(s->tags);
-	ofdtab__free(s->ofds);
-	for (int i = 0; i < s->noutputs; i++) {
-		close(s->outputs[i].fd);
-		free(s->outputs[i].path);
-	}
-	for (int i = 0; i < s->ninfo; i++)
-		free(s->info[i].val);
-	suppressions__free(s->supp);
-	baseline__free(s->base);
-	held__free(s->held);
-	for (size_t i = 0; i < s->ncodes; i++)
-		free(s->codes[i].code);
-	free(s->codes);
+	modules__free(s->m);
+	dispatch__free(s->d);
+	host__free(s->h);
+	verdict__free(s->v);
 	free(s);
 }
 
 /* ---- records ------------------------------------------------------------- */
 
-/* A record refused at the boundary: counted, the first one's reason kept for the report. */
-static int malformed(struct session *s, const struct dio_ev_hdr *h, size_t size, const char *why)
-{
-	if (!s->loss.n[LOSS_MALFORMED]++) {
-		s->malformed_why = why;
-		s->malformed_type = size >= sizeof(*h) ? h->type : 0;
-	}
-	return 0;
-}
-
-/*
- * --hash user: the kernel sent the first bytes of the buffer; hash them here
- * and keep only what --capture-data asked for. The ring is read-only, so the
- * record is rewritten in the session's buffer. NULL when the record says it
- * hashed bytes it does not hold (the kernel sends all it hashes in this mode).
- */
-static const void *hash_in_user(struct session *s, const struct dio_ev_syscall *ev)
-{
-	size_t strs = (size_t)ev->str_len[0] + ev->str_len[1];
-	struct dio_ev_content ct;
-	const uint8_t *data = (const uint8_t *)dio_ev_syscall_content(ev, &ct);
-	uint32_t keep;
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	if (ct.hashed_len > ct.data_len)
-		return NULL;
-	memcpy(s->rewrite, ev, ev->hdr.size);
-	for (uint32_t i = 0; i < ct.hashed_len; i++) {
-		h ^= data[i];
-		h *= 0x100000001b3ULL;
-	}
-	keep = ct.data_len < s->o->capture_bytes ? ct.data_len : s->o->capture_bytes;
-	ct.hash = h;
-	ct.data_len = keep;
-	memcpy(s->rewrite + sizeof(*ev) + strs, &ct, sizeof(ct));
-	((struct dio_ev_hdr *)s->rewrite)->size = sizeof(*ev) + strs + sizeof(ct) + keep;
-	return s->rewrite;
-}
-
-/*
- * Pipes, sockets and anon inodes live on internal mounts whose dentry walk
- * ends at "/": name them the way /proc/PID/fd does. A path that was cut is
- * kept with "..." where its missing part was ("/a/b..." too long, ".../y/z"
- * too deep), so that no one takes it for the whole path.
- */
-static int set_path(struct session *s, const struct dio_ev_path *p)
-{
-	const char *path = dio_ev_path_str(p);
-	size_t len = strlen(path);
-	char name[128];
-
-	if (p->flags & DIO_PF_TRUNC) {
-		char *cut = malloc(len + 7);
-		int e;
-
-		if (!cut)
-			return -ENOMEM;
-		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
-		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
-
-		len = (size_t)sprintf(cut, "%s%.*s%s", head ? "..." : "", (int)len, path,
-				      tail ? "..." : "");
-		e = tagtab__set(s->tags, &p->tag, cut, len);
-		free(cut);
-		return e;
-	}
-	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
-		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */
-		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
-	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
-		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);
-	else
-		return tagtab__set(s->tags, &p->tag, path, len);
-	return tagtab__set(s->tags, &p->tag, name, len);
-}
-
-static int to_modules(struct session *s, const struct dio_ev_hdr *h)
-{
-	for (int i = 0; i < s->nby[h->type]; i++) {
-		struct plugin *p = s->by_type[h->type][i];
-		int e = p->an ? p->an->event(p->state, h) : p->sk->event(p->state, h);
-
-		if (e < 0) {
-			warn_msg("%s %s failed: %s", p->an ? "analyzer" : "sink", p->name,
-				 strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	return 0;
-}
-
-/* The descriptions the last record ended, after that record. */
-static int ended_to_modules(struct session *s)
-{
-	const struct dio_ev_ofd *r;
-	size_t n = ofdtab__ended(s->ofds, &r);
-	int e = 0;
-
-	for (size_t i = 0; !e && i < n; i++)
-		e = to_modules(s, &r[i].hdr);
-	return e;
-}
-
-/*
- * Follow fds and descriptions through a syscall or process record. A
- * syscall record of a recording made before descriptions had ids gets the
- * one the table numbered (*h then points to a copy).
- */
-static int follow_descriptions(struct session *s, const struct dio_ev_hdr **h)
-{
-	int64_t id;
-
-	if ((*h)->ts > s->last_ts)
-		s->last_ts = (*h)->ts;
-	if ((*h)->type == DIO_EV_PROC)
-		return ofdtab__proc(s->ofds, (const void *)*h);
-	id = ofdtab__syscall(s->ofds, (const void *)*h);
-	if (id < 0)
-		return (int)id;
-	if (id && ((const struct dio_ev_syscall *)*h)->ofd != id) {
-		if ((const void *)*h != s->rewrite) {
-			memcpy(s->rewrite, *h, (*h)->size);
-			*h = (const void *)s->rewrite;
-		}
-		((struct dio_ev_syscall *)s->rewrite)->ofd = (uint32_t)id;
-	}
-	return 0;
-}
-
-static int pid_gone(void *ud, uint32_t pid)
-{
-	(void)ud;
-	return (int32_t)pid > 0 && task_gone((pid_t)pid, 0);
-}
-
-/*
- * Live, with dio in the initial pid namespace: the processes followed that
- * are gone, their exit record lost or left out by a filter (--comm), end
- * what they held now, once the records they sent before are in. 0 or a
- * module's error.
- */
-static int sweep_ofds(struct session *s)
-{
-	size_t left;
-	int e = 0;
-
-	if (!s->ofds || !s->ofd_sweep_at)
-		return 0;
-	if (ofdtab__mark_gone(s->ofds, pid_gone, NULL))
-		e = probe__drain(s->probe);
-	if (e < 0)
-		return e;
-	e = ofdtab__sweep(s->ofds, s->last_ts);
-	if (!e)
-		e = ended_to_modules(s);
-	left = ofdtab__procs(s->ofds);
-	s->ofd_sweep_at = 2 * left > OFD_SWEEP_MIN ? 2 * left : OFD_SWEEP_MIN;
-	return e;
-}
-
 int session__dispatch(struct session *s, const void *rec, size_t size)
 {
-	const struct dio_ev_hdr *h = rec;
-	const char *why;
-	int e, follows;
-
-	/* the one check of the record: nothing after it looks at sizes or string ends */
-	if (record_check(rec, size, 0, &why))
-		return malformed(s, h, size, why);
-	if (s->keep && !s->keep(s->keep_ud, h))
-		return 0;
-	s->events++;
-	if (h->ts && (!s->span[0] || h->ts < s->span[0]))
-		s->span[0] = h->ts;
-	if (h->ts > s->span[1])
-		s->span[1] = h->ts;
-	/* as it came from the ring: a replay goes through this same function */
-	if (s->rec && !s->failed) {
-		e = s->rec(s->rec_ud, rec, h->size);
-		if (e) {
-			die_msg("writing the trace file failed: %s (what was written before is kept)",
-				strerror(-e));
-			s->failed = 1;
-			return e;
-		}
-	}
-	/* a process record of an older recording: modules see the fields appended since as 0 */
-	if (h->type == DIO_EV_PROC && h->size < sizeof(struct dio_ev_proc)) {
-		memset(s->rewrite, 0, sizeof(struct dio_ev_proc));
-		memcpy(s->rewrite, rec, h->size);
-		((struct dio_ev_hdr *)s->rewrite)->size = sizeof(struct dio_ev_proc);
-		h = (const void *)s->rewrite;
-	}
-	if (h->type == DIO_EV_SYSCALL && s->o->hash == HASH_USER &&
-	    (((const struct dio_ev_syscall *)h)->flags & DIO_SF_HASH)) {
-		h = hash_in_user(s, rec);
-		if (!h)
-			return malformed(s, rec, size, "content hashed past the bytes it holds");
-	}
-	if (h->type == DIO_EV_PATH && set_path(s, rec))
-		return -ENOMEM;
-	/* a file in use keeps its path when the table must forget one */
-	if (h->type == DIO_EV_SYSCALL && (((const struct dio_ev_syscall *)h)->flags & DIO_SF_FILE))
-		tagtab__touch(s->tags, &((const struct dio_ev_syscall *)h)->tag);
-	else if (h->type == DIO_EV_IOURING)
-		tagtab__touch(s->tags, &((const struct dio_ev_iouring *)h)->tag);
-	if (h->type == DIO_EV_PROC && ((const struct dio_ev_proc *)h)->kind == DIO_PROC_EXIT &&
-	    (((const struct dio_ev_proc *)h)->flags & DIO_PROCF_GROUP_DEAD))
-		s->exits++;
-	follows = s->ofds && (h->type == DIO_EV_SYSCALL || h->type == DIO_EV_PROC);
-	if (follows && (e = follow_descriptions(s, &h)) < 0)
-		return e;
-	e = to_modules(s, h);
-	if (!e && follows)
-		e = ended_to_modules(s);
-	return e;
+	return dispatch__record(s->d, rec, size);
 }
 
 void session__record_to(struct session *s, int (*add)(void *ud, const void *rec, size_t size),
-			 int (*tick)(void *ud),
-			 void (*lost)(void *ud, struct loss *l), void *ud)
+			 int (*tick)(void *ud), void (*lost)(void *ud, struct loss *l), void *ud)
 {
-	s->rec = add;
-	s->rec_tick = tick;
-	s->rec_loss = lost;
-	s->rec_ud = ud;
+	dispatch__record_to(s->d, add, tick, lost, ud);
 }
 
 void session__set_realtime_off(struct session *s, int64_t off)
 {
-	s->realtime_off = off;
+	host__set_realtime_off(s->h, off);
 }
 
 int64_t session__realtime_off(const struct session *s)
 {
-	return s->realtime_off;
+	return host__realtime_off(s->h);
 }
 
 struct selfstats *session__selfstats(const struct session *s)
@@ -1248,91 +145,83 @@ struct selfstats *session__selfstats(const struct session *s)
 	return s->stats;
 }
 
+struct options *session__options(const struct session *s)
+{
+	return s->o;
+}
+
+void session__ring(struct session *s, int (**cb)(void *ctx, void *data, size_t size), void **ctx)
+{
+	*cb = dispatch__ring;
+	*ctx = s->d;
+}
+
+void session__set_probe(struct session *s, struct probe *p)
+{
+	dispatch__set_probe(s->d, p);
+	s->probe = p;
+}
+
+void session__set_stats(struct session *s, struct selfstats *st)
+{
+	selfstats__free(s->stats);
+	s->stats = st;
+	dispatch__set_stats(s->d, st);
+}
+
+int session__tick(struct session *s)
+{
+	flush_sinks(s);
+	return dispatch__tick(s->d);
+}
+
+int session__sweep(struct session *s, int end)
+{
+	return dispatch__sweep(s->d, end);
+}
+
+uint64_t session__exits(struct session *s, int swept)
+{
+	return dispatch__exits(s->d, swept);
+}
+
+int session__failed(const struct session *s)
+{
+	return dispatch__failed(s->d);
+}
+
+int session__status(struct session *s, int code)
+{
+	return verdict__status(s->v, code);
+}
+
+struct loss *session__loss(struct session *s)
+{
+	return dispatch__loss(s->d);
+}
+
 const struct features *session__features(const struct session *s)
 {
 	return s->probe ? probe__features(s->probe) : NULL;
 }
 
-static int on_record(void *ctx, void *data, size_t size)
-{
-	struct session *s = ctx;
-
-	if (s->stats)
-		selfstats__record(s->stats, size);
-	/* a negative return stops libbpf's polling: only for a real failure */
-	return session__dispatch(s, data, size);
-}
-
-/* a sink that cannot write out (disk full) has said why; dio must not then exit 0 */
-static void flush_sinks(struct session *s)
-{
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-
-		if (p->sk && p->inited && p->sk->flush && p->sk->flush(p->state) < 0)
-			s->failed = 1;
-	}
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
-static void report_loss(struct session *s)
-{
-	refresh_counters(s);
-	loss__warn(&s->loss);
-	if (s->loss.n[LOSS_MALFORMED])
-		warn_msg("%llu malformed records were left out, counted as lost (the first, of type %u: %s)",
-			 (unsigned long long)s->loss.n[LOSS_MALFORMED], s->malformed_type,
-			 s->malformed_why ? s->malformed_why : "?");
-}
-
 static int finish_analyzers(struct session *s)
 {
-	int ret = 0;
+	uint64_t span[2];
+	int e, ret = 0;
 
 	/* the events so far before any table an analyzer writes (-o FILE holds both) */
 	flush_sinks(s);
-	if (s->ofds && !s->failed) {
-		ofdtab__end(s->ofds, s->last_ts);
-		ret = ended_to_modules(s);
-	}
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-		int e;
-
-		if (!p->an || !p->inited || !p->an->finish)
-			continue;
-		e = p->an->finish(p->state);
-		if (e < 0) {
-			warn_msg("analyzer %s failed to finish: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
-	if (s->held)
-		held__each(s->held, deliver_held, s);
-	left_out_findings(s);
-	absent_findings(s);
-	if (s->replay)
-		set_time_info(s, "start", s->span[0]);
-	set_time_info(s, "end", s->span[1]);
-	for (int i = 0; i < s->nplugins; i++) {
-		struct plugin *p = &s->plugins[i];
-		int e;
-
-		if (!p->sk || !p->inited || !PLUGIN_HAS(p->sk, finish) || !p->sk->finish)
-			continue;
-		e = p->sk->finish(p->state);
-		if (e < 0) {
-			warn_msg("sink %s failed to finish: %s", p->name, strerror(-e));
-			ret = e;
-		}
-	}
+	ret = dispatch__end(s->d);
+	e = modules__finish_analyzers(s->m);
+	if (e)
+		ret = e;
+	verdict__end(s->v);
+	dispatch__span(s->d, span);
+	host__end(s->h, span);
+	e = modules__finish_sinks(s->m);
+	if (e)
+		ret = e;
 	flush_sinks(s);
 	return ret;
 }
@@ -1341,255 +230,34 @@ int session__finish(struct session *s)
 {
 	int e = finish_analyzers(s);
 
-	report_loss(s);
-	return e || s->failed;
+	dispatch__report_loss(s->d);
+	if (s->stats)
+		selfstats__loss(s->stats, dispatch__loss(s->d));
+	return e || dispatch__failed(s->d);
 }
 
 uint64_t session__malformed(const struct session *s)
 {
-	return s->loss.n[LOSS_MALFORMED];
+	return dispatch__malformed(s->d);
 }
 
 uint64_t session__dropped(struct session *s)
 {
-	refresh_counters(s);
-	return loss__dropped(&s->loss);
+	return dispatch__dropped(s->d);
 }
 
 int session__loss_text(struct session *s, char *buf, size_t len)
 {
-	int n;
-
-	refresh_counters(s);
-	n = snprintf(buf, len, "events=%llu\n", (unsigned long long)s->events);
-	if (n < 0 || (size_t)n >= len)
-		return n;
-	return n + loss__meta(&s->loss, buf + n, len - n);
+	return dispatch__loss_text(s->d, buf, len);
 }
 
 const char *session__tag_path(struct session *s, const struct dio_file_tag *tag)
 {
-	return tagtab__lookup(s->tags, tag);
-}
-
-static int meta_get(const void *r, const char *key, char *buf, size_t len)
-{
-	return tf_reader__meta_get(r, key, buf, len);
-}
-
-/*
- * The exit status once the findings are in. dio's own failure and the traced
- * command's status come first (a failing test must not read as a finding);
- * then DIO_EXIT_FINDINGS when --fail-on counted a finding. With a baseline or
- * suppressions, one line says how the findings compare.
- */
-static int with_findings(struct session *s, int code)
-{
-	const char *level = findings_severity((uint32_t)s->o->fail_on);
-
-	if (s->base || s->supp) {
-		char line[512];
-		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)s->n_all,
-				 s->n_all == 1 ? "" : "s");
-
-		if (s->base)
-			n += snprintf(line + n, sizeof(line) - n,
-				      ": %llu new, %llu unchanged; %llu in the baseline only (fixed)",
-				      (unsigned long long)s->n_new, (unsigned long long)s->n_unchanged,
-				      (unsigned long long)s->n_absent);
-		if (s->supp && n < (int)sizeof(line))
-			snprintf(line + n, sizeof(line) - n, "%s%llu suppressed", s->base ? "; " : ": ",
-				 (unsigned long long)s->n_suppressed);
-		fprintf(stderr, "dio: %s\n", line);
-	}
-	if (!s->failing)
-		return code;
-	fprintf(stderr, "dio: %llu %sfinding%s at %s or above (--fail-on %s)%s\n",
-		(unsigned long long)s->failing, s->base ? "new " : "", s->failing > 1 ? "s" : "",
-		level, level,
-		code ? "" : ": exit status 3");
-	return code ? code : DIO_EXIT_FINDINGS;
+	return dispatch__tag_path(s->d, tag);
 }
 
 void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
 		     void *ud)
 {
-	s->keep = keep;
-	s->keep_ud = ud;
-}
-
-/* every record next gives to the modules: 0, or 1 when a record or the reading failed */
-static int dispatch_all(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			void *ud, const char *what)
-{
-	const void *rec;
-	size_t size;
-	int e;
-
-	while ((e = next(ud, &rec, &size)) == 1)
-		if (session__dispatch(s, rec, size) < 0)
-			return 1;
-	if (e < 0) {
-		die_msg("reading %s failed: %s", what, strerror(-e));
-		return 1;
-	}
-	return 0;
-}
-
-int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			 void *ud, const char *what)
-{
-	int code = dispatch_all(s, next, ud, what);
-
-	return with_findings(s, session__finish(s) || code);
-}
-
-static int next_record(void *ud, const void **rec, size_t *size)
-{
-	return tf_reader__next(ud, rec, size);
-}
-
-int session__replay(struct session *s, struct tf_reader *r)
-{
-	int code = dispatch_all(s, next_record, r, "the trace file");
-
-	/* the recording's losses, from the metadata its writer appended at the end */
-	loss__add_meta(&s->loss, meta_get, r);
-	return with_findings(s, session__finish(s) || code);
-}
-
-int session__trace(struct session *s)
-{
-	struct options *o = s->o;
-	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
-	struct child child = { .pid = -1, .gate = -1 };
-	char err[1024];
-	uint64_t start, last_check = 0, last_sweep;
-	int e, status = 0, code = 0, child_done = 0;
-
-	/* no SA_RESTART: a signal must end the poll so the loop sees it */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGCHLD, &sc, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (procs_check_ids(o))
-		return 1;
-	/* the kernel's BPF statistics count from before the programs run */
-	if (o->stats && !(s->stats = selfstats__new())) {
-		die_msg("--stats: out of memory");
-		return 1;
-	}
-	if (o->argv) {
-		e = child__spawn(&child, o->argv, err, sizeof(err));
-		if (e) {
-			die_msg("%s", err);
-			return 127;
-		}
-	}
-	s->probe = probe__new(o, on_record, s, err, sizeof(err));
-	if (!s->probe) {
-		die_msg("%s", err);
-		child__abort(&child);
-		return 1;
-	}
-	for (int i = 0; i < o->npids; i++) {
-		e = probe__trace_pid(s->probe, o->pids[i]);
-		if (e) {
-			die_msg("cannot trace process %d: %s", o->pids[i], strerror(-e));
-			child__abort(&child);
-			return 1;
-		}
-	}
-	if (child.pid > 0) {
-		e = probe__trace_pid(s->probe, child.pid);
-		if (!e)
-			e = child__release(&child);
-		if (e) {
-			die_msg("cannot start the command: %s", strerror(-e));
-			child__abort(&child);
-			return 1;
-		}
-	}
-	start = last_sweep = now_ms();
-	if (s->ofds && pids_are_ours())
-		s->ofd_sweep_at = OFD_SWEEP_MIN;
-	if (s->stats)
-		selfstats__consumer_start(s->stats);
-	while (!stop_signal) {
-		e = probe__poll(s->probe, o->drain_ms);
-		if (s->stats)
-			selfstats__poll(s->stats, e);
-		if (e < 0 && e != -EINTR) {
-			if (!s->failed)
-				die_msg("reading the ring buffer failed: %s", strerror(-e));
-			code = 1;
-			break;
-		}
-		flush_sinks(s);
-		if (s->rec_tick && !s->failed && (e = s->rec_tick(s->rec_ud))) {
-			die_msg("writing the trace file failed: %s (what was written before is kept)",
-				strerror(-e));
-			s->failed = 1;
-			code = 1;
-			break;
-		}
-		/*
-		 * The in-flight tables fail when full instead of evicting: what
-		 * nobody removes (a process's mappings at its exit, requests its
-		 * end cancelled, a completion the kernel never showed) is swept.
-		 */
-		if (now_ms() - last_sweep >= SWEEP_MS ||
-		    (s->exits >= SWEEP_EXITS && now_ms() - last_sweep >= SWEEP_MS / 8)) {
-			probe__sweep(s->probe, BLOCK_AGE_NS);
-			last_sweep = now_ms();
-			s->exits = 0;
-		}
-		if (s->ofd_sweep_at && ofdtab__procs(s->ofds) >= s->ofd_sweep_at && sweep_ofds(s)) {
-			code = 1;
-			break;
-		}
-		if (child.pid > 0 && !child_done) {
-			pid_t r = waitpid(child.pid, &status, WNOHANG);
-
-			if (r == child.pid) {
-				child_done = 1;
-				break;
-			}
-		}
-		if (o->duration > 0 && now_ms() - start >= (uint64_t)(o->duration * 1000))
-			break;
-		if (now_ms() - last_check >= 200) {
-			last_check = now_ms();
-			if (procs_nothing_left(o))
-				break;
-		}
-	}
-	/* everything the kernel produced before the stop */
-	e = probe__drain(s->probe);
-	/* a request issued a second ago and not complete lost its completion, or ends too late */
-	probe__sweep(s->probe, BLOCK_END_AGE_NS);
-	/* what a process gone unseen held ends with it, not with the trace */
-	if (!s->failed && sweep_ofds(s))
-		code = 1;
-	refresh_counters(s);
-	if (s->stats) {
-		selfstats__poll(s->stats, e);
-		selfstats__consumer_stop(s->stats);
-		e = selfstats__progs(s->stats, probe__object(s->probe));
-		if (e)
-			warn_msg("--stats: cannot read the BPF programs' run times: %s", strerror(-e));
-	}
-	probe__free(s->probe);
-	s->probe = NULL;
-	if (session__finish(s))
-		code = 1;
-	if (s->stats)
-		selfstats__loss(s->stats, &s->loss);
-	if (!code && child_done)
-		code = exit_code_of(status);
-	else if (!code && stop_signal && !child_done && child.pid > 0)
-		code = 128 + stop_signal;
-	return with_findings(s, code);
+	dispatch__filter(s->d, keep, ud);
 }

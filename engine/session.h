@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A session: the loaded modules, the tag table and the dispatch of records
- * and findings. The record source is the live probe (session__trace) or a
- * trace file (session__replay); both hand records to session__dispatch.
+ * and findings. The record source is the live probe (live__trace) or a
+ * trace file (replay__run); both hand records to session__dispatch.
  */
 #ifndef DIO_ENGINE_SESSION_H
 #define DIO_ENGINE_SESSION_H
@@ -10,17 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <dio/plugin.h>
+#include "findings.h"
 #include "loss.h"
 #include "options.h"
 
 struct session;
 struct features;
 
-/*
- * Exit status when --fail-on counted a finding (and dio and the command
- * succeeded): apart from 1 (dio failed) and 2 (bad usage).
- */
-#define DIO_EXIT_FINDINGS	3
 /* dio record: the trace file lacks records dio lost (and nothing above applies) */
 #define DIO_EXIT_INCOMPLETE	4
 
@@ -46,12 +42,6 @@ int session__dispatch(struct session *s, const void *rec, size_t size);
 void session__filter(struct session *s, int (*keep)(void *ud, const struct dio_ev_hdr *h),
 		     void *ud);
 
-/*
- * Trace live: attach, start or attach to the processes, run until the command
- * exits, the traced processes are gone, the duration passes or a signal
- * arrives; then finish the analyzers. Returns dio's exit status.
- */
-int session__trace(struct session *s);
 
 /*
  * A fact about the run for modules (host->info): key must be a static
@@ -78,14 +68,42 @@ void session__set_realtime_off(struct session *s, int64_t off);
 int64_t session__realtime_off(const struct session *s);
 /* What the running kernel let the live session use; NULL in a replay. Owned by s. */
 const struct features *session__features(const struct session *s);
+
+/* ---- fed live (live.c) ---------------------------------------------------- */
+
+struct probe;
+struct selfstats;
+
+/* The options the session was made with. */
+struct options *session__options(const struct session *s);
+/* The ring's callback and its ctx: each record to session__dispatch, counted for --stats. */
+void session__ring(struct session *s, int (**cb)(void *ctx, void *data, size_t size), void **ctx);
 /*
- * Dispatch every record of r, then finish (session__finish). Returns dio's
- * exit status (0, or 1 when a module or the reading failed).
+ * The live probe, the caller's: the kernel's losses and features. Set NULL
+ * before it goes; its counts are kept.
  */
-int session__replay(struct session *s, struct tf_reader *r);
-/* The same over records from elsewhere (dio analyze --from); what: for messages. */
-int session__replay_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
-			 void *ud, const char *what);
+void session__set_probe(struct session *s, struct probe *p);
+/* --stats: the session counts in st and owns it from now on (session__selfstats). */
+void session__set_stats(struct session *s, struct selfstats *st);
+/* Each round of the live loop: the sinks flush, dio record's writer catches up. 0 or -errno (said). */
+int session__tick(struct session *s);
+/*
+ * The processes whose files are followed and that are gone without their
+ * exit record end what they held: when their table has doubled, or at the
+ * end (end). 0, or -errno when the probe or a module failed.
+ */
+int session__sweep(struct session *s, int end);
+/* Processes gone since the probe's in-flight tables were last swept; swept: they are now. */
+uint64_t session__exits(struct session *s, int swept);
+/* A module or the writer failed (and said so): dio's exit status will be 1. */
+int session__failed(const struct session *s);
+/*
+ * dio's exit status after session__finish: code when not 0, else
+ * DIO_EXIT_FINDINGS when --fail-on counted a finding (verdict.h).
+ */
+int session__status(struct session *s, int code);
+/* The loss counters (loss.h); a replay adds the recording's. Owned by s. */
+struct loss *session__loss(struct session *s);
 /*
  * The end of the records, whatever their source: the descriptions still open
  * end, the analyzers finish, --max-findings says what it left out, the sinks
@@ -93,8 +111,8 @@ int session__replay_from(struct session *s, int (*next)(void *ud, const void **r
  */
 int session__finish(struct session *s);
 /*
- * --stats: the figures session__trace counted (selfstats.h), complete when it
- * returns; owned by s. NULL without --stats or before session__trace.
+ * --stats: the figures live__trace counted (selfstats.h), complete when it
+ * returns; owned by s. NULL without --stats or before live__trace.
  */
 struct selfstats *session__selfstats(const struct session *s);
 /* Records refused by the check so far (session__dispatch). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tagtab.h"
@@ -214,4 +215,36 @@ int tagtab__each(const struct tagtab *t,
 		if (t->slots[i].path)
 			e = cb(ud, &t->slots[i].tag, t->slots[i].path, t->slots[i].len);
 	return e;
+}
+
+int tagtab__set_path(struct tagtab *t, const struct dio_ev_path *p)
+{
+	const char *path = dio_ev_path_str(p);
+	size_t len = strlen(path);
+	char name[128];
+
+	if (p->flags & DIO_PF_TRUNC) {
+		char *cut = malloc(len + 7);
+		int e;
+
+		if (!cut)
+			return -ENOMEM;
+		int head = !!(p->flags & DIO_PF_TRUNC_HEAD);
+		int tail = (p->flags & DIO_PF_TRUNC_TAIL) || !head;
+
+		len = (size_t)sprintf(cut, "%s%.*s%s", head ? "..." : "", (int)len, path,
+				      tail ? "..." : "");
+		e = tagtab__set(t, &p->tag, cut, len);
+		free(cut);
+		return e;
+	}
+	if (p->ftype == DIO_FT_FIFO && !strcmp(path, "/"))
+		len = snprintf(name, sizeof(name), "pipe:[%llu]", (unsigned long long)p->tag.ino);
+	else if (p->ftype == DIO_FT_SOCK)	/* always on sockfs, named by its type only */
+		len = snprintf(name, sizeof(name), "socket:[%llu]", (unsigned long long)p->tag.ino);
+	else if (p->ftype == DIO_FT_ANON && path[0] == '/' && !strchr(path + 1, '/'))
+		len = snprintf(name, sizeof(name), "anon_inode:%s", path + 1);
+	else
+		return tagtab__set(t, &p->tag, path, len);
+	return tagtab__set(t, &p->tag, name, len);
 }

@@ -25,6 +25,14 @@ void tagtab__free(struct tagtab *t);
  * past 4 GiB).
  */
 int tagtab__set(struct tagtab *t, const struct dio_file_tag *tag, const char *path, size_t len);
+/*
+ * Set a tag's path from its path record, named as dio shows it: pipes,
+ * sockets and anon inodes live on internal mounts whose dentry walk ends at
+ * "/", so they are named the way /proc/PID/fd does; a path that was cut is
+ * kept with "..." where its missing part was ("/a/b..." too long, ".../y/z"
+ * too deep), so that no one takes it for the whole path. 0 or -ENOMEM.
+ */
+int tagtab__set_path(struct tagtab *t, const struct dio_ev_path *p);
 /* The tag's file was used: its path is among the last forgotten. */
 void tagtab__touch(struct tagtab *t, const struct dio_file_tag *tag);
 /*

@@ -16,12 +16,10 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,6 +28,7 @@
 #include <dio/plugin.h>
 #include "bpf/top.h"
 #include "cli.h"
+#include "live.h"
 #include "loss.h"
 #include "probe.h"
 #include "proc.h"
@@ -77,9 +76,8 @@ struct rows {
 };
 
 struct top {
-	struct options *o;
+	struct live live;	/* the options, the probe, --stats */
 	const struct top_args *a;
-	struct probe *probe;
 	struct tagtab *paths;
 	struct rows threads, procs, files;
 	/* the rows of exited threads and processes added up, and how many each holds */
@@ -96,22 +94,10 @@ struct top {
 	uint64_t frames;
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when counting began */
 	uint64_t last_ns;	/* and of the last frame */
+	uint64_t next_ns;	/* when the next frame is due */
 	uint64_t malformed;
 	int failed;
-	struct selfstats *stats;	/* --stats */
 };
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-static void on_sigchld(int sig)
-{
-	(void)sig;	/* only to interrupt the poll */
-}
 
 static uint64_t now_ns(void)
 {
@@ -204,17 +190,15 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct top *t = ctx;
 	const struct dio_ev_hdr *h = data;
 
-	if (t->stats)
-		selfstats__record(t->stats, size);
+	if (t->live.stats)
+		selfstats__record(t->live.stats, size);
 	if (record_check(data, size, 0, NULL)) {
 		t->malformed++;
 		return 0;
 	}
 	if (h->type == DIO_EV_PATH) {
-		const struct dio_ev_path *p = data;
-		const char *path = dio_ev_path_str(p);
-
-		if (tagtab__set(t->paths, &p->tag, path, strlen(path)))
+		/* named as dio trace names it: pipe:[N], socket:[N], "..." where it was cut */
+		if (tagtab__set_path(t->paths, data))
 			return -ENOMEM;
 	} else if (h->type == DIO_EV_PROC) {
 		const struct dio_ev_proc *p = data;
@@ -657,7 +641,7 @@ static int read_counters(struct top *t)
 {
 	int e;
 
-	e = probe__drain(t->probe);
+	e = probe__drain(t->live.probe);
 	if (e < 0)
 		return e;
 	e = read_map(t->fd_threads, sizeof(uint32_t), sizeof(struct dio_top_thread), got_thread, t);
@@ -810,7 +794,7 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 	for (size_t i = 0; i < np; i++)
 		for (int k = 0; k < V_CALL_MAX; k++)
 			sum[k] += pr[i]->show[k];
-	if (!probe__counters(t->probe, lost))
+	if (!probe__counters(t->live.probe, lost))
 		for (int k = 0; k < DIO_CNT_MAX; k++)
 			nlost += k == DIO_CNT_PATH_TRUNC ? 0 : lost[k];
 	nlost += t->malformed;
@@ -861,7 +845,7 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 		struct dio_file_tag tag = { .ino = w->key[0], .dev = w->key[1] >> 32,
 					    .gen = (uint32_t)w->key[1] };
 		const char *path = tagtab__lookup(t->paths, &tag);
-		char text[4 * DIO_PATH_MAX + 1];
+		char text[4 * DIO_PATH_MAX + 7];	/* a cut path's "..." on both ends */
 
 		if (path)
 			dio_escape(path, strlen(path), 0, text, sizeof(text));
@@ -1011,9 +995,9 @@ static int top_open(struct top *t, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot tell how many CPUs this machine has");
 		return -EINVAL;
 	}
-	t->fd_threads = probe__map_fd(t->probe, "top_threads");
-	t->fd_files = probe__map_fd(t->probe, "top_files");
-	t->fd_procs = probe__map_fd(t->probe, "top_procs");
+	t->fd_threads = probe__map_fd(t->live.probe, "top_threads");
+	t->fd_files = probe__map_fd(t->live.probe, "top_files");
+	t->fd_procs = probe__map_fd(t->live.probe, "top_procs");
 	if (t->fd_threads < 0 || t->fd_files < 0 || t->fd_procs < 0) {
 		snprintf(err, errlen, "dio's BPF object has no top counters (a build mismatch)");
 		return -ENOENT;
@@ -1027,123 +1011,100 @@ static void top_selfstats(struct top *t)
 	struct loss l;
 
 	memset(&l, 0, sizeof(l));
-	selfstats__consumer_stop(t->stats);
-	if (selfstats__progs(t->stats, probe__object(t->probe)))
+	selfstats__consumer_stop(t->live.stats);
+	if (selfstats__progs(t->live.stats, probe__object(t->live.probe)))
 		warn_msg("--stats: cannot read the BPF programs' run times");
-	if (!probe__counters(t->probe, l.n)) {
+	if (!probe__counters(t->live.probe, l.n)) {
 		l.n[LOSS_MALFORMED] = t->malformed;
 		l.n[LOSS_PATHS_EVICTED] = tagtab__evicted(t->paths);
 		l.n[LOSS_TOP_FOLDED] = t->tfolded + t->pfolded;
-		selfstats__loss(t->stats, &l);
+		selfstats__loss(t->live.stats, &l);
 	}
-	selfstats__print(t->stats, stderr);
+	selfstats__print(t->live.stats, stderr);
 }
 
-/* Start what o names and count until the end; dio's exit status. */
-static int top_run(struct top *t, struct child *child)
+/* The frame's wait: up to when it is due, keys looked at 10 times a second */
+static int wait_ms(const struct top *t)
 {
-	struct options *o = t->o;
-	uint64_t next, last_check = 0;
-	int e, status = 0, child_done = 0, last = 0, code = 0;
-	char err[1024];
+	uint64_t now = now_ns();
+	int ms = t->next_ns > now ? (int)((t->next_ns - now) / 1000000) : 0;
 
-	/* the kernel's BPF statistics on before the programs run */
-	if (o->stats && !(t->stats = selfstats__new())) {
-		die_msg("out of memory");
-		child__abort(child);
+	return ms < 100 ? ms : 100;
+}
+
+/* each round of the live loop, after paths and process records came in: keys, a frame when due */
+static int top_tick(struct live *l)
+{
+	struct top *t = l->ud;
+	uint64_t delay = (uint64_t)(t->a->delay * 1e9);
+	int k = read_keys(t), e;
+
+	if (k == 1)
 		return 1;
+	if (k == 2 || now_ns() >= t->next_ns) {
+		e = frame(t);
+		if (e) {
+			die_msg("reading dio top's counters failed: %s", strerror(-e));
+			return e;
+		}
+		if (t->a->iterations && (long)t->frames >= t->a->iterations)
+			return 1;
+		if (k != 2)
+			t->next_ns += delay;
+		if (t->next_ns < now_ns())	/* a slow frame: no burst to catch up */
+			t->next_ns = now_ns() + delay;
 	}
-	t->probe = probe__new(o, on_record, t, err, sizeof(err));
-	if (!t->probe || top_open(t, err, sizeof(err))) {
+	l->wait_ms = wait_ms(t);
+	return 0;
+}
+
+/* Start what the options name and count until the end; dio's exit status. */
+static int top_run(struct top *t)
+{
+	struct live *l = &t->live;
+	char err[1024];
+	int code, end;
+
+	l->verb = "count";
+	l->on_record = on_record;
+	l->record_ctx = t;
+	l->tick = top_tick;
+	l->ud = t;
+	code = live__open(l);
+	if (code)
+		return code;
+	if (top_open(t, err, sizeof(err))) {
 		die_msg("%s", err);
-		child__abort(child);
+		child__abort(&l->child);
 		return 1;
 	}
-	for (int i = 0; i < o->npids; i++) {
-		e = probe__trace_pid(t->probe, o->pids[i]);
-		if (e) {
-			die_msg("cannot count process %d: %s", o->pids[i], strerror(-e));
-			child__abort(child);
-			return 1;
-		}
-	}
-	if (child->pid > 0) {
-		e = probe__trace_pid(t->probe, child->pid);
-		if (!e)
-			e = child__release(child);
-		if (e) {
-			die_msg("cannot start the command: %s", strerror(-e));
-			child__abort(child);
-			return 1;
-		}
-	}
+	code = live__go(l);
+	if (code)
+		return code;
 	if (t->interactive)
 		keys_on(t);
-	if (t->stats)
-		selfstats__consumer_start(t->stats);
 	t->start_ns = t->last_ns = now_ns();
-	next = t->start_ns + (uint64_t)(t->a->delay * 1e9);
-	while (!stop_signal) {
-		uint64_t now = now_ns();
-		int wait_ms = next > now ? (int)((next - now) / 1000000) : 0, k;
-
-		/* paths and process records while waiting; keys are looked at 10 times a second */
-		e = probe__poll(t->probe, wait_ms < 100 ? wait_ms : 100);
-		if (t->stats)
-			selfstats__poll(t->stats, e);
-		if (e < 0 && e != -EINTR) {
-			die_msg("reading the ring buffer failed: %s", strerror(-e));
-			code = 1;
-			break;
-		}
-		k = read_keys(t);
-		if (k == 1)
-			break;
-		if (child->pid > 0 && waitpid(child->pid, &status, WNOHANG) == child->pid) {
-			child_done = last = 1;
-			break;
-		}
-		if (now_ns() - last_check >= 200000000ULL) {
-			last_check = now_ns();
-			if (procs_nothing_left(o)) {
-				last = 1;
-				break;
-			}
-		}
-		if (k == 2 || now_ns() >= next) {
-			e = frame(t);
-			if (e) {
-				die_msg("reading dio top's counters failed: %s", strerror(-e));
-				code = 1;
-				break;
-			}
-			if (t->a->iterations && (long)t->frames >= t->a->iterations)
-				break;
-			if (k != 2)
-				next += (uint64_t)(t->a->delay * 1e9);
-			if (next < now_ns())	/* a slow frame: no burst to catch up */
-				next = now_ns() + (uint64_t)(t->a->delay * 1e9);
-		}
+	t->next_ns = t->start_ns + (uint64_t)(t->a->delay * 1e9);
+	l->wait_ms = wait_ms(t);
+	end = live__run(l);
+	if (end == LIVE_FAILED) {
+		if (l->error)
+			die_msg("reading the ring buffer failed: %s", strerror(-l->error));
+		code = 1;
 	}
 	/* the counted processes are gone: what they did since the last frame */
-	if (last && !code && frame(t)) {
+	if ((end == LIVE_EXITED || end == LIVE_GONE) && frame(t)) {
 		die_msg("reading dio top's counters failed");
 		code = 1;
 	}
 	keys_off(t);
-	if (t->stats)
+	if (t->live.stats)
 		top_selfstats(t);
-	if (!code && stop_signal && !child_done && child->pid > 0)
-		code = 128 + stop_signal;
-	if (!code && child_done)
-		code = exit_code_of(status);
-	return code;
+	return live__status(l, code);
 }
 
 int top_main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
-	struct child child = { .pid = -1, .gate = -1 };
 	struct top_args args;
 	struct options o;
 	struct top t;
@@ -1163,7 +1124,9 @@ int top_main(int argc, char **argv)
 	o.count_mode = 1;
 	o.iouring = 0;
 	o.ring_bytes = 4 << 20;
-	t.o = &o;
+	/* -d is the delay: a config file's duration is dio trace's */
+	o.duration = 0;
+	t.live.o = &o;
 	t.a = &args;
 	t.sort = args.sort;
 	t.cumulative = args.cumulative;
@@ -1178,27 +1141,15 @@ int top_main(int argc, char **argv)
 		die_msg("out of memory");
 		goto cleanup;
 	}
-	/* no SA_RESTART: a signal must end the poll so the loop sees it */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGCHLD, &sc, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (procs_check_ids(&o))
-		goto cleanup;
+	/* the counted tasks can be looked up when dio runs in their pid namespace */
 	if (pids_are_ours())
 		t.sweep_at = SWEEP_MIN;
-	if (o.argv && child__spawn(&child, o.argv, err, sizeof(err))) {
-		die_msg("%s", err);
-		code = 127;
-		goto cleanup;
-	}
-	code = top_run(&t, &child);
+	code = top_run(&t);
 	if (t.failed)
 		code = 1;
 cleanup:
-	probe__free(t.probe);
-	selfstats__free(t.stats);
+	live__close(&t.live);
+	selfstats__free(t.live.stats);
 	tagtab__free(t.paths);
 	rows_free(&t.threads);
 	rows_free(&t.procs);

@@ -360,7 +360,7 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 			err = ENOMEM;
 	if (err)
 		goto fail;
-	fd = create_output(path);
+	fd = util__create_output(path);
 	if (fd < 0) {
 		err = -fd;
 		goto fail;

@@ -21,7 +21,7 @@
 static struct stat guarded[2];
 static int nguarded;
 
-void create_output_guard(const char *input)
+void util__create_output_guard(const char *input)
 {
 	if (nguarded < (int)(sizeof(guarded) / sizeof(guarded[0])) && !stat(input, &guarded[nguarded]))
 		nguarded++;
@@ -70,7 +70,7 @@ int trusted_file(const char *path, char *why, size_t len)
 	return 0;
 }
 
-int create_output(const char *path)
+int util__create_output(const char *path)
 {
 	struct stat st;
 	int e, fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -99,7 +99,7 @@ fail:
 	return e;
 }
 
-const char *create_output_error(int err, char *buf, size_t len)
+const char *util__create_output_error(int err, char *buf, size_t len)
 {
 	if (err == -ELOOP)
 		snprintf(buf, len, "it is a symbolic link, which dio does not write through: "

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A number's macro as text, for a literal string: "up to " STR(DIO_MAX_PREFIX) */
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 /* Decimal integer in [min, max], whole string. 0 or -EINVAL / -ERANGE. */
 int parse_long(const char *s, long min, long max, long *out);
 /* Size with optional k/K, m/M, g/G suffix (1024-based), in [min, max]. */
@@ -23,14 +27,14 @@ int parse_bool(const char *s, int *out);
  * close-on-exec. Devices and FIFOs are opened as they are. Returns the fd or
  * -errno (-ELOOP for a link).
  */
-int create_output(const char *path);
+int util__create_output(const char *path);
 /*
- * From now on, create_output refuses the file input is (dio dump, analyze):
+ * From now on, util__create_output refuses the file input is (dio dump, analyze):
  * -EBUSY. Each call adds one, up to two (dio diff).
  */
-void create_output_guard(const char *input);
-/* The one-line reason create_output(path) failed with err (negative errno). */
-const char *create_output_error(int err, char *buf, size_t len);
+void util__create_output_guard(const char *input);
+/* The one-line reason util__create_output(path) failed with err (negative errno). */
+const char *util__create_output_error(int err, char *buf, size_t len);
 
 /*
  * Whether dio may run code from, or take settings of, path: it and the

@@ -279,7 +279,9 @@ struct dio_host {
 	 * "part" (replaying FILE.K of a --max-size recording: K; its records are
 	 * the Kth part of the session's), "tracer_pid" (the pid of the dio that
 	 * traced: its threads are not the program's; unknown in a replay of a
-	 * recording made before dio kept it).
+	 * recording made before dio kept it), "fstypes" (the devices and their
+	 * file system types, "MAJ:MIN=TYPE" separated by spaces, what fs_type
+	 * reads).
 	 */
 	const char *(*info)(struct dio_ctx *ctx, const char *key);
 	/*
@@ -316,6 +318,17 @@ struct dio_host {
 	 * for a table this dio does not have. The string is static.
 	 */
 	const char *(*name_of)(struct dio_ctx *ctx, uint32_t what, uint64_t value);
+	/*
+	 * ABI 1, appended (check with DIO_HOST_HAS): the type of the file system
+	 * on device dev (a file tag's dev), as the traced machine's
+	 * /proc/self/mountinfo named it when the trace began ("ext4", "xfs",
+	 * "tmpfs", "proc"), the same in a replay anywhere (a recording keeps the
+	 * types); into buf, snprintf semantics. 0, or -ENOENT with buf empty when
+	 * it is not known: a file system mounted after the trace began, one
+	 * mounted in another mount namespace, a recording made before dio kept
+	 * the types.
+	 */
+	int (*fs_type)(struct dio_ctx *ctx, uint32_t dev, char *buf, size_t len);
 };
 
 /* Whether the host offers a function appended after ABI 1 began. */

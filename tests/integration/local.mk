@@ -15,6 +15,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 INTEGRATION_TESTS += tests/integration/analyzer-redundant-open.sh
 INTEGRATION_TESTS += tests/integration/analyzer-errors.sh
 INTEGRATION_TESTS += tests/integration/analyzer-contention.sh
+INTEGRATION_TESTS += tests/integration/analyzer-durability.sh tests/integration/diff-durability.sh
 # --max-findings: a cap per finding code, and a note of what it left out
 INTEGRATION_TESTS += tests/integration/findings-cap.sh
 # every lost record counted with its reason: full tables, missed completions, the writer
@@ -77,6 +78,8 @@ INTEGRATION_TESTS += tests/integration/diff.sh
 INTEGRATION_TESTS += tests/integration/top-basic.sh
 # dio top: rows of exited threads added up past 4096, those gone unseen swept
 INTEGRATION_TESTS += tests/integration/top-exited.sh
+# dio top: files named as dio trace names them (a pipe is pipe:[INODE])
+INTEGRATION_TESTS += tests/integration/top-names.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh

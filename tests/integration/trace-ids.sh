@@ -26,7 +26,8 @@ t = threading.Thread(target=work); t.start(); time.sleep(live); t.join()
 }
 
 # -p TID of the second thread: the whole process, and the end with it
-bg threaded "$TMP/p.out" 4 4 > "$TMP/p.tid"
+# long enough for dio to start under sanitizers in a slow guest before the writes end
+bg threaded "$TMP/p.out" 10 10 > "$TMP/p.tid"
 sleep 1
 tid=$(cat "$TMP/p.tid")
 [ -n "$tid" ] && [ "$tid" != "$BG" ] || { echo "FAIL: no second thread ('$tid', process $BG)"; exit 1; }
@@ -40,7 +41,7 @@ n=$(grep -c "^\[$BG/$tid python3\] write([0-9]*<$TMP/p\.out>, 0x[0-9a-f]*, 2) = 
 kill -0 "$BG" 2> /dev/null && { echo "FAIL: -p $tid: dio ended before process $BG"; fail=1; }
 
 # --tid: ends when the thread has, while its process lives on
-bg threaded "$TMP/t.out" 2 10 > "$TMP/t.tid"
+bg threaded "$TMP/t.out" 6 20 > "$TMP/t.tid"
 sleep 1
 tid=$(cat "$TMP/t.tid")
 timeout 30 "$DIO" trace -q --no-summary --tid "$tid" > "$TMP/t.trace" 2>&1

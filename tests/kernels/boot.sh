@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # boot.sh --kernel KDIR --out OUTDIR [--timeout SECS] [--keep PATH]... [--env NAME]...
-#         -- CMD [ARGS]
+#         [--disk IMAGE [--cut-after NAME SECS]] -- CMD [ARGS]
 #
 # Run CMD as root on another kernel, with the host's own files: qemu (TCG: nested
 # KVM hangs at boot here) boots KDIR (an entry of fetch.sh's cache) with the
@@ -21,6 +21,15 @@
 # build tree in /tmp. CMD gets PATH, HOME=/root, the working directory and the
 # variables dio's tests read (DIO*, top_builddir, top_srcdir, srcdir, LANG,
 # LC_*, TZ, the sanitizers' *SAN_OPTIONS), plus each --env NAME.
+#
+# --disk IMAGE: a raw image the guest sees as /dev/vda (virtio), with qemu's
+# cache=none: qemu writes what the guest's block layer submits straight into
+# IMAGE (O_DIRECT), keeps nothing of its own, and the guest's page cache is
+# the only place unwritten data lives. --cut-after NAME SECS cuts the power:
+# SECS seconds after CMD creates OUTDIR/NAME, qemu is killed with SIGKILL, so
+# the guest neither shuts down nor syncs; boot.sh then says "power cut" and
+# exits 0 (CMD's exit status is never written). IMAGE holds what a disk
+# without a volatile write cache would hold after a power cut.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
@@ -30,7 +39,7 @@ usage() {
 	exit 2
 }
 
-kdir='' out='' timeout=600 keep='' envs=''
+kdir='' out='' timeout=600 keep='' envs='' disk='' cut='' cut_secs=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kdir=${2:?}; shift 2 ;;
@@ -38,12 +47,18 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--keep) keep+="${2:?}"$'\n'; shift 2 ;;
 	--env) envs+=" ${2:?}"; shift 2 ;;
+	--disk) disk=${2:?}; shift 2 ;;
+	--cut-after) cut=${2:?}; cut_secs=${3:?}; shift 3 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
 done
 [ -n "$kdir" ] && [ -n "$out" ] && [ $# -gt 0 ] || usage
 case $timeout in '' | *[!0-9]*) die "--timeout $timeout: not a number of seconds" ;; esac
+case $cut_secs in '' | *[!0-9]*) die "--cut-after $cut $cut_secs: not a number of seconds" ;; esac
+[ -z "$cut" ] || [ -n "$disk" ] || die "--cut-after needs --disk: a cut without a disk proves nothing"
+case $cut in */* | .*) die "--cut-after $cut: a plain file name in OUTDIR, please" ;; esac
+[ -z "$disk" ] || [ -f "$disk" ] || die "--disk $disk: no such image file"
 [ -f "$kdir/complete" ] || die "$kdir: not a kernel fetched by fetch.sh (no 'complete' in it)"
 kdir=$(cd "$kdir" && pwd -P)
 release=$(cat "$kdir/release")
@@ -57,6 +72,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 case $out in *$'\n'*) die "--out: a path with a newline cannot be shared" ;; esac
 rm -f "$out/status" "$out/output" "$out/times" "$out/console.log"
+[ -z "$cut" ] || rm -f "$out/$cut" "$out/power-cut"
+drive=()
+[ -z "$disk" ] || drive=(-drive "file=${disk//,/,,},format=raw,if=virtio,cache=none,aio=threads")
 
 # sq STRING: STRING quoted for sh
 sq() {
@@ -116,9 +134,24 @@ timeout -k 5 "$timeout" qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 
 	-fsdev local,id=r,path=/,security_model=none,readonly=on,multidevs=remap \
 	-device virtio-9p-pci,fsdev=r,mount_tag=rootfs \
 	-fsdev "local,id=o,path=$qout,security_model=none,multidevs=remap" \
-	-device virtio-9p-pci,fsdev=o,mount_tag=outdir \
+	-device virtio-9p-pci,fsdev=o,mount_tag=outdir "${drive[@]}" \
 	< /dev/null > "$out/console.log" 2>&1 &
 qpid=$!
+# the power cut: SIGKILL to qemu itself (timeout's child), not a shutdown
+if [ -n "$cut" ]; then
+	(
+		while kill -0 "$qpid" 2> /dev/null; do
+			if [ -f "$out/$cut" ]; then
+				sleep "$cut_secs"
+				qemu=$(ps -o pid= --ppid "$qpid" | tr -d ' ')
+				[ -n "$qemu" ] && kill -KILL "$qemu" && touch "$out/power-cut"
+				exit 0
+			fi
+			sleep 0.2
+		done
+	) &
+	cutter=$!
+fi
 # timeout runs in a process group of its own: a Ctrl-C or kill of this script
 # would not reach qemu
 walltime() {
@@ -130,6 +163,14 @@ qrc=0
 wait "$qpid" || qrc=$?
 trap - TERM INT HUP
 walltime
+if [ -n "$cut" ]; then
+	kill "$cutter" 2> /dev/null || true
+	wait "$cutter" 2> /dev/null || true
+	if [ -f "$out/power-cut" ]; then
+		echo "$prog: $release: power cut $cut_secs s after $cut ($wall s in all)" >&2
+		exit 0
+	fi
+fi
 
 # the last "dio-boot:" line tells how far the guest got
 stage=$(grep -a '^dio-boot: ' "$out/console.log" | tail -n 1 | tr -d '\r' || true)

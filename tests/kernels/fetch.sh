@@ -27,8 +27,10 @@ SERIES=(
 # named because ext4 and jbd2 ask for it only by a soft dependency on the alias
 # crypto-crc32c, which needs the modules.alias Debian does not ship; without it
 # ext4 refuses the metadata_csum image mkfs.ext4 makes. What a kernel has built
-# in (6.12: virtio_pci, fscache) is skipped.
-WANT="virtio_pci 9pnet_virtio 9p loop crc32c_generic ext4"
+# in (6.12: virtio_pci, fscache) is skipped. virtio_blk: the disk image of the
+# power-cut test (powercut.sh). A cached kernel fetched for another list is
+# fetched again.
+WANT="virtio_pci 9pnet_virtio 9p loop crc32c_generic ext4 virtio_blk"
 
 need apt-get apt
 need dpkg-deb dpkg
@@ -101,7 +103,7 @@ visit() {
 # fetch PACKAGE: CACHEDIR/PACKAGE, unless it is already complete
 fetch() {
 	local pkg=$1 dir=$cache/$1 tmp deb tree rel
-	if [ -f "$dir/complete" ]; then
+	if [ -f "$dir/complete" ] && [ "$(cat "$dir/want" 2> /dev/null)" = "$WANT" ]; then
 		echo "$prog: $pkg: in the cache"
 		return 0
 	fi
@@ -120,6 +122,7 @@ fetch() {
 	echo "$rel" > "$tmp/k/release"
 	dpkg-deb -f "$deb" Package Version > "$tmp/k/package"
 	module_order "$tree" "$tmp/k" || { rm -rf "$tmp"; return 1; }
+	echo "$WANT" > "$tmp/k/want"
 	touch "$tmp/k/complete"
 	rm -rf "$dir"
 	mv "$tmp/k" "$dir"

@@ -18,5 +18,7 @@ d = log.opened(log.pid("bash"), path)
 if len(d) != 1 or len(d[0].writes) != 200:
     c.fail(f"strace: bash opened {path} {len(d)} times, expected once with 200 writes")
 c.forbid("redundant-open.churn")
+# no save of a file here that a power cut could empty or cut short
+c.forbid(*corpus.DURABILITY)
 c.done()
 PY

@@ -42,7 +42,14 @@ SEVERITY = {
     "reuse-offset.stale-offset": "error",
     "reuse-offset.read-past-end": "error",
     "contention.background-io": "warning",
+    "durability.unsynced-replace": "warning",
+    "durability.truncate-rewrite": "warning",
+    "durability.fsync-error": "error",
+    "durability.short-write": "error",
 }
+# what a power cut could lose: the codes a program that saves its files right never gets
+DURABILITY = ("durability.unsynced-replace", "durability.truncate-rewrite",
+              "durability.fsync-error", "durability.short-write")
 MAX_FINDINGS = 25
 # the families a correct program never earns, and the limit on findings, in
 # the cases judged with Case.families()
@@ -155,6 +162,23 @@ class Case:
         sev = SEVERITY.get(code)
         if sev and f["severity"] != sev:
             self.fail(f"{code} on {path}: severity {f['severity']}, expected {sev}")
+
+    def durability(self, log, pid):
+        """The durability analyzer against strace, for process pid: each
+        rename of a file it wrote over an existing one with bytes no fsync or
+        fdatasync made durable (unsynced-replace: count the bytes, path the
+        first target), each file read, then opened O_TRUNC, written and closed
+        with no sync (truncate-rewrite: count the bytes read); where strace saw
+        none, the code is forbidden, and so are failed syncs and short writes
+        (strace saw none in the corpus)."""
+        for code, got in (("durability.unsynced-replace", log.unsynced_replaces(pid)),
+                          ("durability.truncate-rewrite", log.truncated_rewrites(pid))):
+            print(f"strace: {code.split('.')[1]} by pid {pid}: {got or 'none'}")
+            if got:
+                self.expect(code, pid, sum(n for _, n in got), got[0][0])
+            else:
+                self.forbid(code)
+        self.forbid("durability.fsync-error", "durability.short-write")
 
     def forbid(self, *codes):
         """No finding of these codes at all, whatever its severity: a correct

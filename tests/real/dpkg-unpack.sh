@@ -34,5 +34,7 @@ db = sys.argv[1] + "/root/var/lib/dpkg/updates"
 syncs = [d for d in log.opened(dpkg, db) if d.syncs]
 print(f"strace: dpkg opened {db} {len(syncs)} times to fsync it")
 c.forbid("redundant-open.create-unlink")
+# no save of a file here that a power cut could empty or cut short
+c.forbid(*corpus.DURABILITY)
 c.done()
 PY

@@ -8,7 +8,8 @@
 REAL_TESTS = tests/real/bash-append-loop.sh tests/real/bash-append-block.sh \
 	tests/real/sqlite3-autocommit.sh tests/real/sqlite3-transaction.sh \
 	tests/real/logtail2-inode-reuse.sh tests/real/tail-copytruncate.sh \
-	tests/real/redis-log-per-line.sh tests/real/dnsmasq-dig.sh
+	tests/real/redis-log-per-line.sh tests/real/dnsmasq-dig.sh \
+	tests/real/durability-sed-i.sh tests/real/durability-rsync-fsync.sh
 REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/git-config-reads.sh tests/real/dpkg-unpack.sh tests/real/tar-unpack.sh \
 	tests/real/logtail2-logrotate.sh tests/real/rsyslog-copytruncate.sh \
@@ -27,7 +28,10 @@ REAL_MORE_TESTS = tests/real/dash-append-loop.sh tests/real/sqlite3-wal.sh \
 	tests/real/tail-truncate.sh tests/real/logtail2-truncate.sh \
 	tests/real/logrotate-compress.sh tests/real/rsync-tree.sh tests/real/archive-tools.sh \
 	tests/real/borg-backup.sh tests/real/restic-backup.sh tests/real/hg-commit.sh \
-	tests/real/pip-wheel.sh tests/real/npm-install-tarball.sh tests/real/perl-report.sh
+	tests/real/pip-wheel.sh tests/real/npm-install-tarball.sh tests/real/perl-report.sh \
+	tests/real/durability-perl-pi.sh tests/real/durability-git-config.sh \
+	tests/real/durability-sort-o.sh tests/real/durability-ed.sh \
+	tests/real/durability-vim-batch.sh
 # corpus.py's own checks, without dio or root
 TESTS += tests/real/corpus-selftest.sh $(REAL_TESTS)
 # automake writes the rule that runs a test for those in TESTS, in either branch

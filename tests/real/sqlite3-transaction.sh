@@ -23,5 +23,7 @@ if len(unlinks) != 2 or not past:
     c.fail("strace: expected two journals (CREATE TABLE, the transaction), read past their end")
 c.forbid("redundant-open.create-unlink", "redundant-open.churn",
          "reuse-offset.stale-offset", "reuse-offset.read-past-end")
+# no save of a file here that a power cut could empty or cut short
+c.forbid(*corpus.DURABILITY)
 c.done()
 PY

@@ -21,5 +21,7 @@ if len(wal) != 1 or syncs < 200:
     c.fail("strace: expected db-wal opened once and synced for each commit")
 c.forbid("redundant-open.create-unlink", "redundant-open.churn",
          "reuse-offset.stale-offset", "reuse-offset.read-past-end")
+# no save of a file here that a power cut could empty or cut short
+c.forbid(*corpus.DURABILITY)
 c.done()
 PY

@@ -295,3 +295,66 @@ class Log:
                 missing += lo - at
             at = hi
         return missing + max(end - at, 0)
+
+    # ---- durability: what a power cut could lose, as strace saw the calls ----
+
+    def _named(self, pid, arg, c):
+        """The path a rename's argument names: absolute as it is, relative to
+        the directory fd strace shows, else the file process pid opened
+        whose path ends with it."""
+        if arg.startswith("/"):
+            return os.path.normpath(arg)
+        m = re.match(r"-?\d+<([^>]*)>", c.args)
+        if m and c.name != "rename":
+            return os.path.normpath(os.path.join(m.group(1), arg))
+        tail = "/" + os.path.normpath(arg)
+        paths = [d.path for d in self.descriptions
+                 if d.tgid == pid and d.path and d.path.endswith(tail) and d.open.seq < c.seq]
+        return paths[-1] if paths else None
+
+    @staticmethod
+    def _unsynced(descs, before):
+        """Bytes written through descs after their last fsync or fdatasync
+        (sync_file_range makes nothing durable), by calls before seq before."""
+        syncs = [s.seq for d in descs for s in d.syncs
+                 if s.name != "sync_file_range" and s.seq < before]
+        last = max(syncs, default=-1)
+        return sum(n for d in descs for n, w in d.writes if last < w.seq < before)
+
+    def unsynced_replaces(self, pid):
+        """[(target, bytes)]: each rename by process pid of a file it wrote
+        over a path a file was opened under before, with bytes written to it
+        that no fsync or fdatasync of it made durable before the rename."""
+        out = []
+        for c in self.calls_of(("rename", "renameat", "renameat2"), pid):
+            s = c.strings()
+            src = self._named(pid, s[0], c)
+            dst = os.path.normpath(os.path.join(os.path.dirname(src), s[1])) \
+                if src and not s[1].startswith("/") else os.path.normpath(s[1])
+            descs = [d for d in self.descriptions if d.path == src and d.open.seq < c.seq]
+            existed = any(d.path == dst and d.open.seq < c.seq for d in self.descriptions)
+            n = self._unsynced(descs, c.seq)
+            if existed and n:
+                out.append((dst, n))
+        return out
+
+    def truncated_rewrites(self, pid):
+        """[(path, bytes)]: each description of process pid that truncated a
+        file read before (an open with O_TRUNC, or an ftruncate of its fd),
+        then wrote it and ended with no fsync or fdatasync after its writes
+        (bytes: the most one description read of it before)."""
+        out = []
+        for d in self.descriptions:
+            if d.tgid != pid or not d.writes or not d.end:
+                continue
+            cut = [d.open.seq] if "O_TRUNC" in d.open.args else []
+            cut += [c.seq for c in self.calls_of(("ftruncate",), pid, d.path)
+                    if d.open.seq < c.seq < d.end.seq]
+            if not cut or not any(w.seq > cut[0] for _, w in d.writes):
+                continue
+            held = max((sum(n for _, n, c in r.reads if c.seq < cut[0])
+                        for r in self.descriptions if r.path == d.path and r.open.seq < cut[0]),
+                       default=0)
+            if held and self._unsynced([d], d.end.seq + 1):
+                out.append((d.path, held))
+        return out

@@ -23,5 +23,7 @@ print(f"strace: tar read whole: {reads}")
 if reads != {"/etc/passwd": 1, "/etc/group": 1}:
     c.fail("strace: expected /etc/passwd and /etc/group read once each")
 c.forbid("redundant-open.duplicate-read")
+# no save of a file here that a power cut could empty or cut short
+c.forbid(*corpus.DURABILITY)
 c.done()
 PY

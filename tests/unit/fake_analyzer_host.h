@@ -23,6 +23,7 @@
 #include <dio/analyzer.h>
 #include "declared_rules.h"
 #include "engine/decode.h"
+#include "engine/fstypes.h"
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -224,6 +225,15 @@ static const char *fake_info(struct dio_ctx *ctx, const char *key)
 	return NULL;
 }
 
+/* host->fs_type: "MAJ:MIN=TYPE ..." a test sets, as a recording keeps them; NULL: none known */
+static const char *fake_fstypes;
+
+static int fake_fs_type(struct dio_ctx *ctx, uint32_t dev, char *buf, size_t len)
+{
+	assert_ptr_equal(ctx, &fake_ctx);
+	return fstypes__find(fake_fstypes, dev, buf, len);
+}
+
 static const struct dio_host host = {
 	.abi = DIO_PLUGIN_ABI,
 	.size = sizeof(struct dio_host),
@@ -236,9 +246,10 @@ static const struct dio_host host = {
 	.log = fake_log,
 	.create_output = fake_create_output,
 	.info = fake_info,
-	.syscall_info = decode_syscall_info,
-	.decode_arg = decode_arg,
-	.name_of = decode_name_of,
+	.syscall_info = decode__syscall_info,
+	.decode_arg = decode__arg,
+	.name_of = decode__name_of,
+	.fs_type = fake_fs_type,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */
@@ -425,6 +436,30 @@ __attribute__((unused)) static struct dio_ev_proc exec_ev(uint64_t ts, uint32_t 
 
 	snprintf(p.comm, sizeof(p.comm), "%s", comm);
 	return p;
+}
+
+/* The host's record that description ofd (on tag, of type ftype) ended: close of its last fd. */
+__attribute__((unused)) static struct dio_ev_ofd ofd_close_ev(uint64_t ts, uint32_t pid,
+							       uint32_t ofd, int32_t fd,
+							       const struct dio_file_tag *tag,
+							       uint8_t ftype)
+{
+	struct dio_ev_ofd o;
+
+	memset(&o, 0, sizeof(o));
+	o.hdr.type = DIO_EV_OFD;
+	o.hdr.size = sizeof(o);
+	o.hdr.ts = ts;
+	o.pid = pid;
+	o.tid = pid;
+	o.ofd = ofd;
+	o.fd = fd;
+	o.tag = *tag;
+	o.nr = NR_close;
+	o.how = DIO_OFD_CLOSE;
+	o.ftype = ftype;
+	o.flags = DIO_OFDF_OPENED | DIO_OFDF_FILE;
+	return o;
 }
 
 /* ---- memory --------------------------------------------------------------- */

@@ -113,9 +113,9 @@ static const struct dio_host host = {
 	.create_output = fake_create_output,
 	.rule = fake_rule,
 	.info = fake_info,
-	.syscall_info = decode_syscall_info,
-	.decode_arg = decode_arg,
-	.name_of = decode_name_of,
+	.syscall_info = decode__syscall_info,
+	.decode_arg = decode__arg,
+	.name_of = decode__name_of,
 };
 
 /* ---- options, as the host would parse them --------------------------------- */

@@ -60,11 +60,25 @@ tests_unit_test_decode_SOURCES = tests/unit/test_decode.c
 tests_unit_test_decode_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_decode_LDADD = $(TEST_ENGINE_LIBS)
 
+# file system types by device, from mountinfo (host->fs_type)
+check_PROGRAMS += tests/unit/test_fstypes
+TESTS += tests/unit/test_fstypes
+tests_unit_test_fstypes_SOURCES = tests/unit/test_fstypes.c
+tests_unit_test_fstypes_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_fstypes_LDADD = $(TEST_ENGINE_LIBS)
+
 check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
 tests_unit_test_cli_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_cli_LDADD = $(TEST_ENGINE_LIBS)
+
+# the option table: the manual names every option; no command has two of one name
+check_PROGRAMS += tests/unit/test_optdefs
+TESTS += tests/unit/test_optdefs
+tests_unit_test_optdefs_SOURCES = tests/unit/test_optdefs.c
+tests_unit_test_optdefs_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_optdefs_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_abi
 TESTS += tests/unit/test_abi
@@ -223,6 +237,13 @@ tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
+
+check_PROGRAMS += tests/unit/test_durability
+TESTS += tests/unit/test_durability
+tests_unit_test_durability_SOURCES = tests/unit/test_durability.c \
+	tests/unit/fake_analyzer_host.h analyzers/durability/durability.c $(ANALYZER_COMMON)
+tests_unit_test_durability_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_unit_test_durability_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors

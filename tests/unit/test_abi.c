@@ -240,7 +240,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_syscall_info, str_args, 16),
 		OFF(dio_syscall_info, io, 20),
 
-		SZ(dio_host, 120),
+		SZ(dio_host, 128),
 		OFF(dio_host, abi, 0),
 		OFF(dio_host, size, 4),
 		OFF(dio_host, syscall_name, 8),
@@ -257,6 +257,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_host, syscall_info, 96),
 		OFF(dio_host, decode_arg, 104),
 		OFF(dio_host, name_of, 112),
+		OFF(dio_host, fs_type, 120),
 	};
 
 	CHECK(pins);

@@ -66,7 +66,7 @@ static void arguments_with_names_and_without(void **unused)
 
 		memcpy(ev.args, c->args, sizeof(ev.args));
 		memset(buf, 'x', sizeof(buf));
-		n = decode_arg(NULL, &ev, c->i, buf, sizeof(buf));
+		n = decode__arg(NULL, &ev, c->i, buf, sizeof(buf));
 		if (n != c->ret || strcmp(buf, c->want))
 			fail_msg("%s: got %d \"%s\", want %d \"%s\"", c->name, n, buf, c->ret,
 				 c->want);
@@ -80,15 +80,15 @@ static void buffer_too_small_or_absent(void **unused)
 	char buf[8];
 
 	memset(buf, 'x', sizeof(buf));
-	assert_int_equal(decode_arg(NULL, &ev, 2, buf, 4), 24);
+	assert_int_equal(decode__arg(NULL, &ev, 2, buf, 4), 24);
 	assert_string_equal(buf, "O_W");
 	assert_int_equal(buf[4], 'x');
-	assert_int_equal(decode_arg(NULL, &ev, 0, buf, 4), 8);
+	assert_int_equal(decode__arg(NULL, &ev, 0, buf, 4), 8);
 	assert_string_equal(buf, "AT_");
-	assert_int_equal(decode_arg(NULL, &ev, 2, NULL, 0), 24);
-	assert_int_equal(decode_arg(NULL, &ev, 0, NULL, 0), 8);
-	assert_int_equal(decode_arg(NULL, &ev, 1, NULL, 0), -ENOENT);
-	assert_int_equal(decode_arg(NULL, &ev, 6, NULL, 0), -EINVAL);
+	assert_int_equal(decode__arg(NULL, &ev, 2, NULL, 0), 24);
+	assert_int_equal(decode__arg(NULL, &ev, 0, NULL, 0), 8);
+	assert_int_equal(decode__arg(NULL, &ev, 1, NULL, 0), -ENOENT);
+	assert_int_equal(decode__arg(NULL, &ev, 6, NULL, 0), -EINVAL);
 }
 
 struct info_case {
@@ -123,7 +123,7 @@ static void what_a_call_is(void **unused)
 		int n;
 
 		memset(&si, 0xff, sizeof(si));
-		n = decode_syscall_info(NULL, c->nr, &si, sizeof(si));
+		n = decode__syscall_info(NULL, c->nr, &si, sizeof(si));
 		if (n != c->ret || si.nargs != c->nargs || si.classes != c->classes ||
 		    si.str_args != c->str_args || si.io != c->io ||
 		    (c->want_name ? !si.name || strcmp(si.name, c->want_name) : !!si.name))
@@ -140,16 +140,16 @@ static void shorter_struct_of_an_older_module(void **unused)
 	size_t old = offsetof(struct dio_syscall_info, nargs) + sizeof(si.nargs);
 
 	memset(&si, 0xff, sizeof(si));
-	assert_int_equal(decode_syscall_info(NULL, NR_OPENAT, &si, old), 0);
+	assert_int_equal(decode__syscall_info(NULL, NR_OPENAT, &si, old), 0);
 	assert_string_equal(si.name, "openat");
 	assert_int_equal(si.nargs, 4);
 	assert_int_equal(si.classes, 0xffffffffu);
 	memset(&si, 0xff, sizeof(si));
-	assert_int_equal(decode_syscall_info(NULL, NR_GETPID, &si, old), -ENOENT);
+	assert_int_equal(decode__syscall_info(NULL, NR_GETPID, &si, old), -ENOENT);
 	assert_null(si.name);
 	assert_int_equal(si.nargs, 0);
 	assert_int_equal(si.classes, 0xffffffffu);
-	assert_int_equal(decode_syscall_info(NULL, NR_OPENAT, NULL, 0), 0);
+	assert_int_equal(decode__syscall_info(NULL, NR_OPENAT, NULL, 0), 0);
 }
 
 struct name_case {
@@ -184,7 +184,7 @@ static void names_of_values(void **unused)
 {
 	for (size_t k = 0; k < sizeof(name_cases) / sizeof(name_cases[0]); k++) {
 		const struct name_case *c = &name_cases[k];
-		const char *got = decode_name_of(NULL, c->what, c->value);
+		const char *got = decode__name_of(NULL, c->what, c->value);
 
 		if (c->want ? !got || strcmp(got, c->want) : !!got)
 			fail_msg("%s: got %s, want %s", c->name, got ? got : "NULL",

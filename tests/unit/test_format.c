@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * strace-like lines for records, exactly, and short buffers. Every record here
- * is one the host would pass (record_check): format_event checks nothing itself.
+ * is one the host would pass (record_check): format__event checks nothing itself.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,7 +101,7 @@ static void expect(const void *r, const struct fmt_ctx *c, const char *want)
 
 	checked(r);
 	memset(buf, 'Z', sizeof(buf));
-	n = format_event(c, r, buf, sizeof(buf));
+	n = format__event(c, r, buf, sizeof(buf));
 	assert_string_equal(buf, want);
 	assert_int_equal(n, (int)strlen(want));
 }
@@ -791,7 +791,7 @@ static void cut(const void *r, const struct fmt_ctx *c, const char *want)
 		char buf[1024];
 
 		memset(buf, 'Z', sizeof(buf));
-		assert_int_equal(format_event(c, r, len ? buf : NULL, len), (int)n);
+		assert_int_equal(format__event(c, r, len ? buf : NULL, len), (int)n);
 		assert_int_equal(buf[len], 'Z');
 		if (!len)
 			continue;
@@ -825,7 +825,7 @@ static void small_buffers_are_cut_and_counted(void **state)
 		       "-1 ENOSPC (No space left on device) {type=reg tag=8:1|1234|5}");
 	r = mk(NR_fstat, 0, NULL, NULL);
 	args(&r, 3, 0x10, 0, 0, 0, 0);
-	assert_int_equal(format_event(&plain, &r.ev.hdr, buf, sizeof(buf)),
+	assert_int_equal(format__event(&plain, &r.ev.hdr, buf, sizeof(buf)),
 			 (int)strlen("fstat(3, 0x10) = 0"));
 	assert_string_equal(buf, "fstat");
 }

@@ -30,6 +30,10 @@ tests_workloads_blockq_LDADD = -lpthread
 check_PROGRAMS += tests/workloads/saverename
 tests_workloads_saverename_SOURCES = tests/workloads/saverename.c
 
+# saves a file in ways that do and do not survive a power cut (the durability analyzer)
+check_PROGRAMS += tests/workloads/durable
+tests_workloads_durable_SOURCES = tests/workloads/durable.c
+
 # analyzer workloads: a buggy and a fixed mode each, and the numbers the finding must show
 check_PROGRAMS += tests/workloads/follower
 tests_workloads_follower_SOURCES = tests/workloads/follower.c tests/workloads/loglines.h $(WORKLOAD_TRUTH)

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The findings of a session on their way to the sinks: the host's fields
+ * (subject, fingerprint, URI, rule title), --suppress and --baseline, the
+ * findings held to the end so that one fingerprint is one finding,
+ * --max-findings per code, and the exit status --fail-on makes of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "findings.h"
+#include "modules.h"
+#include "util.h"
+#include "verdict.h"
+
+#define HELD_MAX	65536	/* fingerprints of findings held to the end of a session */
+
+struct verdict {
+	const struct options *o;
+	struct modules *m;	/* the rules they declare, the sinks of findings */
+	/* --max-findings: findings reported and left out, per code */
+	struct code_count {
+		char *code;
+		const char *analyzer;
+		uint64_t shown, left_out;
+		uint32_t left_sev;	/* the highest severity left out */
+	} *codes;
+	size_t ncodes;
+	/* for CI: --suppress, --baseline, --fail-on */
+	struct suppressions *supp;
+	struct baseline *base;
+	struct held *held;	/* findings until the end: one per fingerprint */
+	uint64_t failing;	/* findings that make --fail-on fail */
+	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
+	/* dio diff: every finding also goes here */
+	int (*on_finding)(void *ud, const struct dio_finding *f);
+	void *on_finding_ud;
+};
+
+struct verdict *verdict__new(const struct options *o, struct modules *m, char *err, size_t errlen)
+{
+	struct verdict *v = calloc(1, sizeof(*v));
+	int e = 0;
+
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	v->o = o;
+	v->m = m;
+	if (o->suppress && !(v->supp = suppressions__load(o->suppress, err, errlen))) {
+		e = errno;
+		goto fail;
+	}
+	if (o->baseline && !(v->base = baseline__load(o->baseline, err, errlen))) {
+		e = errno;
+		goto fail;
+	}
+	/* past this many fingerprints, findings go out as they come, unmerged */
+	v->held = held__new(HELD_MAX);
+	if (!v->held) {
+		e = ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	return v;
+fail:
+	verdict__free(v);
+	errno = e;
+	return NULL;
+}
+
+void verdict__free(struct verdict *v)
+{
+	if (!v)
+		return;
+	suppressions__free(v->supp);
+	baseline__free(v->base);
+	held__free(v->held);
+	for (size_t i = 0; i < v->ncodes; i++)
+		free(v->codes[i].code);
+	free(v->codes);
+	free(v);
+}
+
+/*
+ * --max-findings: whether another finding of f's code may be reported. The
+ * ones left out are counted, and said at the end (left_out_findings).
+ */
+static int within_cap(struct verdict *v, const struct dio_finding *f, const char *analyzer)
+{
+	struct code_count *c = NULL;
+	const char *code = f->code ? f->code : "";
+
+	if (!v->o->max_findings)
+		return 1;
+	for (size_t i = 0; i < v->ncodes; i++)
+		if (!strcmp(v->codes[i].code, code))
+			c = &v->codes[i];
+	if (!c) {
+		struct code_count *n = realloc(v->codes, (v->ncodes + 1) * sizeof(*n));
+
+		if (!n)
+			return 1;	/* no room to count: report it */
+		v->codes = n;
+		c = &n[v->ncodes];
+		memset(c, 0, sizeof(*c));
+		c->code = strdup(code);
+		if (!c->code)
+			return 1;
+		c->analyzer = analyzer;
+		v->ncodes++;
+	}
+	if (c->shown < v->o->max_findings) {
+		c->shown++;
+		return 1;
+	}
+	c->left_out++;
+	if (f->severity > c->left_sev)
+		c->left_sev = f->severity;
+	return 0;
+}
+
+static int to_finding_sinks(struct verdict *v, const struct dio_finding *f)
+{
+	int e, ret = 0;
+
+	for (int i = 0; i < v->m->nfinding; i++) {
+		struct plugin *p = v->m->finding_sinks[i];
+
+		e = p->sk->finding(p->state, f);
+		if (e < 0) {
+			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
+			ret = e;
+		}
+	}
+	if (v->on_finding && (e = v->on_finding(v->on_finding_ud, f)) < 0)
+		ret = e;
+	return ret;
+}
+
+void verdict__on_finding(struct verdict *v, int (*cb)(void *ud, const struct dio_finding *f),
+			 void *ud)
+{
+	v->on_finding = cb;
+	v->on_finding_ud = ud;
+}
+
+const struct dio_rule *verdict__rule(struct verdict *v, unsigned int i, const char **analyzer)
+{
+	for (int k = 0; k < v->m->n; k++) {
+		const struct plugin *p = &v->m->plugins[k];
+		const struct dio_rule *r = p->an && PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
+
+		for (; r && r->code; r++)
+			if (!i--) {
+				if (analyzer)
+					*analyzer = p->name;
+				return r;
+			}
+	}
+	for (const struct dio_rule *r = findings_host_rules; r->code; r++)
+		if (!i--) {
+			if (analyzer)
+				*analyzer = "dio";
+			return r;
+		}
+	return NULL;
+}
+
+/* the rule of code among the analyzers' and the host's, or NULL */
+static const struct dio_rule *find_rule(struct verdict *v, const char *code, const char **analyzer)
+{
+	const struct dio_rule *r;
+
+	for (unsigned int i = 0; code && (r = verdict__rule(v, i, analyzer)); i++)
+		if (!strcmp(r->code, code))
+			return r;
+	return NULL;
+}
+
+/*
+ * What CI needs on top of the analyzer's finding: the subject and
+ * fingerprint that match it across runs, its URI, the rule's title, and
+ * whether a --suppress entry or the --baseline log knew it. --fail-on counts
+ * it here, before --max-findings may leave it out.
+ */
+/* whether a name of --fail-on LEVEL,NAME,... is the analyzer or the code of f */
+static int fail_on_names(const struct verdict *v, const struct dio_finding *f)
+{
+	const char *n = v->o->fail_on_names;
+	size_t alen = f->analyzer ? strlen(f->analyzer) : 0;
+
+	while (n && *n) {
+		size_t len = strcspn(n, ",");
+
+		if ((len == alen && !strncmp(n, f->analyzer, len)) ||
+		    (f->code && strlen(f->code) == len && !strncmp(n, f->code, len)))
+			return 1;
+		n += len + !!n[len];
+	}
+	return 0;
+}
+
+/*
+ * Whether f counts against --fail-on (at warning when none was given, as
+ * JUnit cases fail): what the machine did counts only when named.
+ */
+static int gates(const struct verdict *v, const struct dio_finding *f, const struct dio_rule *r)
+{
+	uint32_t level = v->o->fail_on >= 0 ? (uint32_t)v->o->fail_on : DIO_SEV_WARNING;
+
+	if (f->suppressed || f->baseline == DIO_BASELINE_UNCHANGED || f->severity < level)
+		return 0;
+	return !(r && (r->flags & DIO_RULE_MACHINE)) || fail_on_names(v, f);
+}
+
+int verdict__machine(struct verdict *v, const struct dio_finding *f)
+{
+	const struct dio_rule *r = find_rule(v, f->code, NULL);
+
+	return r && (r->flags & DIO_RULE_MACHINE) && !fail_on_names(v, f);
+}
+
+/* what makes f the same finding in another run: its subject and fingerprint */
+static void identify(struct verdict *v, struct dio_finding *f, char *subject, size_t slen,
+		     char *fp)
+{
+	findings_subject(f->path, v->o->srcroot, subject, slen);
+	f->subject = subject;
+	findings_fingerprint(f->code, subject, f->comm, fp);
+	f->fingerprint = fp;
+}
+
+/* ... and, when it is delivered, all else: f's subject and fingerprint are set */
+static void classify(struct verdict *v, struct dio_finding *f, char *uri, size_t ulen)
+{
+	const struct dio_rule *r = find_rule(v, f->code, NULL);
+	int rel;
+
+	if (f->path) {
+		rel = findings_uri(f->path, v->o->srcroot, uri, ulen);
+		f->uri = uri;
+		f->uri_base = rel ? "SRCROOT" : NULL;
+	}
+	f->rule_title = r ? r->title : NULL;
+	f->suppress_reason = suppressions__match(v->supp, f);
+	f->suppressed = f->suppress_reason != NULL;
+	f->baseline = v->base ? baseline__classify(v->base, f->fingerprint) : DIO_BASELINE_NONE;
+	v->n_all++;
+	if (f->suppressed)
+		v->n_suppressed++;
+	else if (f->baseline == DIO_BASELINE_NEW)
+		v->n_new++;
+	else if (f->baseline == DIO_BASELINE_UNCHANGED)
+		v->n_unchanged++;
+	f->gates = gates(v, f, r);
+	if (f->gates && v->o->fail_on >= 0)
+		v->failing++;
+}
+
+static int deliver(struct verdict *v, struct dio_finding *f);
+
+int verdict__emit(struct verdict *v, const struct dio_finding *f, const char *analyzer)
+{
+	struct dio_finding copy;
+	char subject[DIO_PATH_MAX + 8], fp[17];
+
+	if (!f || f->size < offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt))
+		return -EINVAL;
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, f, offsetof(struct dio_finding, excerpt) + sizeof(f->excerpt));
+	/* what the analyzer states beyond the host's own fields, when it knows them */
+	if (f->size >= offsetof(struct dio_finding, processes) + sizeof(f->processes)) {
+		copy.cost_ns = f->cost_ns;
+		copy.processes = f->processes;
+	}
+	if (f->size >= offsetof(struct dio_finding, below) + sizeof(f->below))
+		copy.below = f->below;
+	copy.size = sizeof(copy);
+	copy.analyzer = analyzer;
+	identify(v, &copy, subject, sizeof(subject), fp);
+	/* under its analyzer's floors: only to tell the baseline it persists */
+	if (copy.below && (!v->base || baseline__persists(v->base, fp, copy.count) ==
+				       DIO_BASELINE_NONE))
+		return 0;
+	/* held to the end, so that the results of one fingerprint are one finding */
+	if (v->held) {
+		int e = held__add(v->held, &copy);
+
+		if (e != -ENOSPC)
+			return e;
+	}
+	return deliver(v, &copy);
+}
+
+/* a finding into the verdict: classified, capped, to the sinks */
+static int deliver(struct verdict *v, struct dio_finding *f)
+{
+	char uri[3 * DIO_PATH_MAX + 16];
+
+	classify(v, f, uri, sizeof(uri));
+	if (!within_cap(v, f, f->analyzer))
+		return 0;
+	return to_finding_sinks(v, f);
+}
+
+static int deliver_held(void *ud, struct dio_finding *f)
+{
+	deliver(ud, f);
+	return 0;
+}
+
+/* the baseline's findings this run did not have: fixed since, or not run into */
+static void absent_findings(struct verdict *v)
+{
+	struct dio_finding f;
+	size_t i = 0;
+
+	while (v->base && baseline__next_absent(v->base, &i, &f)) {
+		const struct dio_rule *r = find_rule(v, f.code, &f.analyzer);
+
+		f.rule_title = r ? r->title : NULL;
+		if (!f.analyzer)
+			f.analyzer = "dio";
+		v->n_absent++;
+		to_finding_sinks(v, &f);
+	}
+}
+
+/*
+ * One finding per code that --max-findings cut, with the highest severity it
+ * left out, so that nothing serious goes unsaid.
+ */
+static void left_out_findings(struct verdict *v)
+{
+	for (size_t i = 0; i < v->ncodes; i++) {
+		const struct code_count *c = &v->codes[i];
+		char title[512], msg[512], fp[17];
+		struct dio_finding f = { .size = sizeof(f), .code = "dio.findings-left-out",
+					 .title = title, .message = msg, .analyzer = c->analyzer,
+					 .subject = c->code, .fingerprint = fp,
+					 .rule_title = findings_host_rules[0].title };
+
+		if (!c->left_out)
+			continue;
+		/* one per code left out; what it stands for was counted for --fail-on already */
+		findings_fingerprint(f.code, c->code, NULL, fp);
+		f.severity = c->left_sev;
+		f.count = c->left_out;
+		snprintf(title, sizeof(title), "%llu more %s findings were not shown (--max-findings %u)",
+			 (unsigned long long)c->left_out, c->code, v->o->max_findings);
+		snprintf(msg, sizeof(msg),
+			 "The first %llu %s findings are above; %llu more came after them. "
+			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
+			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
+		to_finding_sinks(v, &f);
+	}
+}
+
+/*
+ * The exit status once the findings are in. dio's own failure and the traced
+ * command's status come first (a failing test must not read as a finding);
+ * then DIO_EXIT_FINDINGS when --fail-on counted a finding. With a baseline or
+ * suppressions, one line says how the findings compare.
+ */
+int verdict__status(struct verdict *v, int code)
+{
+	const char *level = findings_severity((uint32_t)v->o->fail_on);
+
+	if (v->base || v->supp) {
+		char line[512];
+		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)v->n_all,
+				 v->n_all == 1 ? "" : "s");
+
+		if (v->base)
+			n += snprintf(line + n, sizeof(line) - n,
+				      ": %llu new, %llu unchanged; %llu in the baseline only (fixed)",
+				      (unsigned long long)v->n_new, (unsigned long long)v->n_unchanged,
+				      (unsigned long long)v->n_absent);
+		if (v->supp && n < (int)sizeof(line))
+			snprintf(line + n, sizeof(line) - n, "%s%llu suppressed", v->base ? "; " : ": ",
+				 (unsigned long long)v->n_suppressed);
+		fprintf(stderr, "dio: %s\n", line);
+	}
+	if (!v->failing)
+		return code;
+	fprintf(stderr, "dio: %llu %sfinding%s at %s or above (--fail-on %s)%s\n",
+		(unsigned long long)v->failing, v->base ? "new " : "", v->failing > 1 ? "s" : "",
+		level, level,
+		code ? "" : ": exit status 3");
+	return code ? code : DIO_EXIT_FINDINGS;
+}
+
+void verdict__end(struct verdict *v)
+{
+	if (v->held)
+		held__each(v->held, deliver_held, v);
+	left_out_findings(v);
+	absent_findings(v);
+}
