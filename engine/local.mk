@@ -29,6 +29,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
 	engine/tracefile.c engine/tracefile.h \
+	engine/weight.c engine/weight.h \
 	engine/pack.c engine/pack.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \

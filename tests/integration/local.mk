@@ -48,6 +48,8 @@ INTEGRATION_TESTS += tests/integration/baseline-patterns.sh
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a flood of 4 million calls recorded without a loss, counted from the file
 INTEGRATION_TESTS += tests/integration/record-flood.sh
+# 32 and 64 busy threads on 2 CPUs recorded without a loss: weight, and the writer's pace
+INTEGRATION_TESTS += tests/integration/record-busy.sh
 # dio report: the page's figures against dio info's, in headless Chromium
 INTEGRATION_TESTS += tests/integration/report-demo.sh
 # dio report's timeline, offset and rate series against the records, and the views in Chromium
