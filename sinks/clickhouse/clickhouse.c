@@ -432,8 +432,67 @@ static int ch_finding(void *state, const struct dio_finding *f)
  * latest record (the boot's, for a recording without any), so that the rows
  * of a push depend on the recording alone.
  */
+/*
+ * The sessions row's info: what a replay of the stored session needs to say
+ * what a replay of the recording says, as key=value lines named as in a
+ * trace file's metadata (docs/trace-format.md): dio's own pid (its threads'
+ * run-queue waits are not the program's), the file systems' types, and at
+ * the end the losses by reason.
+ */
+static void session_info(struct ch *c, const struct dio_stats *st, int complete, char *buf,
+			 size_t len)
+{
+	static const char *const causes[] = { "unknown", "cpu", "cpu-wait", "disk" };
+	const struct {
+		const char *key;
+		uint64_t n;
+	} lost[] = {
+		{ "lost_ringbuf", st->lost_ringbuf }, { "lost_inflight", st->lost_inflight },
+		{ "lost_block", st->lost_block }, { "lost_block_unseen", st->lost_block_unseen },
+		{ "lost_iouring", st->lost_iouring },
+		{ "lost_iouring_unseen", st->lost_iouring_unseen },
+		{ "lost_mappings", st->lost_mappings }, { "lost_procs", st->lost_procs },
+		{ "dropped_records", st->lost_writer }, { "lost_other", st->lost_other },
+		{ "lost_pathtab", st->lost_pathtab }, { "path_truncated", st->path_truncated },
+	};
+	const char *keys[] = { "tracer_pid", "fstypes" }, *v;
+	size_t off = 0;
+	int k;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = c->host->info(c->ctx, keys[i]);
+		/* a value is one line: what a key=value line can hold */
+		if (!v || strchr(v, '\n'))
+			continue;
+		k = snprintf(buf + off, off < len ? len - off : 0, "%s=%s\n", keys[i], v);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	if (!complete)
+		goto out;
+	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++) {
+		k = snprintf(buf + off, off < len ? len - off : 0, "%s=%" PRIu64 "\n", lost[i].key,
+			     lost[i].n);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	k = snprintf(buf + off, off < len ? len - off : 0, "dropped_cause=%s\n",
+		     causes[st->writer_cause < 4 ? st->writer_cause : 0]);
+	off += k > 0 ? (size_t)k : 0;
+out:
+	/* cut whole lines only: a reader takes what is there */
+	if (off >= len) {
+		char *nl = memrchr(buf, '\n', len - 1);
+
+		if (nl)
+			nl[1] = 0;
+		else
+			buf[0] = 0;
+	}
+}
+
 static int session_row(struct ch *c, int complete)
 {
+	char info[8192];
 	const char *v;
 	uint64_t ts = !c->push ? (uint64_t)time(NULL) * 1000000000ull :
 		      !c->first_ts ? (uint64_t)c->realtime_off : complete ? c->last_ts : c->first_ts;
@@ -454,6 +513,8 @@ static int session_row(struct ch *c, int complete)
 	u64(t, st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other +
 	       st.lost_block + st.lost_block_unseen + st.lost_mappings + st.lost_iouring_unseen +
 	       st.lost_procs + st.lost_writer);
+	session_info(c, &st, complete, info, sizeof(info));
+	str(t, info);
 	c->started = 1;
 	return cut_batch(c, CH_SESSIONS, complete && c->push);
 }
