@@ -551,9 +551,12 @@ static void format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall
 			put(o, "%shash=%016llx/%u", sep, (unsigned long long)ct.hash,
 			    ct.hashed_len);
 			if (ct.data_len) {
+				uint32_t max = DIO_FMT_STRSIZE_OF(fc->flags);
+				uint32_t n = max && max < ct.data_len ? max : ct.data_len;
+
 				put_str(o, " data=\"");
-				put_esc(o, data, ct.data_len, DIO_ESC_QUOTE | DIO_ESC_BIN);
-				put_mem(o, "\"", 1);
+				put_esc(o, data, n, DIO_ESC_QUOTE | DIO_ESC_BIN);
+				put_str(o, n < ct.data_len ? "\"..." : "\"");
 			}
 		}
 		put_mem(o, "}", 1);

@@ -38,6 +38,12 @@ static int console_shortcuts(struct plugin *p, const struct options *o, char *er
 		e = plugin__set(p, "time", time_name(o->time), w, err, errlen);
 	if (!e && o->durations)
 		e = plugin__set(p, "durations", "true", w, err, errlen);
+	if (!e && o->strsize) {
+		char v[16];
+
+		snprintf(v, sizeof(v), "%u", o->strsize);
+		e = plugin__set(p, "strsize", v, w, err, errlen);
+	}
 	if (!e && o->quiet)
 		e = plugin__set(p, "events", "false", w, err, errlen);
 	if (!e && !o->details)

@@ -193,6 +193,12 @@ static int set_time(void *base, const struct opt_def *d, const char *v, char *er
 	return -EINVAL;
 }
 
+/* strace's -f and -y: what dio always does (follow children, show paths) */
+static int set_always(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
+{
+	return 0;
+}
+
 /* LEVEL, then the analyzers or codes about the machine it counts too */
 static int set_fail_on(void *base, const struct opt_def *d, const char *v, char *err,
 		       size_t errlen)
@@ -412,6 +418,17 @@ const struct opt_def opt_defs[] = {
 	  .cmds = TRACING | CMD_REPLAY, .help = "time spent in each call" },
 	{ .name = "quiet", .letter = 'q', .key = "quiet", .kind = OPT_FLAG, FIELD(quiet), .val = 1,
 	  .cmds = TRACING | CMD_REPLAY, .help = "no per-call lines; findings and summary only" },
+	{ .letter = 'c', .kind = OPT_FLAG, FIELD(quiet), .val = 1, .cmds = TRACING | CMD_REPLAY,
+	  .help = "as strace -c: the summary (and findings), no calls" },
+	{ .letter = 's', .key = "strsize", .kind = OPT_NUMBER, FIELD(strsize), .min = 0,
+	  .max = 65535, .range = "0 to 65535", .cmds = TRACING | CMD_REPLAY, .arg = "N",
+	  .help = "at most N bytes of --capture-data shown, as\n"
+		  "strace -s (0: all, the default); paths are whole" },
+	{ .letter = 'f', .kind = OPT_COUNT, .max = 1, .set = set_always, .cmds = TRACING,
+	  .label = "-f, -y", .help = "accepted as strace takes them: dio always follows\n"
+				     "children and always shows paths" },
+	{ .letter = 'y', .kind = OPT_COUNT, .max = 1, .set = set_always, .cmds = TRACING,
+	  .flags = OPTF_HIDDEN },
 	{ .name = "no-details", .key = "details", .kind = OPT_FLAG, FIELD(details), .val = 0,
 	  .cmds = TRACING | CMD_REPLAY, .help = "no {off= type= tag=} suffix" },
 	{ .name = "analyzer", .key = "analyzers", .kind = OPT_MODULES, .val = 0,

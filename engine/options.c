@@ -175,10 +175,21 @@ int options_add_prefix(struct options *o, const char *p, int exclude, char *err,
  * A number in d's range into its 32- or 64-bit field. Sizes accept k/M/G
  * (1024-based), so "64M" and "16k" work for sizes and counts alike.
  */
+/* an option as its messages name it: "--NAME", or "-L" for one with a letter only */
+static const char *opt_shown(const struct opt_def *d, char *buf, size_t len)
+{
+	if (d->name)
+		snprintf(buf, len, "--%s", d->name);
+	else
+		snprintf(buf, len, "-%c", d->letter);
+	return buf;
+}
+
 static int set_number(void *field, const struct opt_def *d, const char *v, char *err,
 		      size_t errlen)
 {
 	int size = d->kind == OPT_SIZE;
+	char nm[64];
 	uint64_t val;
 	long l;
 	int e;
@@ -190,23 +201,23 @@ static int set_number(void *field, const struct opt_def *d, const char *v, char 
 		val = (uint64_t)l;
 	}
 	if (e == -ERANGE) {
-		snprintf(err, errlen, "--%s: '%s' is out of range (use %s)", d->name, v, d->range);
+		snprintf(err, errlen, "%s: '%s' is out of range (use %s)", opt_shown(d, nm, sizeof(nm)), v, d->range);
 		return -EINVAL;
 	}
 	if (e) {
 		if (size)
 			snprintf(err, errlen,
-				 "--%s: '%s' is not a size (use a number with an optional k, M or G suffix)",
-				 d->name, v);
+				 "%s: '%s' is not a size (use a number with an optional k, M or G suffix)",
+				 opt_shown(d, nm, sizeof(nm)), v);
 		else
 			snprintf(err, errlen,
-				 "--%s: '%s' is not a number (use a whole number from %s)",
-				 d->name, v, d->range);
+				 "%s: '%s' is not a number (use a whole number from %s)",
+				 opt_shown(d, nm, sizeof(nm)), v, d->range);
 		return -EINVAL;
 	}
 	if ((d->flags & OPTF_POW2) && (val & (val - 1))) {
-		snprintf(err, errlen, "--%s: '%s' is not a power of two (use e.g. 16M or 64M)",
-			 d->name, v);
+		snprintf(err, errlen, "%s: '%s' is not a power of two (use e.g. 16M or 64M)",
+			 opt_shown(d, nm, sizeof(nm)), v);
 		return -EINVAL;
 	}
 	if (d->size == sizeof(uint64_t))
@@ -232,6 +243,7 @@ int options_set_string(char **dst, const char *v, char *err, size_t errlen)
 int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
 {
 	void *field = (char *)base + d->off;
+	char nm[64];
 	int e;
 
 	if (!v)
@@ -248,15 +260,15 @@ int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_
 		e = parse_seconds(v, field);
 		if (e == -ERANGE)
 			snprintf(err, errlen,
-				 "--%s: '%s' is out of range (use more than 0 and at most 1e9 seconds)",
-				 d->name, v);
+				 "%s: '%s' is out of range (use more than 0 and at most 1e9 seconds)",
+				 opt_shown(d, nm, sizeof(nm)), v);
 		else if (e)
-			snprintf(err, errlen, "--%s: '%s' is not a number of seconds greater than 0",
-				 d->name, v);
+			snprintf(err, errlen, "%s: '%s' is not a number of seconds greater than 0",
+				 opt_shown(d, nm, sizeof(nm)), v);
 		return e ? -EINVAL : 0;
 	case OPT_STRING:
 		if (!*v) {
-			snprintf(err, errlen, "--%s: %s", d->name, d->hint);
+			snprintf(err, errlen, "%s: %s", opt_shown(d, nm, sizeof(nm)), d->hint);
 			return -EINVAL;
 		}
 		return options_set_string(field, v, err, errlen);

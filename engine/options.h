@@ -92,6 +92,7 @@ struct options {
 	char *output;			/* -o FILE */
 	enum time_style time;		/* -t -tt -ttt */
 	int durations;			/* -T */
+	uint32_t strsize;		/* -s N: bytes of captured data shown; 0: all */
 	int quiet;			/* -q: no per-event lines, findings/summary only */
 	int details;			/* 1 (default): {off= type= tag=} suffix; --no-details */
 	int hints;			/* --hints: info findings on the console too */

@@ -187,6 +187,13 @@ struct dio_stats {
  * same wherever the trace is replayed (an older host prints local time).
  */
 #define DIO_FMT_UTC	0x80
+/*
+ * ABI 1, appended: at most n bytes (up to 65535) of a buffer's captured data
+ * (data="..."), cut with "..." as strace -s; 0: all of it. Paths are whole.
+ * An older host shows all.
+ */
+#define DIO_FMT_STRSIZE(n)	(((uint32_t)(n) & 0xffff) << 16)
+#define DIO_FMT_STRSIZE_OF(flags)	((uint32_t)(flags) >> 16)
 
 /*
  * What dio knows of a system call: host->syscall_info. Fields are only ever

@@ -17,7 +17,8 @@
 #define IOBUF_SIZE	(1 << 20)	/* more than a drain period of lines at ~1M events/s */
 #define LINE_SIZE	4096		/* first line buffer; grows to the longest line seen */
 
-enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS, O_HINTS };
+enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS, O_HINTS,
+       O_STRSIZE };
 
 static const struct dio_option options[] = {
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
@@ -31,6 +32,8 @@ static const struct dio_option options[] = {
 	[O_EVENTS] = { "events", DIO_OPT_BOOL, "true", "print events (false: findings only)" },
 	[O_HINTS] = { "hints", DIO_OPT_BOOL, "false",
 		      "print info findings (hints) too; otherwise one line counts them" },
+	[O_STRSIZE] = { "strsize", DIO_OPT_INT, "0",
+			"bytes of captured data shown, 0 to 65535 (-s; 0: all)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -160,6 +163,12 @@ static int console_init(const struct dio_host *host, struct dio_ctx *ctx,
 			  o[O_TIME].s);
 		goto cleanup;
 	}
+	if (o[O_STRSIZE].i < 0 || o[O_STRSIZE].i > 65535) {
+		host->log(ctx, "strsize: %" PRId64 " is not from 0 to 65535", o[O_STRSIZE].i);
+		err = -EINVAL;
+		goto cleanup;
+	}
+	c->flags |= DIO_FMT_STRSIZE((uint32_t)o[O_STRSIZE].i);
 	if (o[O_DURATIONS].i)
 		c->flags |= DIO_FMT_DURATION;
 	if (o[O_TID].i)

@@ -32,6 +32,7 @@ INTEGRATION_TESTS += tests/integration/bad-input.sh
 INTEGRATION_TESTS += tests/integration/list-rules.sh
 # -p of a thread, --tid of threads that end or never were (python3 threads)
 INTEGRATION_TESTS += tests/integration/trace-ids.sh
+INTEGRATION_TESTS += tests/integration/strace-habits.sh
 # paths too deep or too long for the kernel walk: marked where they were cut
 INTEGRATION_TESTS += tests/integration/trace-longpath.sh
 # dio with file capabilities (CAP_BPF, CAP_PERFMON) run by an ordinary user
