@@ -433,11 +433,15 @@ static struct report *report_of(struct state *s, const char *prog, uint32_t rule
 
 /*
  * One instance of a rule in a program: counted in its report; the first one's
- * file, calls and words are what the finding shows.
+ * file, calls and words are what the finding shows. e is the call that made it
+ * unsafe (the rename, the close), since when the sequence began (the first
+ * unsynced write, the truncation, the failed sync): the finding's time span
+ * runs from the first instance's beginning, so that a report's timeline marks
+ * the whole sequence.
  */
 static struct report *instance(struct state *s, const struct dio_ev_syscall *e, uint32_t rule,
 			       uint64_t bytes, const struct dio_file_tag *tag, const char *path,
-			       const char *type)
+			       const char *type, uint64_t since)
 {
 	struct proc *p = proc_of(s, e);
 	int created = 0;
@@ -450,7 +454,7 @@ static struct report *instance(struct state *s, const struct dio_ev_syscall *e, 
 		r->pid = e->pid;
 		r->tid = e->tid;
 		memcpy(r->comm, e->comm, DIO_COMM_LEN);
-		r->ts_first = e->hdr.ts;
+		r->ts_first = since && since < e->hdr.ts ? since : e->hdr.ts;
 		if (tag) {
 			r->tag = *tag;
 			r->has_tag = 1;
@@ -658,7 +662,7 @@ static void fsync_error(struct state *s, struct file *f, const struct dio_ev_sys
 	struct report *r;
 
 	if (judged(s, tag, path, type, sizeof(type))) {
-		r = instance(s, e, R_FSYNC_ERROR, f->lost, tag, path, type);
+		r = instance(s, e, R_FSYNC_ERROR, f->lost, tag, path, type, f->failed.hdr.ts);
 		if (r) {
 			snprintf(r->detail, sizeof(r->detail),
 				 "%s of it failed with %s with %" PRIu64 " bytes written since the "
@@ -691,7 +695,7 @@ static void on_write(struct state *s, const struct dio_ev_syscall *e, unsigned i
 
 			if (judged(s, &e->tag, path, type, sizeof(type)))
 				r = instance(s, e, R_SHORT_WRITE, d->short_rest, &e->tag, path,
-					     type);
+					     type, d->short_rec.hdr.ts);
 			if (r) {
 				snprintf(r->detail, sizeof(r->detail),
 					 "a write of it came back short: the %" PRIu64 " bytes from "
@@ -836,7 +840,8 @@ static void on_ofd(struct state *s, const struct dio_ev_ofd *o)
 		struct report *r = NULL;
 
 		if (judged(s, &o->tag, path, type, sizeof(type)))
-			r = instance(s, &e, R_SHORT_WRITE, d->short_rest, &o->tag, path, type);
+			r = instance(s, &e, R_SHORT_WRITE, d->short_rest, &o->tag, path, type,
+				     d->short_rec.hdr.ts);
 		if (r) {
 			snprintf(r->detail, sizeof(r->detail),
 				 "a write of it came back short: the %" PRIu64 " bytes from offset "
@@ -961,7 +966,8 @@ static void on_rename(struct state *s, const struct dio_ev_syscall *e, unsigned 
 	f = file_get(s, &tag);
 	if (kind != K_LINK && kind != K_LINKAT && over && f && f->dirty &&
 	    judged(s, &tag, src, type, sizeof(type))) {
-		struct report *r = instance(s, e, R_REPLACE, f->dirty, &tag, dst, type);
+		struct report *r = instance(s, e, R_REPLACE, f->dirty, &tag, dst, type,
+					    f->first.hdr.ts);
 
 		if (r) {
 			snprintf(r->detail, sizeof(r->detail),
@@ -1176,7 +1182,7 @@ static void rewritten_report_one(void *key, void *val, void *ud)
 	e.tid = f->closed_tid;
 	memcpy(e.comm, f->closed_comm, DIO_COMM_LEN);
 	if (judged(s, tag, path, type, sizeof(type)))
-		r = instance(s, &e, R_TRUNCATE, f->trunc_size, tag, path, type);
+		r = instance(s, &e, R_TRUNCATE, f->trunc_size, tag, path, type, f->first.hdr.ts);
 	if (r) {
 		snprintf(r->detail, sizeof(r->detail),
 			 "it held %" PRIu64 " bytes; it was truncated, %" PRIu64 " bytes were "

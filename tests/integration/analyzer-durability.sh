@@ -109,4 +109,23 @@ if len(res) != 1 or res[0]["level"] != "warning":
 PY
 grep -q '(file system ext4)' "$TMP/rec.json" ||
 	{ echo "FAIL: the replayed finding does not name the file system ext4"; fail=1; }
+
+# dio report marks the unsafe sequence on its timeline: the finding's span runs
+# from the first write of the temporary file to the rename over the old name
+run_dio report "$TMP/rec.dio" -o "$TMP/rec.html" > /dev/null 2>&1
+[ "$RC" -eq 0 ] || { echo "FAIL: dio report exited $RC"; fail=1; }
+python3 - "$TMP/rec.html" << 'PY' || fail=1
+import json, re, sys
+page = open(sys.argv[1]).read()
+data = json.loads(re.search(r'<script id="dio-data" type="application/json">(.*?)</script>', page, re.S).group(1))
+f = [f for f in data["findings"] if f["code"] == "durability.unsynced-replace"]
+if len(f) != 1 or not f[0]["first"] < f[0]["last"]:
+    print("FAIL: the report's unsynced-replace finding spans no sequence:", f)
+    sys.exit(1)
+lines = f[0]["excerpt"].splitlines()
+if "write(" not in lines[0] or "rename" not in lines[-1]:
+    print("FAIL: the marked sequence is not the write to the rename:", lines)
+    sys.exit(1)
+print("report: unsynced-replace marked from %d to %d ns" % (f[0]["first"], f[0]["last"]))
+PY
 exit $fail
