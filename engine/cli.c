@@ -480,16 +480,11 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 		.cmd = strcmp(argv[0], "record") ? CMD_TRACE : CMD_RECORD,
 		.knows = CMD_TRACE | CMD_RECORD, .in_order = 1,
 	};
-	char spec[PATH_MAX + 16];
 	int e = parse_tracing(&c, argc, argv, cli_usage, o, err, errlen);
 
 	if (e || !o->report)
 		return e;
-	/* --report: the html sink beside the console (or the sinks --sink named) */
-	if (!o->nsinks && !o->findings_only)
-		e = options_add_plugin(o, 1, "console", err, errlen);
-	snprintf(spec, sizeof(spec), "html:file=%s", o->report);
-	return e ? e : options_add_plugin(o, 1, spec, err, errlen);
+	return spec__report(o, o->report, err, errlen);
 }
 
 int cli_trace_args(int argc, char **argv, struct options *o, int *code)
@@ -509,8 +504,8 @@ int cli_trace_args(int argc, char **argv, struct options *o, int *code)
 	return 0;
 }
 
-int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
-		     size_t errlen)
+int cli_parse_replay(int argc, char **argv, struct options *o, const struct cli_edit *edit,
+		     const char **trace, char *err, size_t errlen)
 {
 	/* no in_order: options may follow the trace file (dio analyze run.dio --analyzer x) */
 	static const struct cli_cmd c = { .cmd = CMD_REPLAY };
@@ -544,17 +539,19 @@ int cli_parse_replay(int argc, char **argv, struct options *o, const char **trac
 		if (e)
 			goto cleanup;
 	}
+	/* the command's own modules (dio report's page, dio push's server) */
+	if (edit) {
+		const struct cli_given g = {
+			.sink = given(&t, &st, "sink"), .analyzer = given(&t, &st, "analyzer"),
+		};
+
+		e = edit->edit(o, &g, edit->ud, err, errlen);
+		if (e)
+			goto cleanup;
+	}
 	/* --format json: the json sink in the console's place, on the same output */
 	if (o->json) {
-		char spec[1100];
-
-		snprintf(spec, sizeof(spec), "json:file=%s", o->output ? o->output : "-");
-		if (strchr(spec + 10, ',')) {
-			snprintf(err, errlen, "--format json: the output file name may not contain ','");
-			e = -EINVAL;
-			goto cleanup;
-		}
-		e = options_add_plugin(o, 1, spec, err, errlen);
+		e = spec__json(o, err, errlen);
 		if (e)
 			goto cleanup;
 	}
@@ -658,10 +655,8 @@ int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d
 	o->baseline = NULL;
 	e = read_options(&t, &c, argc, argv, o, &st, err, errlen);
 	/* every analyzer unless the command line names some */
-	if (!e && !given(&t, &st, "analyzer")) {
-		options_clear_list(o, "analyzer");
-		e = options_add_plugin(o, 0, "all", err, errlen);
-	}
+	if (!e)
+		e = spec__all_analyzers(o, given(&t, &st, "analyzer"), err, errlen);
 	if (!e && optind != argc - 2) {
 		snprintf(err, errlen, "diff: give two trace files (dio diff before.dio after.dio)");
 		e = -EINVAL;

@@ -20,13 +20,27 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
  * stop with *code (0 after --help, 2 for a bad command line).
  */
 int cli_trace_args(int argc, char **argv, struct options *o, int *code);
+/* Which module lists the command line named (their config file's lists are then gone) */
+struct cli_given {
+	int sink, analyzer;
+};
+
+/* A command's change to the spec the command line made: 0 or -errno with a message */
+struct cli_edit {
+	int (*edit)(struct options *o, const struct cli_given *g, const void *ud, char *err,
+		    size_t errlen);
+	const void *ud;
+};
+
 /*
  * dio dump / dio analyze FILE [-o OUT] [-t|-tt|-ttt] [-T] [-q] [--no-details]
  * [--analyzer ...] [--sink ...] [--no-summary] [-C FILE]; argv[0] is the
- * command's name. *trace points into argv. 0, or -errno with a message in err.
+ * command's name. edit (may be NULL) runs once the command line is read,
+ * before --format json adds its sink. *trace points into argv. 0, or -errno
+ * with a message in err.
  */
-int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
-		     size_t errlen);
+int cli_parse_replay(int argc, char **argv, struct options *o, const struct cli_edit *edit,
+		     const char **trace, char *err, size_t errlen);
 /* dio trace's --help (cmd "trace") or dio record's ("record"), made of the option table */
 void cli_usage(FILE *f, const char *cmd);
 /* The --help lines of a command's own rows, in their order */

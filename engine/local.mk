@@ -14,6 +14,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/ofdtab.c engine/ofdtab.h \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
+	engine/spec.c engine/spec.h \
 	engine/optdefs.c engine/optdefs.h \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \

@@ -723,8 +723,11 @@ static int replay_clickhouse(struct options *o, const char *spec)
 	return code;
 }
 
-/* analyze: 0 dump, 1 analyze, 2 report (findings only: the page holds the tables) */
-static int replay_cmd(int argc, char **argv, int analyze)
+/*
+ * analyze: 0 dump, 1 analyze, 2 report (findings only: the page holds the
+ * tables); edit: the command's own modules (may be NULL)
+ */
+static int replay_cmd(int argc, char **argv, int analyze, const struct cli_edit *edit)
 {
 	struct options o;
 	struct session *s = NULL;
@@ -745,7 +748,7 @@ static int replay_cmd(int argc, char **argv, int analyze)
 	o.no_summary = !analyze;
 	o.quiet = analyze;
 	o.findings_only = analyze == 2;
-	if (cli_parse_replay(argc, argv, &o, &path, err, sizeof(err))) {
+	if (cli_parse_replay(argc, argv, &o, edit, &path, err, sizeof(err))) {
 		die_msg("%s", err);
 		options_free(&o);
 		return 2;
@@ -806,7 +809,7 @@ static int replay_from_arg(int argc, char **argv, int analyze)
 		else
 			av[n++] = argv[i];
 	}
-	code = replay_cmd(n, av, analyze);
+	code = replay_cmd(n, av, analyze, NULL);
 	free(av);
 	return code;
 }
@@ -821,6 +824,17 @@ int cmd_analyze(int argc, char **argv)
 	return replay_from_arg(argc, argv, 1);
 }
 
+/* dio report: the html sink writing the page, every analyzer unless named, no summary */
+static int report_edit(struct options *o, const struct cli_given *g, const void *ud, char *err,
+		       size_t errlen)
+{
+	struct plugin_sel *s = spec__own_sink(o, "html", g->sink, err, errlen);
+	int e = s ? spec__set(s, "file", ud, err, errlen) : -EINVAL;
+
+	o->no_summary = 1;
+	return e ? e : spec__all_analyzers(o, g->analyzer, err, errlen);
+}
+
 /*
  * dio report FILE -o PAGE [options of dio analyze]: dio analyze with every
  * analyzer (unless --analyzer names some) and the html sink writing PAGE in
@@ -829,9 +843,9 @@ int cmd_analyze(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	const char *page = NULL;
-	char **av = calloc((size_t)argc + 8, sizeof(*av));
-	char spec[PATH_MAX + 16];
-	int n = 0, analyzer = 0, code;
+	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	struct cli_edit edit = { .edit = report_edit };
+	int n = 0, code;
 
 	if (!av) {
 		die_msg("out of memory");
@@ -862,8 +876,6 @@ int cmd_report(int argc, char **argv)
 			page = argv[i] + 2;
 			continue;
 		}
-		if (!strcmp(argv[i], "--analyzer") || !strncmp(argv[i], "--analyzer=", 11))
-			analyzer = 1;
 		av[n++] = argv[i];
 	}
 	if (!page || !*page) {
@@ -871,24 +883,22 @@ int cmd_report(int argc, char **argv)
 		free(av);
 		return 2;
 	}
-	if (strchr(page, ',') || strlen(page) > PATH_MAX) {
-		die_msg("report: -o %s: the page's file name may not contain ','", page);
-		free(av);
-		return 2;
-	}
-	snprintf(spec, sizeof(spec), "html:file=%s", page);
-	av[n++] = "--sink";
-	av[n++] = spec;
-	av[n++] = "--no-summary";
-	if (!analyzer) {
-		av[n++] = "--analyzer";
-		av[n++] = "all";
-	}
-	code = replay_cmd(n, av, 2);
+	edit.ud = page;
+	code = replay_cmd(n, av, 2, &edit);
 	if (code == 0 || code == DIO_EXIT_FINDINGS)
 		fprintf(stderr, "dio: wrote %s\n", page);
 	free(av);
 	return code;
+}
+
+/* dio push: the clickhouse sink of --to, every analyzer unless named, no summary */
+static int push_edit(struct options *o, const struct cli_given *g, const void *ud, char *err,
+		     size_t errlen)
+{
+	int e = spec__push_to(o, ud, g->sink, err, errlen);
+
+	o->no_summary = 1;
+	return e ? e : spec__all_analyzers(o, g->analyzer, err, errlen);
 }
 
 /*
@@ -901,9 +911,9 @@ int cmd_report(int argc, char **argv)
 int cmd_push(int argc, char **argv)
 {
 	const char *to = NULL;
-	char **av = calloc((size_t)argc + 8, sizeof(*av));
-	char *spec = NULL;
-	int n = 0, analyzer = 0, files = 0, code = 0;
+	char **av = calloc((size_t)argc + 1, sizeof(*av));
+	struct cli_edit edit = { .edit = push_edit };
+	int n = 0, files = 0, code = 0;
 	int *is_file = calloc((size_t)argc + 1, sizeof(*is_file));
 
 	if (!av || !is_file) {
@@ -932,8 +942,6 @@ int cmd_push(int argc, char **argv)
 			to = argv[i] + 5;
 			continue;
 		}
-		if (!strcmp(argv[i], "--analyzer") || !strncmp(argv[i], "--analyzer=", 11))
-			analyzer = 1;
 		/* the recordings come first, before any option */
 		if (argv[i][0] != '-' && files == i - 1) {
 			is_file[i] = 1;
@@ -946,13 +954,7 @@ int cmd_push(int argc, char **argv)
 		free(is_file);
 		return 2;
 	}
-	if (asprintf(&spec, "clickhouse:%s%s,origin=push", strncmp(to, "url=", 4) ? "url=" : "",
-		     to) < 0) {
-		die_msg("out of memory");
-		free(av);
-		free(is_file);
-		return 1;
-	}
+	edit.ud = to;
 	for (int f = 1; f < argc; f++) {
 		int c;
 
@@ -967,20 +969,12 @@ int cmd_push(int argc, char **argv)
 				continue;
 			av[n++] = argv[i];
 		}
-		av[n++] = "--sink";
-		av[n++] = spec;
-		av[n++] = "--no-summary";
-		if (!analyzer) {
-			av[n++] = "--analyzer";
-			av[n++] = "all";
-		}
-		c = replay_cmd(n, av, 2);
+		c = replay_cmd(n, av, 2, &edit);
 		if (c == 0 || c == DIO_EXIT_FINDINGS)
 			fprintf(stderr, "dio: pushed %s\n", argv[f]);
 		else
 			code = c;
 	}
-	free(spec);
 	free(av);
 	free(is_file);
 	return code;
