@@ -487,23 +487,6 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 	return spec__report(o, o->report, err, errlen);
 }
 
-int cli_trace_args(int argc, char **argv, struct options *o, int *code)
-{
-	char err[1024];
-	int e = cli_parse_trace(argc, argv, o, err, sizeof(err));
-
-	if (e == 1) {
-		*code = 0;
-		return 1;
-	}
-	if (e) {
-		die_msg("%s", err);
-		*code = 2;
-		return 1;
-	}
-	return 0;
-}
-
 int cli_parse_replay(int argc, char **argv, struct options *o, const struct cli_edit *edit,
 		     const char **trace, char *err, size_t errlen)
 {

@@ -15,11 +15,6 @@
  * message in err for bad input.
  */
 int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen);
-/*
- * cli_parse_trace for a command: prints the error itself. 0 to go on; else
- * stop with *code (0 after --help, 2 for a bad command line).
- */
-int cli_trace_args(int argc, char **argv, struct options *o, int *code);
 /* Which module lists the command line named (their config file's lists are then gone) */
 struct cli_given {
 	int sink, analyzer;

@@ -1103,40 +1103,24 @@ static int top_run(struct top *t)
 	return live__status(l, code);
 }
 
-int top_main(int argc, char **argv)
+int top__run(struct options *o, const struct top_args *args)
 {
-	struct top_args args;
-	struct options o;
 	struct top t;
 	char err[1024];
-	int code = 1, e;
+	int code = 1;
 
 	memset(&t, 0, sizeof(t));
-	options_init(&o);
-	e = cli_parse_top(argc, argv, &o, &args, err, sizeof(err));
-	if (e) {
-		if (e != 1)
-			die_msg("%s", err);
-		options_free(&o);
-		return e == 1 ? 0 : 2;
-	}
-	/* only paths and process events go through the ring */
-	o.count_mode = 1;
-	o.iouring = 0;
-	o.ring_bytes = 4 << 20;
-	/* -d is the delay: a config file's duration is dio trace's */
-	o.duration = 0;
-	t.live.o = &o;
-	t.a = &args;
-	t.sort = args.sort;
-	t.cumulative = args.cumulative;
-	t.interactive = !args.batch && isatty(STDOUT_FILENO);
+	t.live.o = o;
+	t.a = args;
+	t.sort = args->sort;
+	t.cumulative = args->cumulative;
+	t.interactive = !args->batch && isatty(STDOUT_FILENO);
 	if (probe__check_machine(err, sizeof(err))) {
 		die_msg("%s", err);
 		goto cleanup;
 	}
 	/* as dio trace's: twice the kernel's table of the tags it sent */
-	t.paths = tagtab__new(2 * (size_t)o.tag_entries);
+	t.paths = tagtab__new(2 * (size_t)o->tag_entries);
 	if (!t.paths) {
 		die_msg("out of memory");
 		goto cleanup;
@@ -1154,6 +1138,5 @@ cleanup:
 	rows_free(&t.threads);
 	rows_free(&t.procs);
 	rows_free(&t.files);
-	options_free(&o);
 	return code;
 }

@@ -3,7 +3,13 @@
 #ifndef DIO_ENGINE_TOP_H
 #define DIO_ENGINE_TOP_H
 
-/* The dio top command; argv[0] is "top". Returns dio's exit status. */
-int top_main(int argc, char **argv);
+struct options;
+struct top_args;
+
+/*
+ * Count what o names in kernel maps (o in count mode, as cmd/top.c sets
+ * it) and show frames as args says until the end. Returns dio's exit status.
+ */
+int top__run(struct options *o, const struct top_args *args);
 
 #endif

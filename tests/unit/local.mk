@@ -295,7 +295,7 @@ check_PROGRAMS += tests/unit/test_diff
 TESTS += tests/unit/test_diff
 tests_unit_test_diff_SOURCES = tests/unit/test_diff.c
 tests_unit_test_diff_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_diff_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_diff_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 # what the clickhouse sink takes from a server's answers and a recording's names
 check_PROGRAMS += tests/unit/test_chreply

@@ -4,13 +4,10 @@
  * per system call, per file and in all, and which findings are new, fixed or
  * unchanged.
  */
-#ifndef DIO_ENGINE_DIFF_H
-#define DIO_ENGINE_DIFF_H
+#ifndef DIO_CMD_DIFF_H
+#define DIO_CMD_DIFF_H
 
 #include <stddef.h>
-
-/* argv starts at "diff"; returns dio's exit status. */
-int cmd_diff(int argc, char **argv);
 
 /*
  * The change from a to b (both >= 0) as text into buf, snprintf-style: the

@@ -16,17 +16,18 @@
 #include <string.h>
 #include <unistd.h>
 #include <dio/plugin.h>
-#include "cli.h"
-#include "diff.h"
-#include "findings.h"
-#include "format.h"
-#include "lathist.h"
-#include "options.h"
-#include "replay.h"
-#include "session.h"
-#include "syscalls.h"
-#include "tracefile.h"
-#include "util.h"
+#include "engine/cli.h"
+#include "cmd/diff.h"
+#include "cmd/cmd.h"
+#include "engine/findings.h"
+#include "engine/format.h"
+#include "engine/lathist.h"
+#include "engine/options.h"
+#include "engine/replay.h"
+#include "engine/session.h"
+#include "engine/syscalls.h"
+#include "engine/tracefile.h"
+#include "engine/util.h"
 
 #define MAX_FILES	65536	/* file rows of a trace; calls on more files share one row */
 #define OTHER_FILES	"(other files)"
