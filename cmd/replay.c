@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* dio dump and dio analyze: a recorded session (a trace file or ClickHouse's) replayed */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
 #include "engine/options.h"
 #include "engine/replay.h"
+#include "engine/spec.h"
+#include "engine/syscalls.h"
 #include "engine/util.h"
 
 static void replay_usage(const char *cmd)
@@ -26,6 +30,55 @@ static void replay_usage(const char *cmd)
 		       "  run analyzers over a recorded trace: the findings dio trace would have given;\n"
 		       "  -q (default) shows findings and the summary only\n"
 		       "example: dio analyze run.dio --analyzer all\n");
+}
+
+/* the config's targets and filters are for tracing; here the command line filters */
+static void replay_config(struct options *o)
+{
+	o->npids = o->ntids = 0;
+	o->comm[0] = 0;
+	options_clear_list(o, "path");
+	options_clear_list(o, "exclude-path");
+	free(o->syscalls);
+	o->syscalls = NULL;
+	o->since = o->until = -1;
+}
+
+int cli_parse_replay(int argc, char **argv, struct options *o, const struct cli_edit *edit,
+		     const char **trace, char *err, size_t errlen)
+{
+	/* no in_order: options may follow the trace file (dio analyze run.dio --analyzer x) */
+	static const struct cli_cmd c = { .cmd = CMD_REPLAY, .after_config = replay_config };
+	struct cli_given g;
+	int e = cli_read(&c, argc, argv, o, &g, err, errlen);
+
+	if (e)
+		return e;
+	memset(o->sel, 1, sizeof(o->sel));
+	if (o->syscalls) {
+		e = syscalls_select(o->syscalls, o->sel, err, errlen);
+		if (e)
+			return e;
+	}
+	/* the command's own modules (dio report's page, dio push's server) */
+	if (edit) {
+		e = edit->edit(o, &g, edit->ud, err, errlen);
+		if (e)
+			return e;
+	}
+	/* --format json: the json sink in the console's place, on the same output */
+	if (o->json) {
+		e = spec__json(o, err, errlen);
+		if (e)
+			return e;
+	}
+	if (optind != argc - 1) {
+		snprintf(err, errlen, "%s: give exactly one trace file (dio %s run.dio)", argv[0],
+			 argv[0]);
+		return -EINVAL;
+	}
+	*trace = argv[optind];
+	return 0;
 }
 
 int cmd_replay(int argc, char **argv, int analyze, const struct cli_edit *edit)

@@ -27,7 +27,6 @@
 #include <bpf/libbpf.h>
 #include <dio/plugin.h>
 #include "bpf/top.h"
-#include "cli.h"
 #include "live.h"
 #include "loss.h"
 #include "probe.h"

@@ -71,14 +71,14 @@ check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
 tests_unit_test_cli_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_cli_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_cli_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 # the option table: the manual names every option; no command has two of one name
 check_PROGRAMS += tests/unit/test_optdefs
 TESTS += tests/unit/test_optdefs
 tests_unit_test_optdefs_SOURCES = tests/unit/test_optdefs.c
 tests_unit_test_optdefs_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_optdefs_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_optdefs_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_abi
 TESTS += tests/unit/test_abi

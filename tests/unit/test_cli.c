@@ -17,6 +17,8 @@
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
 #endif
+#include "cmd/cmd.h"
+#include "cmd/diff.h"
 #include "engine/cli.h"
 #include "engine/syscalls.h"
 #include "options_dump.h"
