@@ -7,7 +7,6 @@
 #define DIO_CMD_CMD_H
 
 #include "engine/cli.h"
-#include "engine/top.h"
 
 struct cli_edit;
 
@@ -51,6 +50,17 @@ struct cli_edit {
  */
 int cli_parse_replay(int argc, char **argv, struct options *o, const struct cli_edit *edit,
 		     const char **trace, char *err, size_t errlen);
+/* dio top's own settings; its filters go to options */
+enum top_sort { TOP_SORT_CALLS = 0, TOP_SORT_BYTES, TOP_SORT_TIME };
+
+struct top_args {
+	int batch;		/* -b: plain lines, frame after frame, no screen control */
+	double delay;		/* -d SECONDS between frames, default 1 */
+	long iterations;	/* -n COUNT frames, 0: until stopped */
+	enum top_sort sort;	/* --sort calls|bytes|time */
+	int cumulative;		/* -S: totals since the start, not the last interval */
+};
+
 /*
  * dio top [-b] [-d SECONDS] [-n COUNT] [--sort calls|bytes|time] [-S] and
  * dio trace's filters (-p, -a, --tid, --comm, --cgroup, --path,
