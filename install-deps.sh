@@ -22,6 +22,11 @@
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
 #   them (errors, values, clicks, a screenshot); without it those tests SKIP
 # libcurl4-openssl-dev: libcurl, for the ClickHouse sink's inserts over HTTP
+# libxml2-utils python3-yaml: xmllint checks the JUnit reports against junit-10.xsd, and
+#   tests/integration/ci-job.sh reads docs/ci.md's workflows as the CI systems read them
+# systemd man-db: tests/integration/deploy.sh checks the installed units with
+#   systemd-analyze verify (which looks up the man page their Documentation= names)
+#   and the spool's tmpfiles.d entry with systemd-tmpfiles
 # clickhouse-server curl: tests/clickhouse, which runs a private ClickHouse server (18.16 in
 #   Debian 12) and talks to it over HTTP; without them those tests SKIP
 set -e
@@ -38,7 +43,7 @@ apt-get install -y -q --no-install-recommends \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq bpftrace \
-	python3-jsonschema \
+	python3-jsonschema libxml2-utils python3-yaml systemd man-db \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
 	postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils \

@@ -3,7 +3,7 @@
 EXTRA_DIST += bench/lib.sh bench/overhead.sh bench/callcost.sh bench/seek.sh bench/analyzers.sh \
 	bench/fallbacks.sh bench/writerate.sh bench/report.sh bench/clickhouse.sh \
 	bench/baseline.sh bench/report-files.sh bench/tagtab.sh bench/longrun.sh \
-	bench/durability.sh
+	bench/durability.sh bench/busyrecord.sh
 noinst_PROGRAMS += bench/callcost
 bench_callcost_SOURCES = bench/callcost.c
 # the trace file writer alone, fed a recording at a fixed rate (bench/writerate.sh)

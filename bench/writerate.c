@@ -60,7 +60,8 @@ int main(int argc, char **argv)
 		nrec++;
 	}
 	tf_reader__close(r);
-	w = tf_writer__open(argv[2], level, "format=dio-trace\n", TF_W_DROP);
+	/* the level given for every block: what that level keeps */
+	w = tf_writer__open(argv[2], level, "format=dio-trace\n", TF_W_DROP | TF_W_FIXED);
 	if (!nrec || !w) {
 		fprintf(stderr, "writerate: %s\n", nrec ? "cannot create the output" : "no records");
 		return 1;

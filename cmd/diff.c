@@ -1040,6 +1040,7 @@ static void diff_usage(FILE *f)
 "      --fail-on LEVEL       also exit 3 for a new finding this severe or worse\n"
 "      --analyzer NAME       the analyzers to compare the findings of (repeatable)\n"
 "      --srcroot DIR         paths under DIR are compared relative to it\n"
+"                            (default: the top of the git work tree)\n"
 "      --suppress FILE       accepted findings, left out of the comparison\n"
 "  -C, --config FILE         config file (analyzer settings, --srcroot)\n"
 "\n"

@@ -63,6 +63,8 @@ struct chsource {
 	char shown[256];		/* url without a user and password */
 	unsigned int timeout_s;
 	char host[256], boot_id[64], command[4096];
+	char info[8192];		/* the row's key=value lines (schema 2) */
+	char tracer_pid[16], fstypes[4096];
 	char trace[512];		/* the source as reports name it: the URL without a password */
 	int64_t realtime_off;
 	CURLM *m;
@@ -570,7 +572,7 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 	}
 	snprintf(s->trace, sizeof(s->trace), "clickhouse:url=%s,session=%s,database=%s%s%s", s->shown,
 		 s->session, s->database, *s->prefix ? ",table_prefix=" : "", s->prefix);
-	snprintf(sql, sizeof(sql), "SELECT host, boot_id, command, realtime_offset FROM `%s`.`%ssessions` "
+	snprintf(sql, sizeof(sql), "SELECT host, boot_id, command, realtime_offset, info FROM `%s`.`%ssessions` "
 		 "WHERE session = '%s' ORDER BY complete DESC LIMIT 1 FORMAT RowBinary",
 		 s->database, s->prefix, s->session);
 	if (ask(s, sql, &b, err, errlen))
@@ -582,6 +584,7 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 		rd_str(&r, s->boot_id, sizeof(s->boot_id));
 		rd_str(&r, s->command, sizeof(s->command));
 		s->realtime_off = (int64_t)rd_n(&r, 8);
+		rd_str(&r, s->info, sizeof(s->info));
 		free(b.p);
 		if (!b.len || r.bad || r.off != b.len) {
 			snprintf(err, errlen, "--from clickhouse: no session %s in %s at %s%s",
@@ -590,6 +593,8 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 			goto fail;
 		}
 	}
+	chsource__meta(s, "tracer_pid", s->tracer_pid, sizeof(s->tracer_pid));
+	chsource__meta(s, "fstypes", s->fstypes, sizeof(s->fstypes));
 	s->m = curl_multi_init();
 	if (!s->m) {
 		snprintf(err, errlen, "out of memory");
@@ -604,6 +609,24 @@ fail:
 	return NULL;
 }
 
+int chsource__meta(const struct chsource *s, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *l = s->info; *l; ) {
+		const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l);
+
+		if ((size_t)(end - l) > kl && !strncmp(l, key, kl) && l[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(end - l - kl - 1), l + kl + 1);
+			return 0;
+		}
+		l = nl ? nl + 1 : end;
+	}
+	if (len)
+		buf[0] = 0;
+	return -ENOENT;
+}
+
 const char *chsource__info(const struct chsource *s, const char *key)
 {
 	if (!strcmp(key, "hostname"))
@@ -616,6 +639,10 @@ const char *chsource__info(const struct chsource *s, const char *key)
 		return s->session;
 	if (!strcmp(key, "trace"))
 		return s->trace;
+	if (!strcmp(key, "tracer_pid"))
+		return *s->tracer_pid ? s->tracer_pid : NULL;
+	if (!strcmp(key, "fstypes"))
+		return *s->fstypes ? s->fstypes : NULL;
 	return NULL;
 }
 

@@ -25,10 +25,17 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen);
 int chsource__next(struct chsource *s, const void **rec, size_t *size);
 const char *chsource__error(const struct chsource *s);
 /*
- * what the session's row says: "hostname", "boot_id", "command", "session_id";
- * and "trace", the source as reports name it (the URL without a password)
+ * what the session's row says: "hostname", "boot_id", "command", "session_id",
+ * "tracer_pid" and "fstypes" (NULL when the row does not say); and "trace",
+ * the source as reports name it (the URL without a password)
  */
 const char *chsource__info(const struct chsource *s, const char *key);
+/*
+ * A key of the session row's info (schema 2: tracer_pid, fstypes, the losses
+ * by reason as a trace file's metadata names them) into buf; 0, or -ENOENT
+ * with buf empty.
+ */
+int chsource__meta(const struct chsource *s, const char *key, char *buf, size_t len);
 int64_t chsource__realtime_off(const struct chsource *s);
 void chsource__close(struct chsource *s);
 

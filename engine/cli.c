@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "worktree.h"
 #include "syscalls.h"
 #include "config.h"
 #include "optdefs.h"
@@ -192,14 +193,22 @@ static void prescan(int argc, char **argv, const char *shortopts, const struct o
  */
 static int load_config(const char *file, struct options *o, char *err, size_t errlen)
 {
+	char cwd[PATH_MAX], top[PATH_MAX];
+	int e = 0;
+
 	if (!file) {
 		file = secure_getenv("DIO_CONFIG");	/* not for a dio with file capabilities */
 		if (!file)
 			file = SYSCONFDIR "/dio/dio.conf";
 		if (!*file || access(file, F_OK))
-			return 0;
+			file = NULL;
 	}
-	return config_load(file, o, err, errlen);
+	if (file)
+		e = config_load(file, o, err, errlen);
+	/* no srcroot in the config: the git work tree's top, which CI tools resolve paths from */
+	if (!e && !o->srcroot && getcwd(cwd, sizeof(cwd)) && !worktree_top(cwd, top, sizeof(top)))
+		e = opt_set(o, optdefs__key("srcroot"), top, err, errlen);
+	return e;
 }
 
 static int takes_value(const struct opt_def *d)

@@ -272,6 +272,9 @@ struct suppressions *suppressions__load(const char *path, char *err, size_t errl
 		goto cleanup;
 	}
 	list = config_lookup(&cf, "suppress");
+	/* an empty file (or comments only) accepts nothing: a repository's file not yet filled */
+	if (!list && !config_setting_length(config_root_setting(&cf)))
+		goto cleanup;
 	if (!list || !config_setting_is_aggregate(list)) {
 		snprintf(err, errlen, "%s: expected suppress = ( { reason = \"...\"; code = \"...\"; }, ... );",
 			 path);

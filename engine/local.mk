@@ -30,6 +30,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/util.c engine/util.h \
 	engine/cli.c engine/cli.h \
 	engine/tracefile.c engine/tracefile.h \
+	engine/weight.c engine/weight.h \
 	engine/pack.c engine/pack.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
@@ -38,7 +39,8 @@ engine_libdioengine_a_SOURCES = \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h \
 	engine/top.c engine/top.h \
-	engine/chsource.c engine/chsource.h
+	engine/chsource.c engine/chsource.h \
+	engine/worktree.c engine/worktree.h
 # (chsource.c includes sinks/clickhouse/reply.h, the checks of what a ClickHouse server
 # answers, header-only so that the engine and the module share no symbol, until chsource.c
 # moves into that module, as ARCHITECTURE.md's stage 5 has it)

@@ -438,7 +438,8 @@ const struct opt_def opt_defs[] = {
 	  .help = "accepted findings, each with a reason (dio(1))" },
 	{ .name = "srcroot", .key = "srcroot", .kind = OPT_CUSTOM, .set = set_srcroot,
 	  .cmds = TRACING | CMD_REPLAY | CMD_DIFF, .arg = "DIR",
-	  .help = "paths under DIR are reported relative to it" },
+	  .help = "paths under DIR are reported relative to it\n"
+		  "(default: the top of the git work tree)" },
 	/* for bench/overhead.sh: what the attached probes alone cost */
 	{ .name = "bench-floor", .kind = OPT_FLAG, FIELD(bench_floor), .val = 1,
 	  .flags = OPTF_HIDDEN, .cmds = TRACING },

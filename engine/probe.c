@@ -26,6 +26,7 @@
 #include "probe.h"
 #include "syscalls.h"
 #include "util.h"
+#include "weight.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 
@@ -536,6 +537,13 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 		e = attach_syscalls(p, o, err, errlen);
 	if (e)
 		goto fail;
+	/*
+	 * The thread that reads the ring, against a program of many runnable
+	 * threads (weight.h). The command dio starts was forked before: it
+	 * keeps its own nice value. Without CAP_SYS_NICE dio keeps its own too:
+	 * --stats shows it, and records lost for it are said with their cause.
+	 */
+	weight__raise();
 	return p;
 fail:
 	probe__free(p);

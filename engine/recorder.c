@@ -153,10 +153,7 @@ static void add_time(struct tf_writer_time *sum, struct tf_writer *w)
 	struct tf_writer_time t;
 
 	tf_writer__time(w, &t);
-	sum->busy_ns += t.busy_ns;
-	sum->compress_ns += t.compress_ns;
-	sum->write_ns += t.write_ns;
-	sum->runq_ns += t.runq_ns;
+	tf_writer_time__add(sum, &t);
 }
 
 /* the records the writer threads dropped, and what held them back */
@@ -288,10 +285,10 @@ int recorder__run(struct options *o, const char *path, int argc, char **argv)
 	add_time(&t, rc.w);
 	snprintf(final + n, META_MAX - n,
 		 "writer_busy_ms=%llu\nwriter_compress_ms=%llu\nwriter_write_ms=%llu\n"
-		 "writer_runq_ms=%llu\nparts=%u\n",
+		 "writer_runq_ms=%llu\nwriter_lowered=%llu\nwriter_lowest_level=%d\nparts=%u\n",
 		 (unsigned long long)(t.busy_ns / 1000000), (unsigned long long)(t.compress_ns / 1000000),
 		 (unsigned long long)(t.write_ns / 1000000), (unsigned long long)(t.runq_ns / 1000000),
-		 rc.part + 1);
+		 (unsigned long long)t.lowered, t.level - t.depth, rc.part + 1);
 	tf_writer__flush(rc.w);
 	kept = tf_writer__written(rc.w);
 	e = tf_writer__close(rc.w, final);

@@ -304,7 +304,8 @@ int replay__run(struct session *s, struct tf_reader *r)
 static void clickhouse_info(struct session *s, void *ud)
 {
 	const struct chsource *src = ud;
-	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id" };
+	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id",
+					    "tracer_pid", "fstypes" };
 
 	/* the source as the user named it, without a password (a replay: set before init) */
 	session__set_info(s, "trace", chsource__info(src, "trace"));
@@ -312,6 +313,11 @@ static void clickhouse_info(struct session *s, void *ud)
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (chsource__info(src, keys[i]))
 			session__set_info(s, keys[i], chsource__info(src, keys[i]));
+}
+
+static int ch_meta_get(const void *ud, const char *key, char *buf, size_t len)
+{
+	return chsource__meta(ud, key, buf, len);
 }
 
 struct ch_replay {
@@ -362,6 +368,8 @@ int replay__clickhouse(struct options *o, const char *spec)
 		return 1;
 	}
 	r.src = src;
+	/* the recording's losses, as its session's row keeps them */
+	loss__add_meta(session__loss(s), ch_meta_get, src);
 	code = replay__run_from(s, next_clickhouse, &r, "the session from ClickHouse");
 	if (session__malformed(s) || r.failed)
 		code = 1;

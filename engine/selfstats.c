@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -13,6 +14,7 @@
 #include "selfstats.h"
 #include "tracefile.h"
 #include "util.h"
+#include "weight.h"
 
 #define SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
 
@@ -30,6 +32,7 @@ struct selfstats {
 	uint64_t records, bytes, wakeups;
 	uint64_t cpu_start, cpu_ns;
 	int consuming;
+	int consumer_nice;	/* the consumer thread's nice value, as weight__raise returns it */
 	int writer;		/* selfstats__writer was called */
 	struct tf_writer_time wt;
 	uint64_t w_records, w_raw, w_disk;
@@ -143,6 +146,10 @@ void selfstats__consumer_start(struct selfstats *st)
 {
 	st->cpu_start = thread_cpu_ns();
 	st->consuming = 1;
+	errno = 0;
+	st->consumer_nice = getpriority(PRIO_PROCESS, 0);
+	if (st->consumer_nice == -1 && errno)
+		st->consumer_nice = -1000 - errno;
 }
 
 void selfstats__consumer_stop(struct selfstats *st)
@@ -199,10 +206,7 @@ void selfstats__writer(struct selfstats *st, const struct tf_writer_time *t, uin
 		       uint64_t raw_bytes, uint64_t disk_bytes)
 {
 	st->writer = 1;
-	st->wt.busy_ns += t->busy_ns;
-	st->wt.compress_ns += t->compress_ns;
-	st->wt.write_ns += t->write_ns;
-	st->wt.runq_ns += t->runq_ns;
+	tf_writer_time__add(&st->wt, t);
 	st->w_records += records;
 	st->w_raw += raw_bytes;
 	st->w_disk += disk_bytes;
@@ -221,6 +225,31 @@ static const char *per(char *buf, size_t len, uint64_t ns, uint64_t n)
 		return "-";
 	snprintf(buf, len, "%.0f", (double)ns / (double)n);
 	return buf;
+}
+
+/* a trace file's compression level, as --stats names it */
+static const char *level_name(int level, char *buf, size_t len)
+{
+	if (!level)
+		return "packing only";
+	snprintf(buf, len, "zstd level %d", level);
+	return buf;
+}
+
+/* what the writer's pace did: how far below --level it went and for how many records */
+static void pace_row(FILE *f, const struct tf_writer_time *t)
+{
+	char b[32];
+
+	if (!t->downs) {
+		fprintf(f, "  %-28s %12" PRIu64 " %12s %10s  %s\n", "writer below --level", t->lowered,
+			"", "", "records written below the level asked for: none, it kept up");
+		return;
+	}
+	fprintf(f, "  %-28s %12" PRIu64 " %12s %10s  records written below --level %d: %" PRIu64
+		" steps down, to %s at the lowest, %" PRIu64 " back up\n", "writer below --level",
+		t->lowered, "", "", t->level, t->downs, level_name(t->level - t->depth, b, sizeof(b)),
+		t->ups);
 }
 
 /* one row: what, count, total ms, ns each, and a note */
@@ -282,6 +311,14 @@ void selfstats__print(const struct selfstats *st, FILE *f)
 		fprintf(f, "  %-28s %12" PRIu64 " %12s %10.2f  %s\n", "compression", st->w_disk, "",
 			st->w_disk ? (double)st->w_raw / (double)st->w_disk : 0.0,
 			"bytes on disk; ratio of record bytes to them");
+		pace_row(f, &st->wt);
+	}
+	{
+		char c[96], w[96];
+
+		fprintf(f, "  %-28s %12s %12s %10s  consumer at %s%s%s\n", "scheduling", "", "", "",
+			weight__text(st->consumer_nice, c, sizeof(c)), st->writer ? ", writer at " : "",
+			st->writer ? weight__text(st->wt.nice, w, sizeof(w)) : "");
 	}
 	if (st->has_loss) {
 		fprintf(f, "  %-28s %12" PRIu64 " %12s %10s  %s\n", "dropped", loss__records(&st->loss),

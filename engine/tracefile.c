@@ -23,9 +23,17 @@
 #include "engine/pack.h"
 #include "engine/tracefile.h"
 #include "engine/util.h"
+#include "engine/weight.h"
 
 #define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
-#define NBUF		16		/* blocks being filled or waiting for the writer thread */
+/*
+ * Blocks being filled or waiting for the writer thread: 32 MiB, about 0.15 s
+ * of the records of a program making 1.5 M calls a second. A writer among 64
+ * busy threads on 2 CPUs, even at its raised weight, waits for a CPU that
+ * long at times: with 16 blocks it lost records there (docs/performance.md,
+ * "Busy programs").
+ */
+#define NBUF		32
 #define BUF_CAP		(BLOCK_TARGET + 65536)	/* a block and the record that filled it */
 
 /* the most payload any block may have: its raw bytes compressed by either codec */
@@ -73,6 +81,7 @@ struct tf_writer {
 	struct tf_index_ent *index;
 	size_t nindex, capindex;
 	int schedstat;			/* /proc/thread-self/schedstat of the writer thread, or -1 */
+	struct tf_pace pace;		/* writer thread's */
 	struct tf_writer_time time;	/* under lock */
 };
 
@@ -112,11 +121,11 @@ static uint64_t runq_ns(int fd)
 
 /*
  * The payload of a block of len raw bytes: packed first when it is a records
- * block and packing makes it smaller, then compressed. Sets h's flags and
- * lengths; NULL when compression fails.
+ * block and packing makes it smaller, then compressed at level (0: not at
+ * all). Sets h's flags and lengths; NULL when compression fails.
  */
 static const uint8_t *encode_block(struct tf_writer *w, struct tf_block_hdr *h, const void *raw,
-				   size_t len)
+				   size_t len, int level)
 {
 	const uint8_t *src = raw;
 	size_t n;
@@ -130,12 +139,12 @@ static const uint8_t *encode_block(struct tf_writer *w, struct tf_block_hdr *h, 
 		}
 	}
 	h->raw_len = len;
-	if (!w->level) {
+	if (!level) {
 		h->flags |= TF_CODEC_NONE;
 		h->comp_len = len;
 		return src;
 	}
-	n = ZSTD_compressCCtx(w->zc, w->comp, w->comp_cap, src, len, w->level);
+	n = ZSTD_compressCCtx(w->zc, w->comp, w->comp_cap, src, len, level);
 	if (ZSTD_isError(n))
 		return NULL;
 	h->flags |= TF_CODEC_ZSTD;
@@ -144,11 +153,12 @@ static const uint8_t *encode_block(struct tf_writer *w, struct tf_block_hdr *h, 
 }
 
 /*
- * Pack, compress and write one block; only one thread at a time. e:
- * records-block details (NULL for others), given the block's flags. t: where the writer thread's time
- * goes (NULL: not measured). 0 or -errno.
+ * Pack, compress (at level, as encode_block) and write one block; only one
+ * thread at a time. e: records-block details (NULL for others), given the
+ * block's flags. t: where the writer thread's time goes (NULL: not
+ * measured). 0 or -errno.
  */
-static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len,
+static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size_t len, int level,
 		       struct tf_index_ent *e, uint64_t *written, struct tf_writer_time *t)
 {
 	struct tf_block_hdr h = { .magic = TF_BLOCK_MAGIC, .kind = kind };
@@ -167,7 +177,7 @@ static int write_block(struct tf_writer *w, uint32_t kind, const void *raw, size
 		cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		q0 = runq_ns(w->schedstat);
 	}
-	pay = encode_block(w, &h, raw, len);
+	pay = encode_block(w, &h, raw, len, level);
 	if (!pay)
 		return -ENOMEM;
 	if (e)
@@ -211,17 +221,50 @@ static int add_index(struct tf_writer *w, const struct tf_index_ent *e)
 	return 0;
 }
 
+void tf_pace__init(struct tf_pace *p, int level)
+{
+	*p = (struct tf_pace){ .max = level, .level = level, .need = TF_PACE_CALM,
+			       .lowest = level };
+}
+
+int tf_pace__next(struct tf_pace *p, unsigned int queued, int disk)
+{
+	if (p->since_up < UINT32_MAX)
+		p->since_up++;
+	if (queued >= TF_PACE_HIGH) {
+		p->calm = 0;
+		if (disk || !p->level)
+			return p->level;
+		/* behind again soon after a step up: that level was too much for now */
+		if (p->ups && p->since_up <= p->need && p->need < TF_PACE_CALM_MAX)
+			p->need *= 2;
+		p->level--;
+		p->downs++;
+		if (p->level < p->lowest)
+			p->lowest = p->level;
+	} else if (queued <= 1 && p->level < p->max && ++p->calm >= p->need) {
+		p->level++;
+		p->ups++;
+		p->calm = 0;
+		p->since_up = 0;
+	}
+	return p->level;
+}
+
 static void *writer_main(void *arg)
 {
 	struct tf_writer *w = arg;
+	int nice = weight__raise(), disk = 0;
 
 	w->schedstat = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	pthread_mutex_lock(&w->lock);
+	w->time.nice = nice;
 	for (;;) {
+		struct tf_writer_time t0;
 		struct tf_buf *b;
 		struct tf_index_ent e;
-		uint64_t n = 0;
-		int err;
+		uint64_t n = 0, cpu, wait;
+		int err, level;
 
 		while (!w->npend && !w->closing)
 			pthread_cond_wait(&w->cond, &w->lock);
@@ -231,16 +274,29 @@ static void *writer_main(void *arg)
 		e = (struct tf_index_ent){ .offset = w->off, .first_ts = b->first_ts,
 					   .last_ts = b->last_ts, .nrec = b->nrec,
 					   .flags = b->flags | TF_BF_VALID };
+		/* a caller that waits for the writer loses nothing: the level stays */
+		level = (w->flags & (TF_W_DROP | TF_W_FIXED)) == TF_W_DROP ?
+			tf_pace__next(&w->pace, w->npend, disk) : w->level;
 		err = w->err;
+		t0 = w->time;
 		pthread_mutex_unlock(&w->lock);
 		if (!err) {
-			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, &e, &n, &w->time);
+			err = write_block(w, TF_BLK_RECORDS, b->raw, b->len, level, &e, &n, &w->time);
 			if (!err) {
 				__atomic_add_fetch(&w->written, e.nrec, __ATOMIC_RELAXED);
 				err = add_index(w, &e);
 			}
 		}
 		pthread_mutex_lock(&w->lock);
+		/* the disk held this block back longer than the CPU did (see tf_writer_cause) */
+		cpu = w->time.compress_ns + w->time.write_ns - t0.compress_ns - t0.write_ns;
+		wait = w->time.runq_ns - t0.runq_ns;
+		disk = w->time.busy_ns - t0.busy_ns > 2 * (cpu + wait);
+		if (level < w->level)
+			w->time.lowered += e.nrec;
+		w->time.downs = w->pace.downs;
+		w->time.ups = w->pace.ups;
+		w->time.depth = w->pace.max - w->pace.lowest;
 		if (err && !w->err)
 			w->err = err;
 		w->off += n;
@@ -291,6 +347,8 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 		return NULL;
 	w->level = level;
 	w->flags = flags;
+	tf_pace__init(&w->pace, level);
+	w->time.level = level;
 	w->comp_cap = COMP_BOUND;
 	w->comp = malloc(w->comp_cap);
 	w->packed = malloc(pack_bound(BUF_CAP));
@@ -314,7 +372,7 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 	}
 	if (fwrite(&fh, sizeof(fh), 1, w->f) != 1)
 		goto fail_errno;
-	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, NULL, &n, NULL);
+	err = -write_block(w, TF_BLK_META, meta ? meta : "", mlen, level, NULL, &n, NULL);
 	if (err)
 		goto fail;
 	w->off = sizeof(fh) + n;
@@ -450,6 +508,21 @@ void tf_writer__time(struct tf_writer *w, struct tf_writer_time *out)
 	pthread_mutex_unlock(&w->lock);
 }
 
+void tf_writer_time__add(struct tf_writer_time *sum, const struct tf_writer_time *t)
+{
+	sum->busy_ns += t->busy_ns;
+	sum->compress_ns += t->compress_ns;
+	sum->write_ns += t->write_ns;
+	sum->runq_ns += t->runq_ns;
+	sum->lowered += t->lowered;
+	sum->downs += t->downs;
+	sum->ups += t->ups;
+	sum->level = t->level;
+	sum->nice = t->nice;
+	if (t->depth > sum->depth)
+		sum->depth = t->depth;
+}
+
 uint32_t tf_writer_cause(const struct tf_writer_time *t)
 {
 	uint64_t cpu = t->compress_ns + t->write_ns, other = cpu + t->runq_ns;
@@ -496,7 +569,8 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 	pthread_mutex_unlock(&w->lock);
 	pthread_join(w->thread, NULL);
 	if (!err && final_meta && *final_meta) {
-		err = write_block(w, TF_BLK_META, final_meta, strlen(final_meta), NULL, &n, NULL);
+		err = write_block(w, TF_BLK_META, final_meta, strlen(final_meta), w->level, NULL,
+				  &n, NULL);
 		w->off += n;
 	}
 	if (!err) {
@@ -505,7 +579,7 @@ int tf_writer__close(struct tf_writer *w, const char *final_meta)
 			t.index_offset = 0;	/* too many blocks to index: readers scan */
 		else
 			err = write_block(w, TF_BLK_INDEX, w->index,
-					  w->nindex * sizeof(*w->index),
+					  w->nindex * sizeof(*w->index), w->level,
 					  &(struct tf_index_ent){ .nrec = w->nindex }, &n, NULL);
 	}
 	if (!err && fwrite(&t, sizeof(t), 1, w->f) != 1)

@@ -79,6 +79,8 @@ struct tf_reader;
 
 #define TF_W_DROP	0x1	/* writer behind: drop and count records instead of waiting
 				 * (path and process records are waited for, never dropped) */
+#define TF_W_FIXED	0x2	/* with TF_W_DROP: every block at the level asked for, behind
+				 * or not (no tf_pace): what one level keeps, for benchmarks */
 
 /*
  * Create path (truncated), write the header and the metadata block (meta:
@@ -107,14 +109,63 @@ int tf_writer__flush(struct tf_writer *w);
 /* Records dropped because the writer thread was behind (TF_W_DROP). */
 uint64_t tf_writer__dropped(const struct tf_writer *w);
 
+/*
+ * How hard the writer thread compresses in TF_W_DROP mode (where the
+ * alternative is losing records), block by block: the level asked for
+ * while it keeps up; when blocks queue up for it, one zstd level lower per
+ * block written (down to 1), then packing alone (level 0: about half the CPU
+ * of packing and zstd 1, for about 3 times the bytes), before a record is
+ * ever dropped. Records stored unpacked are no cheaper: copying 144 bytes a
+ * call into the page cache costs as much CPU as packing them and zstd 1
+ * together (docs/performance.md).
+ *
+ * Behind means a quarter of the writer's blocks queued: the consumer hands
+ * over what a drain took from the ring at once (4 MiB every 20 ms at 1.5 M
+ * calls a second), and a writer that empties its queue between drains keeps
+ * up, however long the queue was just after one. One level back up after the
+ * writer has emptied its queue TF_PACE_CALM times without falling behind in
+ * between; falling behind again soon after a step up doubles that. A writer
+ * held back by the disk does not step down: fewer bytes is what helps it,
+ * not less CPU. Separate from the writer so that it can be tested alone.
+ */
+#define TF_PACE_HIGH	8	/* blocks queued (the one taken included) that mean "behind" */
+#define TF_PACE_CALM	16	/* queues emptied without falling behind, before a step up */
+#define TF_PACE_CALM_MAX 1024
+
+struct tf_pace {
+	int max;		/* the level asked for */
+	int level;		/* the level of the next block */
+	unsigned int calm;	/* queues emptied since the writer was last behind */
+	unsigned int need;	/* of those, what the next step up waits for */
+	unsigned int since_up;	/* blocks written since the last step up */
+	int lowest;		/* the lowest level used */
+	uint64_t downs, ups;	/* steps taken */
+};
+
+void tf_pace__init(struct tf_pace *p, int level);
+/*
+ * The level for the block the writer thread takes now, with queued blocks
+ * waiting (that one included; 1: the last, the queue is empty after it);
+ * disk: the last block waited longer for the disk than it took of the CPU.
+ */
+int tf_pace__next(struct tf_pace *p, unsigned int queued, int disk);
+
 /* Where the writer thread's time went while it wrote record blocks. */
 struct tf_writer_time {
 	uint64_t busy_ns;	/* wall time on blocks: compressing and writing */
 	uint64_t compress_ns;	/* its CPU time compressing */
 	uint64_t write_ns;	/* its CPU time in write(2) (copying into the page cache) */
 	uint64_t runq_ns;	/* waiting for a CPU while busy (0 where the kernel does not say) */
+	/* what tf_pace did */
+	uint64_t lowered;	/* records written below the level asked for */
+	uint64_t downs, ups;	/* steps down and back up */
+	int level;		/* the level asked for */
+	int depth;		/* steps below it at the lowest */
+	int nice;		/* the writer thread's nice value, or weight__raise's error */
 };
 void tf_writer__time(struct tf_writer *w, struct tf_writer_time *out);
+/* Add t to sum: times, records and steps add up, the depth is the larger. */
+void tf_writer_time__add(struct tf_writer_time *sum, const struct tf_writer_time *t);
 /*
  * What held a writer back, from its time (DIO_WRITER_* of dio/plugin.h):
  * its own CPU time, waiting for a CPU, or the rest of its busy time, waiting

@@ -30,7 +30,7 @@
 
 enum {
 	O_URL, O_DATABASE, O_USER, O_PASSWORD_FILE, O_TABLE_PREFIX, O_SPOOL, O_SPOOL_MAX,
-	O_BATCH_ROWS, O_FLUSH_MS, O_DRAIN_S, O_TIMEOUT_S, O_ORIGIN,
+	O_BATCH_ROWS, O_FLUSH_MS, O_DRAIN_S, O_TIMEOUT_S, O_ORIGIN, O_MEMORY_MAX,
 };
 
 static const struct dio_option options[] = {
@@ -53,6 +53,9 @@ static const struct dio_option options[] = {
 	[O_TIMEOUT_S] = { "timeout_s", DIO_OPT_INT, "30", "seconds one request may take" },
 	[O_ORIGIN] = { "origin", DIO_OPT_STRING, "live",
 		       "live, or push (dio push: batches cut by size alone, those stored skipped)" },
+	[O_MEMORY_MAX] = { "memory_max", DIO_OPT_INT, "64M",
+			   "bytes of batches kept in memory past a full spool; past that, lost and "
+			   "counted" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -76,6 +79,9 @@ struct ch {
 	uint64_t batch_rows, flush_ms;
 	unsigned int drain_s;
 	int push;			/* batches by size alone; skip those stored */
+	int away;			/* the server did not answer at the start: the sender
+					 * makes the tables, and a push looks every batch up */
+	char prefix[49];		/* table_prefix */
 	int skip_all;			/* push: the session is stored whole already */
 	uint64_t *stored[CH_TABLES];	/* push: this part's batches stored (whole or in part), sorted */
 	size_t nstored[CH_TABLES];
@@ -224,8 +230,12 @@ static int cut_batch(struct ch *c, enum ch_table k, int final)
 	snprintf(b->session, sizeof(b->session), "%s", c->session);
 	b->kind = (int)k;
 	b->final = final;
-	/* a push finds what an earlier one stored, whole or (cut at a row's end) in part */
-	b->tried = c->push && stored(c, k, t->batch);
+	/*
+	 * A push finds what an earlier one stored, whole or (cut at a row's end)
+	 * in part; one that started while the server was away knows nothing of
+	 * what is stored, and looks every batch up
+	 */
+	b->tried = c->push && (c->away || stored(c, k, t->batch));
 	b->batch = t->batch;
 	b->rows = t->rows;
 	b->seq = t->seq - t->rows;
@@ -422,8 +432,67 @@ static int ch_finding(void *state, const struct dio_finding *f)
  * latest record (the boot's, for a recording without any), so that the rows
  * of a push depend on the recording alone.
  */
+/*
+ * The sessions row's info: what a replay of the stored session needs to say
+ * what a replay of the recording says, as key=value lines named as in a
+ * trace file's metadata (docs/trace-format.md): dio's own pid (its threads'
+ * run-queue waits are not the program's), the file systems' types, and at
+ * the end the losses by reason.
+ */
+static void session_info(struct ch *c, const struct dio_stats *st, int complete, char *buf,
+			 size_t len)
+{
+	static const char *const causes[] = { "unknown", "cpu", "cpu-wait", "disk" };
+	const struct {
+		const char *key;
+		uint64_t n;
+	} lost[] = {
+		{ "lost_ringbuf", st->lost_ringbuf }, { "lost_inflight", st->lost_inflight },
+		{ "lost_block", st->lost_block }, { "lost_block_unseen", st->lost_block_unseen },
+		{ "lost_iouring", st->lost_iouring },
+		{ "lost_iouring_unseen", st->lost_iouring_unseen },
+		{ "lost_mappings", st->lost_mappings }, { "lost_procs", st->lost_procs },
+		{ "dropped_records", st->lost_writer }, { "lost_other", st->lost_other },
+		{ "lost_pathtab", st->lost_pathtab }, { "path_truncated", st->path_truncated },
+	};
+	const char *keys[] = { "tracer_pid", "fstypes" }, *v;
+	size_t off = 0;
+	int k;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = c->host->info(c->ctx, keys[i]);
+		/* a value is one line: what a key=value line can hold */
+		if (!v || strchr(v, '\n'))
+			continue;
+		k = snprintf(buf + off, off < len ? len - off : 0, "%s=%s\n", keys[i], v);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	if (!complete)
+		goto out;
+	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++) {
+		k = snprintf(buf + off, off < len ? len - off : 0, "%s=%" PRIu64 "\n", lost[i].key,
+			     lost[i].n);
+		off += k > 0 ? (size_t)k : 0;
+	}
+	k = snprintf(buf + off, off < len ? len - off : 0, "dropped_cause=%s\n",
+		     causes[st->writer_cause < 4 ? st->writer_cause : 0]);
+	off += k > 0 ? (size_t)k : 0;
+out:
+	/* cut whole lines only: a reader takes what is there */
+	if (off >= len) {
+		char *nl = memrchr(buf, '\n', len - 1);
+
+		if (nl)
+			nl[1] = 0;
+		else
+			buf[0] = 0;
+	}
+}
+
 static int session_row(struct ch *c, int complete)
 {
+	char info[8192];
 	const char *v;
 	uint64_t ts = !c->push ? (uint64_t)time(NULL) * 1000000000ull :
 		      !c->first_ts ? (uint64_t)c->realtime_off : complete ? c->last_ts : c->first_ts;
@@ -444,6 +513,8 @@ static int session_row(struct ch *c, int complete)
 	u64(t, st.lost_ringbuf + st.lost_inflight + st.lost_iouring + st.lost_other +
 	       st.lost_block + st.lost_block_unseen + st.lost_mappings + st.lost_iouring_unseen +
 	       st.lost_procs + st.lost_writer);
+	session_info(c, &st, complete, info, sizeof(info));
+	str(t, info);
 	c->started = 1;
 	return cut_batch(c, CH_SESSIONS, complete && c->push);
 }
@@ -465,14 +536,21 @@ static int ch_flush(void *state)
 
 /* ---- the schema ------------------------------------------------------------------------ */
 
+/* sql's answer into *out (when out is set); an error is said, or put in err when it is set */
+static int query_err(struct ch *c, const char *sql, char **out, char *err, size_t errlen)
+{
+	char own[512];
+	int e = ch_request(&c->conf, sql, NULL, 0, 0, out, err ? err : own,
+			   err ? errlen : sizeof(own));
+
+	if (e && !err)
+		c->host->log(c->ctx, "%s", own);
+	return e;
+}
+
 static int query(struct ch *c, const char *sql, char **out)
 {
-	char err[512];
-	int e = ch_request(&c->conf, sql, NULL, 0, 0, out, err, sizeof(err));
-
-	if (e)
-		c->host->log(c->ctx, "%s", err);
-	return e;
+	return query_err(c, sql, out, NULL, 0);
 }
 
 /* the table's columns as dio makes them: "name Type, ..." (CREATE) or "name\tType\n..." */
@@ -494,14 +572,21 @@ static int not_clickhouse(struct ch *c, const char *question, const char *what)
 	return -EPROTO;
 }
 
-/* make the tables that are missing; refuse those that are not as dio makes them */
-static int schema(struct ch *c, const char *prefix)
+/*
+ * make the tables that are missing; refuse those that are not as dio makes
+ * them (said). The error of the first question, whether the server is
+ * there at all, goes into away, NUL-terminated ("" when it was answered):
+ * the caller says it, once.
+ */
+static int schema(struct ch *c, char *away, size_t awaylen)
 {
 	char sql[8192], want[4096], q[512], *out = NULL;
+	const char *prefix = c->prefix;
 	int e;
 
+	away[0] = 0;
 	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s`", c->conf.database);
-	if ((e = query(c, sql, NULL)))
+	if ((e = query_err(c, sql, NULL, away, awaylen)))
 		return e;
 	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS `%s`.`%sschema` (version UInt32) "
 		 "ENGINE = TinyLog", c->conf.database, prefix);
@@ -603,6 +688,19 @@ static int stored_batches(struct ch *c)
 	return 0;
 }
 
+/* the sender's first step when the server was away at the start: the tables (sender.h) */
+static int ready(void *ud, char *err, size_t errlen)
+{
+	struct ch *c = ud;
+	int e = schema(c, err, errlen);
+
+	if (!e || *err)
+		return e;
+	/* after the first answer: away again (said by schema()), or tables not dio's */
+	snprintf(err, errlen, "%s stopped answering", c->conf.shown);
+	return e == -ECONNREFUSED || e == -EIO ? e : -EBADMSG;
+}
+
 /* ---- the module ------------------------------------------------------------------------- */
 
 static void ch_destroy(void *state)
@@ -670,6 +768,7 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 {
 	struct ch *c = calloc(1, sizeof(*c));
 	const char *v, *prefix = o[O_TABLE_PREFIX].s ? o[O_TABLE_PREFIX].s : "";
+	char away[512];
 	int e = -EINVAL;
 
 	if (!c)
@@ -695,9 +794,9 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		goto fail;
 	}
 	if (o[O_BATCH_ROWS].i < 1 || o[O_FLUSH_MS].i < 1 || o[O_DRAIN_S].i < 0 ||
-	    o[O_TIMEOUT_S].i < 1 || o[O_SPOOL_MAX].i < 0) {
-		host->log(ctx, "batch_rows, flush_ms and timeout_s must be at least 1, drain_s and "
-			  "spool_max at least 0");
+	    o[O_TIMEOUT_S].i < 1 || o[O_SPOOL_MAX].i < 0 || o[O_MEMORY_MAX].i < 0) {
+		host->log(ctx, "batch_rows, flush_ms and timeout_s must be at least 1, drain_s, "
+			  "spool_max and memory_max at least 0");
 		goto fail;
 	}
 	c->conf.url = o[O_URL].s;
@@ -707,11 +806,13 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	c->conf.user = o[O_USER].s;
 	c->conf.spool = o[O_SPOOL].s;
 	c->conf.spool_max = (uint64_t)o[O_SPOOL_MAX].i;
+	c->conf.memory_max = (uint64_t)o[O_MEMORY_MAX].i;
 	c->conf.timeout_s = (unsigned int)o[O_TIMEOUT_S].i;
 	c->batch_rows = (uint64_t)o[O_BATCH_ROWS].i;
 	c->flush_ms = (uint64_t)o[O_FLUSH_MS].i;
 	c->drain_s = (unsigned int)o[O_DRAIN_S].i;
 	c->push = !strcmp(o[O_ORIGIN].s, "push");
+	snprintf(c->prefix, sizeof(c->prefix), "%s", prefix);
 	if (o[O_PASSWORD_FILE].s && (e = read_password(c, o[O_PASSWORD_FILE].s)))
 		goto fail;
 	v = host->info(ctx, "hostname");
@@ -761,15 +862,24 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	e = sender_open(&c->sender, &c->conf, host, ctx, c->session);
 	if (e)
 		goto fail;
-	e = schema(c, prefix);
-	if (!e && c->push)
+	e = schema(c, away, sizeof(away));
+	if (e && *away && e != -ECONNREFUSED && e != -EIO)
+		host->log(ctx, "%s", away);	/* it answered with an error */
+	if (e == -ECONNREFUSED || e == -EIO) {
+		/*
+		 * A host that boots before its database, or lost it: trace on, the
+		 * batches wait in the spool, and the sender makes the tables and
+		 * sends them once the server answers
+		 */
+		host->log(ctx, "ClickHouse at %s does not answer (%s): rows wait in the spool %s "
+			  "until it does", c->conf.shown, away, c->conf.spool);
+		c->away = 1;
+		e = 0;
+	} else if (!e && c->push) {
 		e = stored_batches(c);
-	if (e) {
-		if (e == -ECONNREFUSED || e == -EIO)
-			host->log(ctx, "ClickHouse at %s does not answer: start it, or check url=",
-				  c->conf.shown);
-		goto fail;
 	}
+	if (e)
+		goto fail;
 	if (c->skip_all) {
 		struct ch_counts n;
 
@@ -778,7 +888,7 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		sender_stop(c->sender, 0, &n);
 		c->sender = NULL;
 	} else {
-		e = sender_run(c->sender);
+		e = sender_run(c->sender, c->away ? ready : NULL, c);
 		if (e)
 			goto fail;
 		/* a push's waits for its first record, whose time it takes */

@@ -10,7 +10,7 @@
 #ifndef DIO_CLICKHOUSE_SCHEMA_H
 #define DIO_CLICKHOUSE_SCHEMA_H
 
-#define CH_SCHEMA_VERSION	1
+#define CH_SCHEMA_VERSION	2
 
 enum ch_table {
 	CH_CALLS, CH_PATHS, CH_PROCS, CH_BLOCK, CH_RUNQ, CH_FINDINGS, CH_SESSIONS, CH_TABLES
@@ -93,6 +93,7 @@ static const struct ch_col ch_sessions_cols[] = {
 	{ "complete", "UInt8" }, { "origin", "String" }, { "command", "String" },
 	{ "version", "String" }, { "realtime_offset", "Int64" }, { "rows", "UInt64" },
 	{ "lost", "UInt64" },
+	{ "info", "String" },	/* key=value lines: what a replay of the session needs (v2) */
 	{ NULL, NULL },
 };
 

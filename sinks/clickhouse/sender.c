@@ -37,7 +37,6 @@
 #include "sinks/clickhouse/schema.h"
 #include "sinks/clickhouse/sender.h"
 
-#define QUEUE_MAX	(64u << 20)	/* bytes of batches waiting in memory */
 #define BACKOFF_MIN_MS	250
 #define BACKOFF_MAX_MS	30000
 #define HELD_MAX	256		/* sessions whose batches one dio sends */
@@ -73,6 +72,9 @@ struct sender {
 	/* the session's batches found in the spool at the start: set before the thread runs */
 	struct spooled { char t[72]; uint64_t batch; } *own;
 	size_t nown;
+	sender_ready_fn ready;			/* NULL once it succeeded (or when none) */
+	void *ready_ud;
+	int refused;				/* ready failed for good: every batch to the spool */
 };
 
 static uint64_t now_ms(void)
@@ -723,7 +725,7 @@ static void to_spool(struct sender *s, struct ch_batch *b)
 			s->n.spooled_batches++;
 			free(b->body);		/* it is on disk: read back when sent */
 			b->body = NULL;
-		} else if (s->mbytes + b->len <= QUEUE_MAX) {
+		} else if (s->mbytes + b->len <= s->c->memory_max) {
 			b->mem = b->len;
 			s->mbytes += b->mem;
 		} else {
@@ -1007,6 +1009,42 @@ static void *run(void *arg)
 			pthread_cond_timedwait(&s->cv, &s->mu, &until);
 			continue;
 		}
+		/* the tables first, when the server was away at the start */
+		if (s->ready && !s->refused) {
+			pthread_mutex_unlock(&s->mu);
+			e = s->ready(s->ready_ud, err, sizeof(err));
+			pthread_mutex_lock(&s->mu);
+			if (!e) {
+				s->ready = NULL;
+				continue;
+			}
+			if (e != -ECONNREFUSED && e != -EIO && e != -EPROTO) {
+				s->host->log(s->ctx, "batches wait in the spool %s for a dio that can "
+					     "send them", s->c->spool);
+				s->refused = 1;
+				continue;
+			}
+			s->n.failures++;
+			if (!s->logged_down++)
+				s->host->log(s->ctx, "%s: batches wait in the spool %s until it takes "
+					     "them", err, s->c->spool);
+			retry_at = now_ms() + backoff;
+			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+			continue;
+		}
+		if (s->refused) {
+			/* kept as they are for a later run, which looks each up first */
+			while ((b = s->qhead)) {
+				s->qhead = b->next;
+				s->qbytes -= b->mem;
+				to_spool(s, b);
+			}
+			s->qtail = NULL;
+			if (s->stopping)
+				break;
+			pthread_cond_wait(&s->cv, &s->mu);
+			continue;
+		}
 		/* the spool first: its batches are older */
 		from_spool = !!s->shead;
 		b = from_spool ? s->shead : s->qhead;
@@ -1152,9 +1190,13 @@ int sender_spooled(const struct sender *s, const char *t, uint64_t batch)
 	return 0;
 }
 
-int sender_run(struct sender *s)
+int sender_run(struct sender *s, sender_ready_fn ready, void *ud)
 {
-	int e = pthread_create(&s->th, NULL, run, s);
+	int e;
+
+	s->ready = ready;
+	s->ready_ud = ud;
+	e = pthread_create(&s->th, NULL, run, s);
 
 	if (e)
 		return -e;
@@ -1166,7 +1208,7 @@ void sender_put(struct sender *s, struct ch_batch *b)
 {
 	pthread_mutex_lock(&s->mu);
 	b->mem = b->len;
-	if (s->qbytes + b->mem > QUEUE_MAX) {
+	if (s->qbytes + b->mem > s->c->memory_max) {
 		/* the sender is far behind: to disk, not to more memory */
 		to_spool(s, b);
 	} else {

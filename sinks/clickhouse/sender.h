@@ -36,6 +36,8 @@ struct ch_conf {
 	char *password;			/* from password_file, NULL if none */
 	const char *spool;		/* directory */
 	uint64_t spool_max;		/* bytes */
+	uint64_t memory_max;		/* bytes of batches waiting in memory, queued or past the
+					 * spool, each */
 	unsigned int timeout_s;		/* one request */
 	uint64_t dest;			/* of url and database: whose batches in the spool are ours */
 };
@@ -92,8 +94,17 @@ int sender_open(struct sender **out, const struct ch_conf *c, const struct dio_h
 		struct dio_ctx *ctx, const char *session);
 /* batch of table t (its name without the database) of the session waits in the spool */
 int sender_spooled(const struct sender *s, const char *t, uint64_t batch);
-/* Start the thread. 0 or -errno. */
-int sender_run(struct sender *s);
+/*
+ * What must succeed before the first batch goes out (made here only when the
+ * server did not answer at the start): 0, or request()'s -errno with a line
+ * in err. -ECONNREFUSED, -EIO and -EPROTO mean "away": tried again as a batch
+ * is, batches waiting in the spool meanwhile; any other error keeps every
+ * batch in the spool, said once, for a later dio to send.
+ */
+typedef int (*sender_ready_fn)(void *ud, char *err, size_t errlen);
+
+/* Start the thread; ready (NULL: none) is called in it first. 0 or -errno. */
+int sender_run(struct sender *s, sender_ready_fn ready, void *ud);
 /* Hand a batch over (the sender frees it). Never waits for the network. */
 void sender_put(struct sender *s, struct ch_batch *b);
 /*

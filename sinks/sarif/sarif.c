@@ -99,16 +99,26 @@ static void put_uri_path(struct rbuf *b, const char *path)
 	}
 }
 
+/* --srcroot, else the top of the git work tree dio ran in: the repository (NULL: none) */
+static const char *srcroot(struct sarif *s)
+{
+	return report_info(s->r.host, s->r.ctx, "srcroot");
+}
+
 /*
- * An absolute path as the location's URI: relative to --srcroot when below it
- * (*base "SRCROOT"), else a file URI. malloc'ed, NULL when out of memory.
+ * An absolute path as the location's URI: relative to the source root when
+ * below it (*base "SRCROOT"), a file URI when there is no root. malloc'ed;
+ * NULL when out of memory or when the path lies outside the root: it is no
+ * file of the repository, which a CI tool would look for there in vain.
  */
 static char *path_uri(struct sarif *s, const char *path, const char **base)
 {
-	const char *rel = under(path, report_info(s->r.host, s->r.ctx, "srcroot"));
+	const char *rel = under(path, srcroot(s));
 	struct rbuf b = { 0 };
 
 	*base = rel ? "SRCROOT" : NULL;
+	if (!rel && srcroot(s))
+		return NULL;
 	if (!rel)
 		rbuf_str(&b, "file://");
 	put_uri_path(&b, rel ? rel : path);
@@ -175,16 +185,15 @@ static const char *program(struct sarif *s)
  * without a physical location, so it gets the artifact the finding comes
  * from, and the location's message says so: the trace file being analyzed,
  * else the program dio started, else the executable of the finding's
- * process while that still runs. A finding none of these fit keeps only its
- * logical locations.
+ * process while that still runs, each only when it lies in the repository.
+ * A finding none of these fit keeps only its logical locations.
  */
 static void place(struct sarif *s, struct rfinding *e)
 {
 	const char *trace = report_info(s->r.host, s->r.ctx, "trace");
 	char *abs = NULL;
 
-	if (trace && (abs = absolute(trace))) {
-		e->where = path_uri(s, abs, &e->where_base);
+	if (trace && (abs = absolute(trace)) && (e->where = path_uri(s, abs, &e->where_base))) {
 		e->where_what = "No file: the trace file that holds the calls.";
 	} else if (program(s)) {
 		e->where = strdup(s->program);
@@ -199,7 +208,7 @@ static void place(struct sarif *s, struct rfinding *e)
 		if (n > 0 && exe[0] == '/') {
 			exe[n] = 0;
 			e->where = path_uri(s, exe, &e->where_base);
-			e->where_what = "No file: the executable of the process.";
+			e->where_what = e->where ? "No file: the executable of the process." : NULL;
 		}
 	}
 	free(abs);
@@ -401,14 +410,31 @@ static void put_base_ids(struct sarif *s, struct rbuf *b)
 		 "paths below it are relative to it, so that they are the same in every run.\"}}}");
 }
 
-/* the process and thread, after what the location object already holds (sep: "," or "") */
-static void put_logical(struct rbuf *b, const struct dio_finding *f, const char *sep)
+/*
+ * The file outside the repository (file: its path, or NULL), the process and
+ * the thread, after what the location object already holds (sep: "," or "")
+ */
+static void put_logical(struct rbuf *b, const struct dio_finding *f, const char *file,
+			const char *sep)
 {
 	char fq[128];
 
-	if (!f->pid && !f->comm)
+	if (!f->pid && !f->comm && !file)
 		return;
 	rbuf_fmt(b, "%s\"logicalLocations\":[", sep);
+	if (file) {
+		/* SARIF's kinds have no file; "resource" is the nearest it lists */
+		rbuf_str(b, "{\"name\":");
+		rbuf_json(b, file);
+		rbuf_str(b, ",\"fullyQualifiedName\":");
+		rbuf_json(b, file);
+		rbuf_str(b, ",\"kind\":\"resource\"}");
+		if (!f->pid && !f->comm) {
+			rbuf_str(b, "]");
+			return;
+		}
+		rbuf_str(b, ",");
+	}
 	if (!f->pid) {
 		rbuf_str(b, "{\"name\":");
 		rbuf_json(b, f->comm);
@@ -433,24 +459,35 @@ static void put_logical(struct rbuf *b, const struct dio_finding *f, const char 
 	rbuf_str(b, "]");
 }
 
-static void put_location(struct rbuf *b, const struct rfinding *e)
+/*
+ * A file of the repository is a physical location; one outside it (the
+ * host's absolute URI while a root is known) a logical one. The region is
+ * the file's first line: a finding is about a whole file, and GitHub shows
+ * no result whose region has no startLine.
+ */
+static void put_location(struct sarif *s, struct rbuf *b, const struct rfinding *e)
 {
 	const char *uri = e->f.uri ? e->f.uri : e->where;
 	const char *base = e->f.uri ? e->f.uri_base : e->where_base;
+	const char *outside = NULL;
 
+	if (uri && !base && srcroot(s)) {
+		outside = e->f.path ? e->f.path : uri;
+		uri = NULL;
+	}
 	rbuf_str(b, ",\"locations\":[{");
 	if (uri) {
 		rbuf_str(b, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
 		rbuf_json(b, uri);
 		if (base)
 			put_kstr(b, "uriBaseId", base);
-		rbuf_str(b, "}}");
+		rbuf_str(b, "},\"region\":{\"startLine\":1}}");
 		if (!e->f.uri && e->where_what) {
 			rbuf_str(b, ",\"message\":");
 			put_text(b, e->where_what);
 		}
 	}
-	put_logical(b, &e->f, uri ? "," : "");
+	put_logical(b, &e->f, outside, uri ? "," : "");
 	rbuf_str(b, "}]");
 }
 
@@ -517,7 +554,7 @@ static void put_result(struct sarif *s, struct rbuf *b, const struct rfinding *e
 	rbuf_fmt(b, ",\"ruleIndex\":%zu,\"level\":\"%s\",\"message\":", rule, level(f->severity));
 	/* the title: a message's text and markdown say one thing, the explanation is in properties */
 	put_text(b, nonempty(f->title, nonempty(f->rule_title, f->code ? f->code : "?")));
-	put_location(b, e);
+	put_location(s, b, e);
 	if (f->fingerprint) {
 		/*
 		 * GitHub matches alerts across runs by primaryLocationLineHash and

@@ -191,7 +191,8 @@ ln -s "$TMP/real" "$TMP/link"
 run_dio push "$TMP/c.dio" --to "$P,database=flink,spool=$TMP/link/spool" 2> "$TMP/link.err"
 [ "$RC" -ne 0 ] && grep -q "$TMP/link is a symbolic link" "$TMP/link.err" && [ ! -e "$TMP/real/spool" ] ||
 	{ echo "FAIL: a spool under a symbolic link: exit $RC:"; cat "$TMP/link.err"; fail=1; }
-run_dio push "$TMP/c.dio" --to "http://dio:s3cr3t@127.0.0.1:1,spool=$SPOOL" 2> "$TMP/pw.err"
+run_dio push "$TMP/c.dio" --to "http://dio:s3cr3t@127.0.0.1:1,spool=$TMP/pwspool,drain_s=1" \
+	2> "$TMP/pw.err"
 [ "$RC" -ne 0 ] && grep -q "http://127.0.0.1:1" "$TMP/pw.err" && ! grep -q s3cr3t "$TMP/pw.err" ||
 	{ echo "FAIL: a password in the URL: exit $RC:"; cat "$TMP/pw.err"; fail=1; }
 run_dio analyze --from "clickhouse:url=http://dio:s3cr3t@127.0.0.1:1,session=$S" 2> "$TMP/pw.err"

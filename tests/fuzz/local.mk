@@ -11,10 +11,12 @@ EXTRA_DIST += tests/fuzz/fuzz-tracefile.sh tests/fuzz/fuzz_tracefile.c \
 CLEANFILES += tests/fuzz/fuzz_tracefile
 tests/fuzz/fuzz_tracefile: $(srcdir)/tests/fuzz/fuzz_tracefile.c $(srcdir)/engine/tracefile.c \
 		$(srcdir)/engine/tracefile.h $(srcdir)/engine/util.c $(srcdir)/engine/util.h \
-		$(srcdir)/engine/pack.c $(srcdir)/engine/pack.h
+		$(srcdir)/engine/pack.c $(srcdir)/engine/pack.h $(srcdir)/engine/weight.c \
+		$(srcdir)/engine/weight.h
 	@mkdir -p tests/fuzz
 	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBZSTD_CFLAGS) $(srcdir)/tests/fuzz/fuzz_tracefile.c \
-		$(srcdir)/engine/tracefile.c $(srcdir)/engine/pack.c $(srcdir)/engine/util.c -o $@ \
+		$(srcdir)/engine/tracefile.c $(srcdir)/engine/pack.c $(srcdir)/engine/util.c \
+		$(srcdir)/engine/weight.c -o $@ \
 		$(ZLIB_LIBS) $(LIBZSTD_LIBS)
 
 # Fuzzing what comes after the reader: records without the file's framing, through

@@ -48,6 +48,8 @@ INTEGRATION_TESTS += tests/integration/baseline-patterns.sh
 INTEGRATION_TESTS += tests/integration/read-shrink.sh
 # a flood of 4 million calls recorded without a loss, counted from the file
 INTEGRATION_TESTS += tests/integration/record-flood.sh
+# 32 and 64 busy threads on 2 CPUs recorded without a loss: weight, and the writer's pace
+INTEGRATION_TESTS += tests/integration/record-busy.sh
 # dio report: the page's figures against dio info's, in headless Chromium
 INTEGRATION_TESTS += tests/integration/report-demo.sh
 # dio report's timeline, offset and rate series against the records, and the views in Chromium
@@ -55,6 +57,8 @@ INTEGRATION_TESTS += tests/integration/report-views.sh
 # version 1 trace files, written before the packed zstd blocks, still read
 INTEGRATION_TESTS += tests/integration/read-v1.sh
 EXTRA_DIST += tests/fixtures/v1.dio tests/fixtures/v1.dump
+# the common JUnit schema (Jenkins' xUnit plugin), which the JUnit reports are checked against
+EXTRA_DIST += tests/fixtures/junit-10.xsd
 # a replay's every output is the same on a machine booted a minute ago, in another time
 # zone, with another host name and CPU count
 INTEGRATION_TESTS += tests/integration/replay-anywhere.sh
@@ -101,6 +105,11 @@ INTEGRATION_TESTS += tests/integration/sdk-example.sh
 # the report sinks: SARIF valid under the official schema, stable fingerprints, JUnit,
 # baselines and suppressions in both (the schema is read from ../shared/schemas)
 INTEGRATION_TESTS += tests/integration/ci-reports.sh
+# make install's deployment kit: no .la, units systemd-analyze verify takes, the spool's
+# tmpfiles.d entry, the sample config, the docs; make uninstall removes it all
+INTEGRATION_TESTS += tests/integration/deploy.sh
+# SARIF inside a git work tree: URIs relative to its top, nothing outside it physical
+INTEGRATION_TESTS += tests/integration/sarif-repo.sh
 # --stats: figures consistent with a workload's known calls and the trace file; the kernel's
 # BPF statistics back as they were; --bench-floor runs the programs and sends nothing
 INTEGRATION_TESTS += tests/integration/trace-stats.sh

@@ -283,6 +283,13 @@ tests_unit_test_findings_SOURCES = tests/unit/test_findings.c
 tests_unit_test_findings_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_findings_LDADD = $(TEST_ENGINE_LIBS)
 
+# --srcroot's default: the git work tree's top, found without running git
+check_PROGRAMS += tests/unit/test_worktree
+TESTS += tests/unit/test_worktree
+tests_unit_test_worktree_SOURCES = tests/unit/test_worktree.c
+tests_unit_test_worktree_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_worktree_LDADD = $(TEST_ENGINE_LIBS)
+
 # the one check of records at the host's boundary, and the accessors of dio/event.h
 check_PROGRAMS += tests/unit/test_record
 TESTS += tests/unit/test_record

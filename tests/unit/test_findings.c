@@ -124,6 +124,26 @@ static void suppressions_match_by_fingerprint_or_patterns(void **state)
 	suppressions__free(s);
 }
 
+/* a repository's suppression file not yet filled: empty, or comments only */
+static void an_empty_suppression_file_accepts_nothing(void **state)
+{
+	static const char *const texts[] = { "", "# none yet\n// nor here\n", "suppress = ( );\n" };
+	struct dio_finding f = { .size = sizeof(f), .code = "a.b", .path = "/x", .subject = "/x",
+				 .comm = "p", .fingerprint = "00112233aabbccdd" };
+	char err[512] = "";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct suppressions *s = suppressions__load(write_file("empty.supp", texts[i]), err,
+							    sizeof(err));
+
+		if (!s)
+			fail_msg("case %zu refused: %s", i, err);
+		assert_null(suppressions__match(s, &f));
+		suppressions__free(s);
+	}
+}
+
 static void suppression_mistakes_name_the_line(void **state)
 {
 	static const struct { const char *text, *want; } cases[] = {
@@ -346,6 +366,7 @@ int main(void)
 		cmocka_unit_test(fingerprint_is_code_subject_and_process_name),
 		cmocka_unit_test(uri_is_relative_under_srcroot_and_encoded),
 		cmocka_unit_test(suppressions_match_by_fingerprint_or_patterns),
+		cmocka_unit_test(an_empty_suppression_file_accepts_nothing),
 		cmocka_unit_test(suppression_mistakes_name_the_line),
 		cmocka_unit_test(baseline_classifies_and_lists_the_absent),
 		cmocka_unit_test(baseline_of_many_results),

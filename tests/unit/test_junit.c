@@ -73,7 +73,7 @@ static void the_exact_report(void **st)
 
 	assert_string_equal(xml,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"dio\" tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\" "
+		"<testsuites name=\"dio\" tests=\"3\" failures=\"1\" errors=\"0\" "
 		"time=\"1.500\">\n"
 		"  <testsuite name=\"a\" tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\" "
 		"time=\"1.500\" timestamp=\"2024-01-02T03:04:05\" hostname=\"box\">\n"

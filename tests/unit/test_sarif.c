@@ -101,9 +101,14 @@ static void fingerprint_repeats_are_numbered(void **st)
 	has(log, "\"logicalLocations\":[{\"name\":\"pid 2\",\"fullyQualifiedName\":\"pid 2\","
 		 "\"kind\":\"process\"},{\"name\":\"w\",\"fullyQualifiedName\":\"pid 2/tid 3 w\","
 		 "\"kind\":\"thread\"}]");
-	/* the host's URI; a host that gave none: the path as a file URI, and no message */
-	has(log, "\"artifactLocation\":{\"uri\":\"file:///x\"}},\"logicalLocations\"");
-	has(log, "\"artifactLocation\":{\"uri\":\"file:///x%20y\"}},\"logicalLocations\"");
+	/*
+	 * no root: the host's URI; a host that gave none: the path as a file
+	 * URI, and no message; the region is the file's first line
+	 */
+	has(log, "\"artifactLocation\":{\"uri\":\"file:///x\"},\"region\":{\"startLine\":1}},"
+		 "\"logicalLocations\"");
+	has(log, "\"artifactLocation\":{\"uri\":\"file:///x%20y\"},\"region\":{\"startLine\":1}},"
+		 "\"logicalLocations\"");
 	free(log);
 }
 
@@ -129,8 +134,8 @@ static void no_file_goes_on_the_trace_file(void **st)
 	fake_infos = infos;
 	log = run(fx, f, 1, "true");
 	has(log, "\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"run%20%251.dio\","
-		 "\"uriBaseId\":\"SRCROOT\"}},\"message\":{\"text\":\"No file: the trace file "
-		 "that holds the calls.\"}");
+		 "\"uriBaseId\":\"SRCROOT\"},\"region\":{\"startLine\":1}},\"message\":{\"text\":"
+		 "\"No file: the trace file that holds the calls.\"}");
 	has(log, "\"originalUriBaseIds\":{\"SRCROOT\":{\"uri\":\"file://");
 	fake_infos = NULL;
 	free(log);
@@ -153,8 +158,8 @@ static void no_file_goes_on_the_program(void **st)
 	snprintf(cmd, sizeof(cmd), "%s --arg", prog);
 	fake_infos = infos;
 	log = run(fx, f, 1, "true");
-	snprintf(want, sizeof(want), "{\"uri\":\"file://%s\"}},\"message\":{\"text\":\"No file: "
-		 "the program dio traced.\"}", prog);
+	snprintf(want, sizeof(want), "{\"uri\":\"file://%s\"},\"region\":{\"startLine\":1}},"
+		 "\"message\":{\"text\":\"No file: the program dio traced.\"}", prog);
 	has(log, want);
 	free(log);
 	fake_infos = NULL;
@@ -175,11 +180,54 @@ static void no_file_goes_on_the_executable(void **st)
 	assert_true(readlink("/proc/self/exe", exe, sizeof(exe) - 1) > 0);
 	fake_infos = infos;
 	log = run(fx, f, 2, "true");
-	snprintf(want, sizeof(want), "{\"uri\":\"file://%s\"}},\"message\":{\"text\":\"No file: "
-		 "the executable of the process.\"}", exe);
+	snprintf(want, sizeof(want), "{\"uri\":\"file://%s\"},\"region\":{\"startLine\":1}},"
+		 "\"message\":{\"text\":\"No file: the executable of the process.\"}", exe);
 	has(log, want);
 	/* no pid: logical locations only */
 	has(log, "\"locations\":[{\"logicalLocations\":[{\"name\":\"gone\",\"kind\":\"process\"}]}]");
+	free(log);
+	fake_infos = NULL;
+}
+
+/*
+ * With a root (the repository): files outside it, and the trace file and the
+ * program when they are, get no physical location, only logical ones; files
+ * below it are relative
+ */
+static void nothing_outside_the_root_is_physical(void **st)
+{
+	struct fixture *fx = *st;
+	char prog[PATH_MAX], cmd[PATH_MAX + 16];
+	const char *infos[] = { "srcroot", "/nonexistent/repo", "trace", "/tmp/run.dio",
+				"command", cmd, NULL };
+	const struct dio_finding f[] = {
+		FINDING(.code = "a.one", .title = "in", .path = "/nonexistent/repo/d/x.log",
+			.uri = "d/x.log", .uri_base = "SRCROOT", .pid = 4, .tid = 4, .comm = "w"),
+		FINDING(.code = "a.one", .title = "out", .path = "/var/log/x \"y\".log",
+			.uri = "file:///var/log/x%20%22y%22.log", .pid = 4, .tid = 4, .comm = "w"),
+		FINDING(.code = "a.thread", .title = "none", .pid = 4, .tid = 5, .comm = "t"),
+		FINDING(.code = "a.gone", .title = "base", .uri = "file:///old"),
+	};
+	char *log;
+
+	assert_non_null(realpath("/proc/self/exe", prog));
+	snprintf(cmd, sizeof(cmd), "%s --arg", prog);
+	fake_infos = infos;
+	log = run(fx, f, 4, "true");
+	has(log, "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":\"d/x.log\","
+		 "\"uriBaseId\":\"SRCROOT\"},\"region\":{\"startLine\":1}},\"logicalLocations\":"
+		 "[{\"name\":\"w\"");
+	has(log, "\"locations\":[{\"logicalLocations\":[{\"name\":\"/var/log/x \\\"y\\\".log\","
+		 "\"fullyQualifiedName\":\"/var/log/x \\\"y\\\".log\",\"kind\":\"resource\"},"
+		 "{\"name\":\"w\",\"fullyQualifiedName\":\"pid 4\",\"kind\":\"process\"}");
+	/* the trace file and the program are outside the repository: the process only */
+	has(log, "\"locations\":[{\"logicalLocations\":[{\"name\":\"pid 4\",\"fullyQualifiedName\":"
+		 "\"pid 4\",\"kind\":\"process\"},{\"name\":\"t\"");
+	has(log, "\"locations\":[{\"logicalLocations\":[{\"name\":\"file:///old\","
+		 "\"fullyQualifiedName\":\"file:///old\",\"kind\":\"resource\"}]}]");
+	has_not(log, "file:///tmp");
+	has_not(log, "\"uri\":\"file:///var");
+	has_not(log, "No file:");
 	free(log);
 	fake_infos = NULL;
 }
@@ -202,7 +250,7 @@ static void baseline_states_and_suppressions(void **st)
 	has(log, "\"baselineState\":\"unchanged\",\"suppressions\":[{\"kind\":\"external\","
 		 "\"status\":\"accepted\",\"justification\":\"known \\\"bug\\\"\"}]");
 	/* the absent one keeps the baseline's location; SRCROOT is declared, its place unknown */
-	has(log, "{\"uri\":\"g\",\"uriBaseId\":\"SRCROOT\"}}");
+	has(log, "{\"uri\":\"g\",\"uriBaseId\":\"SRCROOT\"},\"region\":{\"startLine\":1}}");
 	has(log, "\"baselineState\":\"absent\"");
 	has(log, "\"originalUriBaseIds\":{\"SRCROOT\":{\"description\":");
 	free(log);
@@ -274,6 +322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(no_file_goes_on_the_program, sink_setup,
 						sink_teardown),
 		cmocka_unit_test_setup_teardown(no_file_goes_on_the_executable, sink_setup,
+						sink_teardown),
+		cmocka_unit_test_setup_teardown(nothing_outside_the_root_is_physical, sink_setup,
 						sink_teardown),
 		cmocka_unit_test_setup_teardown(baseline_states_and_suppressions, sink_setup,
 						sink_teardown),

@@ -19,6 +19,7 @@
 
 #include <dio/event.h>
 #include "engine/tracefile.h"
+#include "engine/weight.h"
 
 #define NREC 60000	/* enough for several 1 MiB blocks */
 
@@ -255,28 +256,71 @@ static uint32_t count_paths(void)
 	return n;
 }
 
+struct copy_out {
+	int from;
+	FILE *to;
+};
+
+static void *copy_out(void *arg)
+{
+	struct copy_out *c = arg;
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(c->from, buf, sizeof(buf))) > 0)
+		assert_int_equal(fwrite(buf, 1, (size_t)n, c->to), (size_t)n);
+	return NULL;
+}
+
 static void test_drop_mode_counts_every_record_it_did_not_write(void **state)
 {
 	uint8_t buf[256];
-	struct tf_writer *w = tf_writer__open(path, 9, NULL, TF_W_DROP);
+	char fifo[80];
+	struct copy_out c;
+	struct tf_writer *w;
 	struct tf_stats st;
-	uint64_t dropped;
+	uint64_t dropped, added = 0, paths = 0;
+	pthread_t th;
 	uint32_t i;
 
 	(void)state;
+	/*
+	 * A writer stuck on a pipe nobody reads yet: behind, however fast this
+	 * machine. Calls only: a path record would wait for it.
+	 */
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	c.from = open(fifo, O_RDONLY | O_NONBLOCK);
+	assert_true(c.from >= 0);
+	w = tf_writer__open(fifo, 9, NULL, TF_W_DROP);
 	assert_non_null(w);
-	/* until the writer thread falls behind the caller's copies */
-	for (i = 0; i < 4 * NREC || (!tf_writer__dropped(w) && i < 400 * NREC); i++)
+	for (i = 0; !tf_writer__dropped(w) && i < 400 * NREC; i++, added++) {
+		if (i % 7 == 3)
+			i++;
 		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
+	}
+	c.to = fopen(path, "w");
+	assert_non_null(c.to);
+	assert_int_equal(fcntl(c.from, F_SETFL, 0), 0);
+	assert_int_equal(pthread_create(&th, NULL, copy_out, &c), 0);
+	/* then every kind, while it catches up */
+	for (uint32_t end = i + 4 * NREC; i < end; i++, added++) {
+		paths += i % 7 == 3;
+		assert_int_equal(tf_writer__add(w, buf, make_rec(i, buf)), 0);
+	}
 	dropped = tf_writer__dropped(w);
 	assert_int_equal(tf_writer__close(w, NULL), 0);
+	pthread_join(th, NULL);
+	close(c.from);
+	assert_int_equal(fclose(c.to), 0);
+	unlink(fifo);
 	read_all(&st, NULL);
-	assert_int_equal(st.records + dropped, i);
+	assert_int_equal(st.records + dropped, added);
 	assert_int_equal(st.bad_blocks, 0);
 	assert_int_equal(st.truncated, 0);
 	/* records were dropped, but no path record: later records need those */
 	assert_true(dropped > 0);
-	assert_int_equal(count_paths(), (i + 3) / 7);
+	assert_int_equal(count_paths(), paths);
 }
 
 static long file_size(void)
@@ -527,6 +571,263 @@ static int teardown(void **state)
 	return rmdir(dir);
 }
 
+struct pace_step {
+	unsigned int queued;
+	int disk;
+	int want;	/* the level tf_pace__next gives */
+};
+
+static void run_pace(struct tf_pace *p, const struct pace_step *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int got = tf_pace__next(p, s[i].queued, s[i].disk);
+
+		if (got != s[i].want)
+			fail_msg("step %zu (queued %u, disk %d): level %d, want %d", i, s[i].queued,
+				 s[i].disk, got, s[i].want);
+	}
+}
+
+static void test_pace_keeps_the_level_while_the_writer_keeps_up(void **state)
+{
+	static const struct pace_step s[] = {
+		{ 1, 0, 3 }, { 2, 0, 3 }, { 3, 0, 3 }, { 1, 0, 3 }, { 3, 1, 3 }, { 1, 0, 3 },
+		{ TF_PACE_HIGH - 1, 0, 3 }, { 1, 0, 3 },
+	};
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 3);
+	run_pace(&p, s, sizeof(s) / sizeof(s[0]));
+	assert_int_equal(p.downs, 0);
+	assert_int_equal(p.ups, 0);
+	assert_int_equal(p.lowest, 3);
+}
+
+static void test_pace_steps_down_one_level_a_block_to_packing_only(void **state)
+{
+	static const struct pace_step s[] = {
+		{ TF_PACE_HIGH, 0, 2 }, { 9, 0, 1 }, { 20, 0, 0 }, { 32, 0, 0 }, { 32, 0, 0 },
+		{ 3, 0, 0 },
+	};
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 3);
+	run_pace(&p, s, sizeof(s) / sizeof(s[0]));
+	assert_int_equal(p.downs, 3);
+	assert_int_equal(p.lowest, 0);
+}
+
+static void test_pace_held_back_by_the_disk_does_not_step_down(void **state)
+{
+	static const struct pace_step s[] = {
+		{ 8, 1, 1 }, { 30, 1, 1 }, { 30, 0, 0 }, { 30, 1, 0 },
+	};
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 1);
+	run_pace(&p, s, sizeof(s) / sizeof(s[0]));
+	assert_int_equal(p.downs, 1);
+}
+
+/* n blocks, each the last of its queue */
+static int calm_blocks(struct tf_pace *p, unsigned int n)
+{
+	int level = -1;
+
+	for (unsigned int i = 0; i < n; i++)
+		level = tf_pace__next(p, 1, 0);
+	return level;
+}
+
+static void test_pace_comes_back_up_after_emptying_its_queue_never_above_the_level(void **state)
+{
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 2);
+	assert_int_equal(tf_pace__next(&p, 10, 0), 1);
+	assert_int_equal(tf_pace__next(&p, 10, 0), 0);
+	assert_int_equal(calm_blocks(&p, TF_PACE_CALM - 1), 0);
+	/* falling behind again starts the count afresh */
+	assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH, 0), 0);
+	assert_int_equal(calm_blocks(&p, TF_PACE_CALM - 1), 0);
+	/* a short queue, emptied again, does not */
+	assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH - 1, 0), 0);
+	assert_int_equal(tf_pace__next(&p, 2, 0), 0);
+	assert_int_equal(calm_blocks(&p, 1), 1);
+	assert_int_equal(calm_blocks(&p, TF_PACE_CALM), 2);
+	assert_int_equal(calm_blocks(&p, 10 * TF_PACE_CALM), 2);
+	assert_int_equal(p.downs, 2);
+	assert_int_equal(p.ups, 2);
+	assert_int_equal(p.lowest, 0);
+	assert_int_equal(p.need, TF_PACE_CALM);
+}
+
+static void test_pace_behind_again_after_a_step_up_waits_twice_as_long(void **state)
+{
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 1);
+	assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH, 0), 0);
+	assert_int_equal(calm_blocks(&p, TF_PACE_CALM), 1);
+	/* level 1 was too much: back down, and the next try waits 2 runs */
+	assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH, 0), 0);
+	assert_int_equal(calm_blocks(&p, 2 * TF_PACE_CALM - 1), 0);
+	assert_int_equal(calm_blocks(&p, 1), 1);
+	/* behind long after the step up: the wait stays as it is */
+	assert_int_equal(calm_blocks(&p, 2 * TF_PACE_CALM + 1), 1);
+	assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH, 0), 0);
+	assert_int_equal(calm_blocks(&p, 2 * TF_PACE_CALM - 1), 0);
+	assert_int_equal(calm_blocks(&p, 1), 1);
+	assert_int_equal(p.need, 2 * TF_PACE_CALM);
+}
+
+static void test_pace_wait_for_a_step_up_is_bounded(void **state)
+{
+	struct tf_pace p;
+
+	(void)state;
+	tf_pace__init(&p, 1);
+	for (int i = 0; i < 20; i++) {
+		assert_int_equal(tf_pace__next(&p, TF_PACE_HIGH, 0), 0);
+		assert_int_equal(calm_blocks(&p, p.need), 1);
+	}
+	assert_int_equal(p.need, TF_PACE_CALM_MAX);
+}
+
+/* the records of the file, which need not be make_rec's */
+static uint64_t count_records(struct tf_stats *st)
+{
+	char err[256] = "";
+	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
+	const void *rec;
+	size_t size;
+	uint64_t n = 0;
+	int ret;
+
+	assert_non_null(r);
+	while ((ret = tf_reader__next(r, &rec, &size)) == 1)
+		n++;
+	assert_int_equal(ret, 0);
+	tf_reader__stats(r, st);
+	tf_reader__close(r);
+	return n;
+}
+
+/* a call record whose arguments are random: packing and zstd cannot shrink them much */
+static size_t random_rec(uint32_t i, uint8_t *buf, uint64_t *x)
+{
+	struct dio_ev_syscall *e = (void *)buf;
+
+	make_rec(1, buf);
+	for (int a = 0; a < 6; a++) {
+		*x ^= *x << 13;
+		*x ^= *x >> 7;
+		*x ^= *x << 17;
+		e->args[a] = *x;
+	}
+	e->hdr.ts = 1000 + i;
+	return sizeof(*e);
+}
+
+/*
+ * path in tmpfs, where a write never waits for a disk: a writer held back by
+ * the disk does not step down, and on a busy machine /tmp's disk may hold it
+ */
+static void path_in_tmpfs(int on)
+{
+	static char saved[sizeof(path)];
+
+	if (on) {
+		memcpy(saved, path, sizeof(path));
+		snprintf(path, sizeof(path), "/dev/shm/dio-test-pace.%d", (int)getpid());
+	} else {
+		unlink(path);
+		memcpy(path, saved, sizeof(path));
+	}
+}
+
+/*
+ * The writer itself: a caller that copies records faster than zstd 9 can
+ * take them keeps blocks queued, and the writer writes them at lower levels;
+ * blocks handed over one at a time then bring it back to the level asked
+ * for. Every record reads back, whatever its block's level.
+ */
+static void test_writer_lowers_its_level_when_behind_and_restores_it(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL, lowered, dropped;
+	struct tf_writer *w;
+	uint8_t buf[256];
+	struct tf_writer_time t;
+	struct tf_stats st;
+	uint32_t i, n;
+
+	(void)state;
+	path_in_tmpfs(1);
+	/*
+	 * The caller as heavy as the writer, so that on a busy machine the writer
+	 * does not keep up by starving it (not allowed without CAP_SYS_NICE).
+	 */
+	weight__raise();
+	w = tf_writer__open(path, 9, NULL, TF_W_DROP);
+	assert_non_null(w);
+	/* more than the writer holds: the queue stays long, records may be dropped */
+	for (i = 0; i < 48 * (1u << 20) / sizeof(struct dio_ev_syscall); i++)
+		assert_int_equal(tf_writer__add(w, buf, random_rec(i, buf, &x)), 0);
+	assert_int_equal(tf_writer__flush(w), 0);
+	tf_writer__time(w, &t);
+	/* how far down depends on this machine's zstd against its memcpy (the steps: above) */
+	assert_int_equal(t.level, 9);
+	assert_true(t.depth >= 1 && t.depth <= 9);
+	assert_true(t.downs >= (uint64_t)t.depth);
+	assert_true(t.lowered > 0);
+	lowered = t.lowered;
+	/* one block at a time, until it is back at 9 (level 9 - downs + ups) */
+	for (n = 0; t.ups < t.downs && n < 9 * TF_PACE_CALM_MAX; n++, i++) {
+		assert_int_equal(tf_writer__add(w, buf, random_rec(i, buf, &x)), 0);
+		assert_int_equal(tf_writer__flush(w), 0);
+		tf_writer__time(w, &t);
+	}
+	assert_int_equal(t.ups, t.downs);
+	/* the first of those blocks were still below level 9 */
+	assert_true(t.lowered > lowered);
+	dropped = tf_writer__dropped(w);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
+	assert_int_equal(count_records(&st) + dropped, i);
+	assert_int_equal(st.bad_blocks, 0);
+	path_in_tmpfs(0);
+}
+
+/* a caller that waits for the writer loses nothing by it: every block at the level asked for */
+static void test_writer_that_is_waited_for_keeps_its_level(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	struct tf_writer *w;
+	uint8_t buf[256];
+	struct tf_writer_time t;
+	struct tf_stats st;
+	uint32_t i;
+
+	(void)state;
+	path_in_tmpfs(1);
+	w = tf_writer__open(path, 9, NULL, 0);
+	assert_non_null(w);
+	for (i = 0; i < 48 * (1u << 20) / sizeof(struct dio_ev_syscall); i++)
+		assert_int_equal(tf_writer__add(w, buf, random_rec(i, buf, &x)), 0);
+	assert_int_equal(tf_writer__flush(w), 0);
+	tf_writer__time(w, &t);
+	assert_int_equal(t.downs, 0);
+	assert_int_equal(t.lowered, 0);
+	assert_int_equal(t.depth, 0);
+	assert_int_equal(tf_writer__close(w, NULL), 0);
+	assert_int_equal(count_records(&st), i);
+	path_in_tmpfs(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -537,6 +838,14 @@ int main(void)
 		cmocka_unit_test(test_writer_size_counts_the_blocks_not_yet_written),
 		cmocka_unit_test(test_final_metadata_is_appended_after_the_records),
 		cmocka_unit_test(test_drop_mode_counts_every_record_it_did_not_write),
+		cmocka_unit_test(test_pace_keeps_the_level_while_the_writer_keeps_up),
+		cmocka_unit_test(test_pace_steps_down_one_level_a_block_to_packing_only),
+		cmocka_unit_test(test_pace_held_back_by_the_disk_does_not_step_down),
+		cmocka_unit_test(test_pace_comes_back_up_after_emptying_its_queue_never_above_the_level),
+		cmocka_unit_test(test_pace_behind_again_after_a_step_up_waits_twice_as_long),
+		cmocka_unit_test(test_pace_wait_for_a_step_up_is_bounded),
+		cmocka_unit_test(test_writer_lowers_its_level_when_behind_and_restores_it),
+		cmocka_unit_test(test_writer_that_is_waited_for_keeps_its_level),
 		cmocka_unit_test(test_cut_short_file_yields_every_complete_block),
 		cmocka_unit_test(test_flipped_bits_cost_only_the_blocks_they_hit),
 		cmocka_unit_test(test_bad_files_give_one_line_errors),
