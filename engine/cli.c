@@ -31,17 +31,6 @@
 #define SEE_HELP "see 'dio %s --help'"
 #define CLI_MAX	96	/* the rows one command can know */
 
-/* How a command reads its command line. */
-struct cli_cmd {
-	unsigned int cmd;		/* the CMD_* whose rows it takes */
-	unsigned int knows;		/* the CMD_* whose rows it knows, to refuse them by name */
-	const char *refuse;		/* its refusal after "--NAME "; NULL: the row's why_not */
-	const struct opt_def *own;	/* its own rows (their fields in own_base), first */
-	size_t nown;
-	void *own_base;
-	int in_order;			/* options end at the first argument: a command follows */
-};
-
 /* getopt's tables for one command, made of its rows */
 struct cli_table {
 	const struct opt_def *row[CLI_MAX];
@@ -112,6 +101,12 @@ static void print_rows(FILE *f, const struct opt_def *d, const struct opt_def *e
 void cli_help(FILE *f, const struct opt_def *rows, size_t n)
 {
 	print_rows(f, rows, rows + n, ~0u, 0, 0);
+}
+
+void cli_help_rows(FILE *f, const struct opt_def *from, const struct opt_def *end,
+		   unsigned int cmds)
+{
+	print_rows(f, from, end, cmds, 0, 0);
 }
 
 void cli_usage(FILE *f, const char *cmd)
@@ -445,9 +440,9 @@ static int read_options(const struct cli_table *t, const struct cli_cmd *c, int 
  * A tracing command's command line: -C and --help first, the config file,
  * then every option. 0 to run, 1 after --help, or -errno.
  */
-static int parse_tracing(const struct cli_cmd *c, int argc, char **argv,
-			 void (*usage)(FILE *f, const char *cmd), struct options *o, char *err,
-			 size_t errlen)
+int cli_parse_tracing(const struct cli_cmd *c, int argc, char **argv,
+		      void (*usage)(FILE *f, const char *cmd), struct options *o, char *err,
+		      size_t errlen)
 {
 	const char *file = NULL;
 	struct cli_table t;
@@ -489,318 +484,38 @@ int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t 
 		.cmd = strcmp(argv[0], "record") ? CMD_TRACE : CMD_RECORD,
 		.knows = CMD_TRACE | CMD_RECORD, .in_order = 1,
 	};
-	char spec[PATH_MAX + 16];
-	int e = parse_tracing(&c, argc, argv, cli_usage, o, err, errlen);
+	int e = cli_parse_tracing(&c, argc, argv, cli_usage, o, err, errlen);
 
 	if (e || !o->report)
 		return e;
-	/* --report: the html sink beside the console (or the sinks --sink named) */
-	if (!o->nsinks && !o->findings_only)
-		e = options_add_plugin(o, 1, "console", err, errlen);
-	snprintf(spec, sizeof(spec), "html:file=%s", o->report);
-	return e ? e : options_add_plugin(o, 1, spec, err, errlen);
+	return spec__report(o, o->report, err, errlen);
 }
 
-int cli_trace_args(int argc, char **argv, struct options *o, int *code)
+int cli_read(const struct cli_cmd *c, int argc, char **argv, struct options *o,
+	     struct cli_given *g, char *err, size_t errlen)
 {
-	char err[1024];
-	int e = cli_parse_trace(argc, argv, o, err, sizeof(err));
-
-	if (e == 1) {
-		*code = 0;
-		return 1;
-	}
-	if (e) {
-		die_msg("%s", err);
-		*code = 2;
-		return 1;
-	}
-	return 0;
-}
-
-int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
-		     size_t errlen)
-{
-	/* no in_order: options may follow the trace file (dio analyze run.dio --analyzer x) */
-	static const struct cli_cmd c = { .cmd = CMD_REPLAY };
 	const char *file = NULL;
 	struct cli_table t;
 	struct seen st = { .cmd = argv[0] };
 	int e, help = 0;
 
-	e = table_build(&t, &c, o, argv[0], err, errlen);
+	e = table_build(&t, c, o, argv[0], err, errlen);
 	if (e)
 		return e;
-	/* the replay's own options, which may follow the trace file: dio analyze run.dio -C x */
+	/* the command's own options, which may follow its files: dio analyze run.dio -C x */
 	prescan(argc, argv, t.shortopts, t.lo, &file, &help);
-	e = load_config(file, o, err, errlen);
-	if (e)
-		return e;
-	/* the config's targets and filters are for tracing; here the command line filters */
-	o->npids = o->ntids = 0;
-	o->comm[0] = 0;
-	options_clear_list(o, "path");
-	options_clear_list(o, "exclude-path");
-	free(o->syscalls);
-	o->syscalls = NULL;
-	o->since = o->until = -1;
-	e = read_options(&t, &c, argc, argv, o, &st, err, errlen);
-	if (e)
-		goto cleanup;
-	memset(o->sel, 1, sizeof(o->sel));
-	if (o->syscalls) {
-		e = syscalls_select(o->syscalls, o->sel, err, errlen);
-		if (e)
-			goto cleanup;
-	}
-	/* --format json: the json sink in the console's place, on the same output */
-	if (o->json) {
-		char spec[1100];
-
-		snprintf(spec, sizeof(spec), "json:file=%s", o->output ? o->output : "-");
-		if (strchr(spec + 10, ',')) {
-			snprintf(err, errlen, "--format json: the output file name may not contain ','");
-			e = -EINVAL;
-			goto cleanup;
-		}
-		e = options_add_plugin(o, 1, spec, err, errlen);
-		if (e)
-			goto cleanup;
-	}
-	if (optind != argc - 1) {
-		snprintf(err, errlen, "%s: give exactly one trace file (dio %s run.dio)", argv[0],
-			 argv[0]);
-		e = -EINVAL;
-		goto cleanup;
-	}
-	*trace = argv[optind];
-cleanup:
-	seen_free(&st);
-	return e;
-}
-
-/* ---- dio diff ------------------------------------------------------------- */
-
-/* A pointer into argv, not a copy: -o FILE */
-static int set_argv(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
-{
-	*(const char **)((char *)base + d->off) = v;
-	return 0;
-}
-
-/* A whole number for one of diff's own options, with the range in the message. */
-static int diff_number(const struct opt_def *d, const char *v, void *base, const char *example,
-		       char *err, size_t errlen)
-{
-	if (!parse_long(v, 0, (long)d->max, (long *)((char *)base + d->off)))
-		return 0;
-	snprintf(err, errlen, "--%s %s: give a whole number from 0 to %ld, e.g. --%s %s", d->name,
-		 v, (long)d->max, d->name, example);
-	return -EINVAL;
-}
-
-static int set_regress(void *base, const struct opt_def *d, const char *v, char *err,
-		       size_t errlen)
-{
-	return diff_number(d, v, base, "50", err, errlen);
-}
-
-static int set_min_calls(void *base, const struct opt_def *d, const char *v, char *err,
-			 size_t errlen)
-{
-	return diff_number(d, v, base, "100", err, errlen);
-}
-
-#define DIFF_FIELD(f)	.off = offsetof(struct diff_args, f), \
-			.size = sizeof(((struct diff_args *)0)->f), .cmds = CMD_DIFF
-
-/* dio diff's own options; it takes --analyzer, --srcroot, --fail-on, --suppress and -C too */
-const struct opt_def cli_diff_opts[] = {
-	{ .name = "output", .letter = 'o', .kind = OPT_CUSTOM, .set = set_argv, DIFF_FIELD(output),
-	  .arg = "FILE", .help = "write the diff to FILE (default: standard output)" },
-	{ .name = "format", .kind = OPT_CUSTOM, .set = optdefs__format, DIFF_FIELD(json),
-	  .arg = "text|json", .help = "one JSON object instead of the tables" },
-	{ .name = "fail-on-regress", .kind = OPT_CUSTOM, .set = set_regress,
-	  DIFF_FIELD(regress_pct), .max = 1000000, .arg = "PCT",
-	  .help = "exit 3 when calls, errors, fsyncs/s or opens/s (of\n"
-		  "a row, or in all) or a p99 latency grew by more than\n"
-		  "PCT percent; each such row is named on stderr" },
-	{ .name = "min-calls", .kind = OPT_CUSTOM, .set = set_min_calls, DIFF_FIELD(min_calls),
-	  .max = 1000000000, .arg = "N",
-	  .help = "rows with fewer calls on both sides never fail and\n"
-		  "show no rates; latencies are compared with N calls\n"
-		  "on both sides (default " STR(DIFF_MIN_CALLS) ")" },
-};
-
-const size_t cli_diff_nopts = sizeof(cli_diff_opts) / sizeof(cli_diff_opts[0]);
-
-int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
-		   size_t errlen)
-{
-	const struct cli_cmd c = { .cmd = CMD_DIFF, .own = cli_diff_opts, .nown = cli_diff_nopts,
-				   .own_base = d };
-	const char *file = NULL;
-	struct cli_table t;
-	struct seen st = { .cmd = argv[0] };
-	int e, help = 0;
-
-	memset(d, 0, sizeof(*d));
-	d->regress_pct = -1;
-	d->min_calls = DIFF_MIN_CALLS;
-	e = table_build(&t, &c, o, argv[0], err, errlen);
-	if (e)
-		return e;
-	prescan(argc, argv, t.shortopts, t.lo, &file, &help);
-	if (help)
+	if (help && c->help_stops)
 		return 1;
 	e = load_config(file, o, err, errlen);
 	if (e)
 		return e;
-	/*
-	 * From the config, the analyzers' settings, --srcroot and --suppress
-	 * hold; its sinks, output and baseline are for a trace, not a diff.
-	 */
-	options_clear_list(o, "sink");
-	free(o->output);
-	o->output = NULL;
-	free(o->baseline);
-	o->baseline = NULL;
-	e = read_options(&t, &c, argc, argv, o, &st, err, errlen);
-	/* every analyzer unless the command line names some */
-	if (!e && !given(&t, &st, "analyzer")) {
-		options_clear_list(o, "analyzer");
-		e = options_add_plugin(o, 0, "all", err, errlen);
-	}
-	if (!e && optind != argc - 2) {
-		snprintf(err, errlen, "diff: give two trace files (dio diff before.dio after.dio)");
-		e = -EINVAL;
-	}
-	if (!e) {
-		d->file[0] = argv[optind];
-		d->file[1] = argv[optind + 1];
+	if (c->after_config)
+		c->after_config(o);
+	e = read_options(&t, c, argc, argv, o, &st, err, errlen);
+	if (g) {
+		g->sink = given(&t, &st, "sink");
+		g->analyzer = given(&t, &st, "analyzer");
 	}
 	seen_free(&st);
 	return e;
-}
-
-/* ---- dio top ------------------------------------------------------------- */
-
-void cli_top_usage(FILE *f)
-{
-	const struct opt_def *what = opt_defs + 1;
-
-	fputs(
-"usage: dio top [OPTIONS] [--] COMMAND [ARGS...]\n"
-"       dio top [OPTIONS] -p PID[,PID...] | -a\n"
-"\n"
-"Show the busiest processes, threads and files by storage calls, bytes and\n"
-"time in the calls, with block request latency and run-queue wait per process,\n"
-"every second. The kernel counts the calls in maps: no record per call.\n"
-"\n"
-"What to count (as dio trace):\n", f);
-	/* the filters: the first section of dio trace's options */
-	while (what < opt_defs + opt_ndefs && !what->section)
-		what++;
-	print_rows(f, opt_defs, what, CMD_TOP, 0, 0);
-	fputs(
-"      --mode detailed|raw   raw: no file lookups (no files shown)\n"
-"      --attach auto|syscall|raw, --tag-table N, --inflight-table N\n"
-"                            as dio trace\n"
-"      --no-block, --no-runq no block latency, no run-queue wait\n"
-"How to show it:\n", f);
-	cli_help(f, cli_top_opts, cli_top_nopts);
-	fputs(
-"      --stats               at exit, where dio's own time went (as dio trace)\n"
-"  -C, --config FILE         config file (its filters apply)\n"
-"  -h, --help                this text\n"
-"\n"
-"Keys on a terminal: c, b, t sort by calls, bytes, time; S cumulative on or off;\n"
-"q quits. With a COMMAND, dio top shows a last frame when it exits and exits\n"
-"with its status.\n"
-"\n"
-"Examples:\n"
-"  sudo dio top -a\n"
-"  sudo dio top -p 1234 --sort bytes\n"
-"  sudo dio top -b -n 5 --path /var/lib/postgresql -a\n"
-"  sudo dio top -b -S -- ./server\n", f);
-}
-
-static int set_sort(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
-{
-	static const char *const names[] = { "calls", "bytes", "time" };
-	struct top_args *t = base;
-
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(v, names[i])) {
-			t->sort = i;
-			return 0;
-		}
-	snprintf(err, errlen, "--sort %s: use calls, bytes or time", v);
-	return -EINVAL;
-}
-
-static int set_delay(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
-{
-	struct top_args *t = base;
-
-	if (parse_seconds(v, &t->delay) || t->delay < 0.05 || t->delay > 86400) {
-		snprintf(err, errlen, "-d %s: give the seconds between frames, 0.05 to 86400, e.g. -d 2",
-			 v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_iterations(void *base, const struct opt_def *d, const char *v, char *err,
-			  size_t errlen)
-{
-	struct top_args *t = base;
-
-	if (!parse_long(v, 1, 1000000000, &t->iterations))
-		return 0;
-	snprintf(err, errlen, "-n %s: give the number of frames, 1 or more, e.g. -n 5", v);
-	return -EINVAL;
-}
-
-#define TOP_FIELD(f)	.off = offsetof(struct top_args, f), \
-			.size = sizeof(((struct top_args *)0)->f), .cmds = CMD_TOP
-
-/* dio top's own options; it takes dio trace's filters too (CMD_TOP in the table) */
-const struct opt_def cli_top_opts[] = {
-	{ .name = "batch", .letter = 'b', .kind = OPT_FLAG, TOP_FIELD(batch), .val = 1,
-	  .help = "plain lines, frame after frame (files, pipes)" },
-	{ .name = "delay", .letter = 'd', .kind = OPT_CUSTOM, .set = set_delay, TOP_FIELD(delay),
-	  .arg = "SECONDS", .help = "between frames (default 1)" },
-	{ .name = "iterations", .letter = 'n', .kind = OPT_CUSTOM, .set = set_iterations,
-	  TOP_FIELD(iterations), .arg = "COUNT", .help = "stop after COUNT frames" },
-	{ .name = "sort", .kind = OPT_CUSTOM, .set = set_sort, TOP_FIELD(sort),
-	  .arg = "calls|bytes|time", .help = "order of the rows (default calls)" },
-	{ .name = "cumulative", .letter = 'S', .kind = OPT_FLAG, TOP_FIELD(cumulative), .val = 1,
-	  .help = "totals since the start instead of the last interval" },
-};
-
-const size_t cli_top_nopts = sizeof(cli_top_opts) / sizeof(cli_top_opts[0]);
-
-static void top_usage(FILE *f, const char *cmd)
-{
-	(void)cmd;
-	cli_top_usage(f);
-}
-
-/*
- * dio trace's options that do not say what to count are in top's table too,
- * so that they are refused by name
- */
-int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
-		  size_t errlen)
-{
-	const struct cli_cmd c = {
-		.cmd = CMD_TOP, .knows = CMD_TRACE | CMD_RECORD,
-		.refuse = "is an option of dio trace, not of dio top; see 'dio top --help'",
-		.own = cli_top_opts, .nown = cli_top_nopts, .own_base = t, .in_order = 1,
-	};
-
-	memset(t, 0, sizeof(*t));
-	t->delay = 1;
-	return parse_tracing(&c, argc, argv, top_usage, o, err, errlen);
 }

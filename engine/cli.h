@@ -15,69 +15,48 @@
  * message in err for bad input.
  */
 int cli_parse_trace(int argc, char **argv, struct options *o, char *err, size_t errlen);
-/*
- * cli_parse_trace for a command: prints the error itself. 0 to go on; else
- * stop with *code (0 after --help, 2 for a bad command line).
- */
-int cli_trace_args(int argc, char **argv, struct options *o, int *code);
-/*
- * dio dump / dio analyze FILE [-o OUT] [-t|-tt|-ttt] [-T] [-q] [--no-details]
- * [--analyzer ...] [--sink ...] [--no-summary] [-C FILE]; argv[0] is the
- * command's name. *trace points into argv. 0, or -errno with a message in err.
- */
-int cli_parse_replay(int argc, char **argv, struct options *o, const char **trace, char *err,
-		     size_t errlen);
+/* Which module lists the command line named (their config file's lists are then gone) */
+struct cli_given {
+	int sink, analyzer;
+};
+
 /* dio trace's --help (cmd "trace") or dio record's ("record"), made of the option table */
 void cli_usage(FILE *f, const char *cmd);
 /* The --help lines of a command's own rows, in their order */
 void cli_help(FILE *f, const struct opt_def *rows, size_t n);
 
-#define DIFF_MIN_CALLS	100	/* --min-calls by default */
-
-/* dio diff's own settings; --analyzer, --srcroot, --fail-on, --suppress and -C go to options */
-struct diff_args {
-	const char *file[2];	/* A and B, pointing into argv */
-	const char *output;	/* -o FILE, into argv; NULL: standard output */
-	int json;		/* --format json */
-	long regress_pct;	/* --fail-on-regress PCT; -1: not given */
-	long min_calls;		/* --min-calls N */
+/* How a command reads its command line. */
+struct cli_cmd {
+	unsigned int cmd;		/* the CMD_* whose rows it takes */
+	unsigned int knows;		/* the CMD_* whose rows it knows, to refuse them by name */
+	const char *refuse;		/* its refusal after "--NAME "; NULL: the row's why_not */
+	const struct opt_def *own;	/* its own rows (their fields in own_base), first */
+	size_t nown;
+	void *own_base;
+	int in_order;			/* options end at the first argument: a command follows */
+	int help_stops;			/* cli_read: -h/--help returns 1 before anything is read */
+	/* cli_read: what the command drops of the config file's values, before its options */
+	void (*after_config)(struct options *o);
 };
 
 /*
- * dio diff A B [-o FILE] [--format text|json] [--fail-on-regress PCT]
- * [--min-calls N] [--analyzer NAME ...] [--srcroot DIR] [--fail-on LEVEL]
- * [--suppress FILE] [-C FILE]; argv[0] is "diff". Without --analyzer, every
- * analyzer. The config's sinks, output and baseline are dropped. 0, 1 when
- * --help was given (the caller prints it), or -errno with a one-line message
- * in err.
+ * A tracing command's command line: -C and --help (usage printed on
+ * stdout) first, the config file, then every option, and the checks of
+ * options_finish. 0 to run, 1 after --help, or -errno with a message.
  */
-int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
-		   size_t errlen);
-
-/* dio top's own settings; its filters go to options */
-enum top_sort { TOP_SORT_CALLS = 0, TOP_SORT_BYTES, TOP_SORT_TIME };
-
-struct top_args {
-	int batch;		/* -b: plain lines, frame after frame, no screen control */
-	double delay;		/* -d SECONDS between frames, default 1 */
-	long iterations;	/* -n COUNT frames, 0: until stopped */
-	enum top_sort sort;	/* --sort calls|bytes|time */
-	int cumulative;		/* -S: totals since the start, not the last interval */
-};
-
+int cli_parse_tracing(const struct cli_cmd *c, int argc, char **argv,
+		      void (*usage)(FILE *f, const char *cmd), struct options *o, char *err,
+		      size_t errlen);
 /*
- * dio top [-b] [-d SECONDS] [-n COUNT] [--sort calls|bytes|time] [-S] and
- * dio trace's filters (-p, -a, --tid, --comm, --cgroup, --path,
- * --exclude-path, --only-files, -e/--syscalls, --mode, --attach, --no-block,
- * --no-runq, -C) [--] [COMMAND ARGS]; argv[0] is "top". Returns 0 to run, 1
- * when --help was printed, -EINVAL with a one-line message in err.
+ * Any other command's: -C and (with help_stops) --help first, the config
+ * file, c->after_config, then every option of argv; optind is left at the
+ * first argument that is not one. g (may be NULL) says which module lists
+ * the command line named. 0, 1 after --help, or -errno with a message.
  */
-int cli_parse_top(int argc, char **argv, struct options *o, struct top_args *t, char *err,
-		  size_t errlen);
-
-/* The own options of dio diff (in struct diff_args) and dio top (in struct top_args) */
-extern const struct opt_def cli_diff_opts[], cli_top_opts[];
-extern const size_t cli_diff_nopts, cli_top_nopts;
-void cli_top_usage(FILE *f);
+int cli_read(const struct cli_cmd *c, int argc, char **argv, struct options *o,
+	     struct cli_given *g, char *err, size_t errlen);
+/* The --help lines of the table's rows from..end that the commands cmds take */
+void cli_help_rows(FILE *f, const struct opt_def *from, const struct opt_def *end,
+		   unsigned int cmds);
 
 #endif

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The engine is a static library (so unit tests link the same code) plus main.c.
+# The engine is a static library (so unit tests link the same code); the dio program is cmd/.
 noinst_LIBRARIES += engine/libdioengine.a
 engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS) \
 	$(LIBCURL_CFLAGS)
@@ -14,6 +14,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/ofdtab.c engine/ofdtab.h \
 	engine/plugin.c engine/plugin.h \
 	engine/options.c engine/options.h \
+	engine/spec.c engine/spec.h \
 	engine/optdefs.c engine/optdefs.h \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \
@@ -33,7 +34,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/pack.c engine/pack.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
-	engine/diff.c engine/diff.h \
+	engine/recorder.c engine/recorder.h \
 	engine/lathist.c engine/lathist.h \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h \
@@ -48,8 +49,3 @@ engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 
 DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS) \
 	$(LIBCURL_LIBS)
-
-bin_PROGRAMS += dio
-dio_SOURCES = engine/main.c
-dio_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS)
-dio_LDADD = $(DIO_ENGINE_LIBS)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Loading, configuring and starting the modules of a session. The console
- * sink's options have strace's names on the command line (-o, -t, -T, -q);
- * they reach it here, as does -o for the summary's tables.
+ * Loading, configuring and starting the modules of a session spec (spec.c),
+ * with the settings the spec's shortcuts give them (-o, -t, -T, -q for the
+ * console, -o for the summary's tables).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,51 +16,27 @@ struct modules *modules__new(void)
 	return calloc(1, sizeof(struct modules));
 }
 
-static const char *time_name(enum time_style t)
-{
-	switch (t) {
-	case TIME_T: return "t";
-	case TIME_TT: return "tt";
-	case TIME_TTT: return "ttt";
-	default: return "";
-	}
-}
-
-/* -o, -t, -T, -q, --no-details are the console sink's options under strace's names */
-static int console_shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
-{
-	const char *w = "command line";
-	int e = 0;
-
-	if (o->output)
-		e = plugin__set(p, "output", o->output, w, err, errlen);
-	if (!e && o->time != TIME_NONE)
-		e = plugin__set(p, "time", time_name(o->time), w, err, errlen);
-	if (!e && o->durations)
-		e = plugin__set(p, "durations", "true", w, err, errlen);
-	if (!e && o->strsize) {
-		char v[16];
-
-		snprintf(v, sizeof(v), "%u", o->strsize);
-		e = plugin__set(p, "strsize", v, w, err, errlen);
-	}
-	if (!e && o->quiet)
-		e = plugin__set(p, "events", "false", w, err, errlen);
-	if (!e && !o->details)
-		e = plugin__set(p, "details", "false", w, err, errlen);
-	if (!e && o->hints)
-		e = plugin__set(p, "hints", "true", w, err, errlen);
-	return e;
-}
-
-/* A module's output= option, unless the user set it; 0 when it has none. */
-static int default_output(struct plugin *p, const char *path, char *err, size_t errlen)
+/* A module's option key, unless the config or the module's selection set it; 0 when it has none. */
+static int set_default(struct plugin *p, const char *key, const char *val, char *err,
+		       size_t errlen)
 {
 	for (int i = 0; i < p->nopts; i++)
-		if (!strcmp(p->options[i].name, "output") && p->options[i].type == DIO_OPT_STRING &&
+		if (!strcmp(p->options[i].name, key) && p->options[i].type == DIO_OPT_STRING &&
 		    !p->opts[i].set)
-			return plugin__set(p, "output", path, "command line", err, errlen);
+			return plugin__set(p, key, val, "command line", err, errlen);
 	return 0;
+}
+
+/* What the options say to this module beside its own key=value (spec.c) */
+static int shortcuts(struct plugin *p, const struct options *o, char *err, size_t errlen)
+{
+	struct spec_kv kv[SPEC_SHORTCUTS_MAX];
+	int n = spec__shortcuts(o, p->kind == PLUGIN_SINK, p->name, kv, SPEC_SHORTCUTS_MAX), e = 0;
+
+	for (int i = 0; !e && i < n; i++)
+		e = kv[i].unset_only ? set_default(p, kv[i].key, kv[i].val, err, errlen) :
+		    plugin__set(p, kv[i].key, kv[i].val, "command line", err, errlen);
+	return e;
 }
 
 static int add_plugin(struct modules *m, const struct options *o, int kind, const char *name,
@@ -93,40 +69,28 @@ static int add_plugin(struct modules *m, const struct options *o, int kind, cons
 	p->ctx = &m->ctx[m->n];
 	m->n++;
 	e = plugin__configure(p, o, sel, err, errlen);
-	if (!e && kind == PLUGIN_SINK && !strcmp(p->name, "console"))
-		e = console_shortcuts(p, o, err, errlen);
-	/* -o FILE: the summary's tables follow the events into FILE */
-	if (!e && kind == PLUGIN_ANALYZER && !strcmp(p->name, "summary") && o->output)
-		e = default_output(p, o->output, err, errlen);
-	/* findings alone: tables an analyzer prints at the end are not wanted */
-	if (!e && kind == PLUGIN_ANALYZER && o->findings_only)
-		e = default_output(p, "/dev/null", err, errlen);
+	if (!e)
+		e = shortcuts(p, o, err, errlen);
 	return e;
 }
 
 /* every analyzer on the search path, for --analyzer all */
 static int add_all_analyzers(struct modules *m, const struct options *o, char *err, size_t errlen)
 {
-	char *buf = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int e = 0;
+	char **names;
+	int n = plugin__names(PLUGIN_ANALYZER, &names), e = 0;
 
-	if (!f)
-		return -ENOMEM;
-	plugin__list(PLUGIN_ANALYZER, f);
-	fclose(f);
-	for (line = strtok_r(buf, "\n", &save); line && !e; line = strtok_r(NULL, "\n", &save)) {
-		char name[64];
-
-		if (line[0] == ' ' || sscanf(line, "%63s", name) != 1)
-			continue;
-		/* --no-summary holds for "all" too */
-		if (o->no_summary && !strcmp(name, "summary"))
-			continue;
-		e = add_plugin(m, o, PLUGIN_ANALYZER, name, NULL, err, errlen);
+	if (n < 0) {
+		snprintf(err, errlen, "out of memory");
+		return n;
 	}
-	free(buf);
+	for (int i = 0; i < n && !e; i++) {
+		/* --no-summary holds for "all" too */
+		if (o->no_summary && !strcmp(names[i], "summary"))
+			continue;
+		e = add_plugin(m, o, PLUGIN_ANALYZER, names[i], NULL, err, errlen);
+	}
+	plugin__free_names(names, n);
 	return e;
 }
 

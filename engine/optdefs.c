@@ -253,20 +253,6 @@ static int set_srcroot(void *base, const struct opt_def *d, const char *v, char 
 	return 0;
 }
 
-static int set_report(void *base, const struct opt_def *d, const char *v, char *err,
-		      size_t errlen)
-{
-	struct options *o = base;
-
-	if (!*v || strchr(v, ',')) {
-		snprintf(err, errlen, "--report '%s': give the page's file name, without ','", v);
-		return -EINVAL;
-	}
-	free(o->report);
-	o->report = strdup(v);
-	return o->report ? 0 : -ENOMEM;
-}
-
 /* --since/--until SECONDS after the trace's first record */
 static int set_offset(void *base, const struct opt_def *d, const char *v, char *err,
 		      size_t errlen)
@@ -443,7 +429,8 @@ const struct opt_def opt_defs[] = {
 	  .cmds = TRACING | CMD_REPLAY,
 	  .help = "print info findings (hints) on the console too;\n"
 		  "otherwise one line counts them (files keep them)" },
-	{ .name = "report", .kind = OPT_CUSTOM, .set = set_report, .cmds = TRACING,
+	{ .name = "report", .kind = OPT_STRING, FIELD(report),
+	  .hint = "give the page's file name, e.g. --report run.html", .cmds = TRACING,
 	  .arg = "PAGE.html", .help = "at exit, a self-contained HTML page (dio report)" },
 	{ .name = "stats", .kind = OPT_FLAG, FIELD(stats), .val = 1, .cmds = TRACING | CMD_TOP,
 	  .help = "at exit, where dio's time went (stderr): probe ns\n"

@@ -37,30 +37,6 @@ void options_init(struct options *o)
 	o->attach = ATTACH_AUTO;
 }
 
-static void free_sel(struct plugin_sel *s)
-{
-	free(s->name);
-	for (int i = 0; i < s->nkv; i++) {
-		free(s->key[i]);
-		free(s->val[i]);
-		/* where[] points to "command line" (static) or to origin */
-	}
-	free(s->origin);
-	memset(s, 0, sizeof(*s));
-}
-
-static void free_group(struct plugin_group *g)
-{
-	free(g->kind);
-	free(g->name);
-	for (int i = 0; i < g->nkv; i++) {
-		free(g->key[i]);
-		free(g->val[i]);
-		free(g->where[i]);
-	}
-	memset(g, 0, sizeof(*g));
-}
-
 /*
  * Frees every string the options own and leaves o as options_init() does, so
  * it is safe after a parse that failed half-way and safe to call twice. The
@@ -82,11 +58,11 @@ void options_free(struct options *o)
 	for (int i = 0; i < o->nexclude; i++)
 		free(o->exclude[i]);
 	for (int i = 0; i < o->nanalyzers; i++)
-		free_sel(&o->analyzers[i]);
+		spec__free_sel(&o->analyzers[i]);
 	for (int i = 0; i < o->nsinks; i++)
-		free_sel(&o->sinks[i]);
+		spec__free_sel(&o->sinks[i]);
 	for (int i = 0; i < o->ngroups; i++)
-		free_group(&o->groups[i]);
+		spec__free_group(&o->groups[i]);
 	options_init(o);
 }
 
@@ -102,11 +78,11 @@ void options_clear_list(struct options *o, const char *name)
 		o->nexclude = 0;
 	} else if (!strcmp(name, "analyzer")) {
 		for (int i = 0; i < o->nanalyzers; i++)
-			free_sel(&o->analyzers[i]);
+			spec__free_sel(&o->analyzers[i]);
 		o->nanalyzers = 0;
 	} else if (!strcmp(name, "sink")) {
 		for (int i = 0; i < o->nsinks; i++)
-			free_sel(&o->sinks[i]);
+			spec__free_sel(&o->sinks[i]);
 		o->nsinks = 0;
 	}
 }
@@ -285,125 +261,6 @@ int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_
 		break;
 	}
 	return d->set(base, d, v, err, errlen);
-}
-
-/* Module names are file names looked up on the search path: no '/', nothing odd. */
-static int plugin_name_ok(const char *name, size_t len)
-{
-	if (!len)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		char c = name[i];
-
-		if (!(c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9')))
-			return 0;
-	}
-	return 1;
-}
-
-static int plugin_path_ok(const char *name, size_t len)
-{
-	return len > 3 && !memcmp(name + len - 3, ".so", 3);
-}
-
-/*
- * The ':' that starts the options, or NULL. A path may hold ':' itself (a
- * build directory named "a:b"): when the text up to the first ".so" that ends
- * the name has a '/' and no '=', that is the path and the options follow it.
- */
-static const char *plugin_name_end(const char *spec)
-{
-	for (const char *so = strstr(spec, ".so"); so; so = strstr(so + 1, ".so")) {
-		if (so[3] != ':' && so[3])
-			continue;
-		if (memchr(spec, '/', so - spec) && !memchr(spec, '=', so - spec))
-			return so[3] ? so + 3 : NULL;
-		break;
-	}
-	return strchr(spec, ':');
-}
-
-/*
- * NAME[:key=value[,key=value...]]. The entry is built aside and appended only
- * when all of it is valid, so a failed call leaves nothing half-made in o.
- * Keys and values are copied; where[] is the static "command line", which the
- * config file replaces with its own static string.
- */
-int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen)
-{
-	const char *opt = sink ? "--sink" : "--analyzer";
-	int *n = sink ? &o->nsinks : &o->nanalyzers;
-	struct plugin_sel s = { 0 };
-	const char *colon, *p;
-	size_t nlen;
-
-	if (!spec || !*spec || *spec == ':') {
-		snprintf(err, errlen, "%s: give a module name or a path to a .so, e.g. %s", opt,
-			 sink ? "--sink console" : "--analyzer summary");
-		return -EINVAL;
-	}
-	colon = plugin_name_end(spec);
-	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-	if (memchr(spec, '/', nlen) ? !plugin_path_ok(spec, nlen) : !plugin_name_ok(spec, nlen)) {
-		snprintf(err, errlen,
-			 "%s: '%.*s' is neither a module name nor a path to a .so; see 'dio list %ss'",
-			 opt, (int)nlen, spec, sink ? "sink" : "analyzer");
-		return -EINVAL;
-	}
-	/* "all" loads every analyzer; their options go by name, not to the lot */
-	if (nlen == 3 && !memcmp(spec, "all", 3)) {
-		if (sink) {
-			snprintf(err, errlen,
-				 "--sink: 'all' is only for --analyzer; name each sink");
-			return -EINVAL;
-		}
-		if (colon) {
-			snprintf(err, errlen,
-				 "--analyzer all: takes no options; give them per analyzer, e.g. --analyzer summary:top=10");
-			return -EINVAL;
-		}
-	}
-	if (*n == OPT_MAX_PLUGINS) {
-		snprintf(err, errlen, "%s: at most %d modules", opt, OPT_MAX_PLUGINS);
-		return -EINVAL;
-	}
-	s.name = strndup(spec, nlen);
-	if (!s.name)
-		goto nomem;
-	for (p = colon; p; ) {
-		const char *kv = p + 1, *eq;
-		size_t len = strcspn(kv, ",");
-
-		p = kv[len] ? kv + len : NULL;
-		eq = memchr(kv, '=', len);
-		if (!eq || eq == kv) {
-			snprintf(err, errlen, "%s %s: '%.*s' is not key=value", opt, s.name,
-				 (int)len, kv);
-			free_sel(&s);
-			return -EINVAL;
-		}
-		if (s.nkv == OPT_MAX_KV) {
-			snprintf(err, errlen, "%s %s: at most %d options", opt, s.name, OPT_MAX_KV);
-			free_sel(&s);
-			return -EINVAL;
-		}
-		s.key[s.nkv] = strndup(kv, eq - kv);
-		s.val[s.nkv] = strndup(eq + 1, len - (eq + 1 - kv));
-		s.where[s.nkv] = "command line";
-		s.nkv++;
-		if (!s.key[s.nkv - 1] || !s.val[s.nkv - 1])
-			goto nomem;
-	}
-	if (sink)
-		o->sinks[(*n)++] = s;
-	else
-		o->analyzers[(*n)++] = s;
-	return 0;
-nomem:
-	free_sel(&s);
-	snprintf(err, errlen, "out of memory");
-	return -ENOMEM;
 }
 
 /*

@@ -10,10 +10,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include "bpf/dio.h"
+#include "spec.h"
 
 #define OPT_MAX_PIDS	64
-#define OPT_MAX_PLUGINS	16
-#define OPT_MAX_KV	32
 #define DIO_PATH_MAX_BYTES 4096	/* largest --hash-bytes and --capture-data */
 
 enum trace_mode { MODE_DETAILED = 0, MODE_RAW };
@@ -22,30 +21,6 @@ enum hash_mode { HASH_OFF = 0, HASH_USER, HASH_KERNEL };
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_SYSCALL, ATTACH_RAW };
 /* --attach auto: per-syscall tracepoints up to this many selected syscalls */
 #define ATTACH_AUTO_MAX	16
-
-/* A module chosen with --analyzer/--sink: name or path, plus key=value options. */
-struct plugin_sel {
-	char *name;			/* "console", "./mine.so" */
-	int nkv;
-	char *key[OPT_MAX_KV];
-	char *val[OPT_MAX_KV];
-	const char *where[OPT_MAX_KV];	/* "command line" (static) or origin */
-	char *origin;			/* "FILE:LINE" of a config file's entry; NULL: command line */
-};
-
-/*
- * Config-file groups for plugins: `analyzer: { summary: { top = 10; }; }` and
- * `sink: { console: { ... }; }`. Values are kept as text with their file:line
- * so the plugin loader can check them against the module's option table.
- */
-struct plugin_group {
-	char *kind;	/* "analyzer" or "sink" */
-	char *name;
-	int nkv;
-	char *key[OPT_MAX_KV];
-	char *val[OPT_MAX_KV];
-	char *where[OPT_MAX_KV];	/* "FILE:LINE" */
-};
 
 struct session;
 
@@ -200,8 +175,6 @@ int options_add_prefix(struct options *o, const char *p, int exclude, char *err,
  * what it held: a list on the command line replaces the config file's.
  */
 void options_clear_list(struct options *o, const char *name);
-/* --analyzer NAME[:key=value[,key=value...]] and --sink, also "all" for analyzers. */
-int options_add_plugin(struct options *o, int sink, const char *spec, char *err, size_t errlen);
 /* Parse the selection in o->syscalls (or all when NULL) into o->sel. */
 int options_finish(struct options *o, char *err, size_t errlen);
 

@@ -359,11 +359,11 @@ static int seen_before(struct seen *sn, const char *name)
 }
 
 /* what a listing prints of each module */
-typedef void (*show_fn)(const struct plugin *p, FILE *out, const void *arg);
+typedef void (*show_fn)(const struct plugin *p, FILE *out, void *arg);
 
 /* the modules of a directory, by name so that a listing is the same everywhere */
 static void list_dir(int kind, const char *dir, FILE *out, int *n, struct seen *sn, show_fn show,
-		     const void *arg)
+		     void *arg)
 {
 	struct dirent **names = NULL;
 	int count = scandir(dir, &names, NULL, alphasort);
@@ -395,7 +395,7 @@ static void list_dir(int kind, const char *dir, FILE *out, int *n, struct seen *
 	free(names);
 }
 
-static int list_modules(int kind, FILE *out, show_fn show, const void *arg)
+static int list_modules(int kind, FILE *out, show_fn show, void *arg)
 {
 	char dirs[8192];
 	char *save = NULL, *dir;
@@ -409,7 +409,7 @@ static int list_modules(int kind, FILE *out, show_fn show, const void *arg)
 	return n;
 }
 
-static void show_module(const struct plugin *p, FILE *out, const void *arg)
+static void show_module(const struct plugin *p, FILE *out, void *arg)
 {
 	const char *desc = p->kind == PLUGIN_SINK ? p->sk->description : p->an->description;
 
@@ -426,13 +426,64 @@ int plugin__list(int kind, FILE *out)
 	return list_modules(kind, out, show_module, NULL);
 }
 
+struct names {
+	char **v;
+	int n, cap, failed;
+};
+
+static void add_name(const struct plugin *p, FILE *out, void *arg)
+{
+	struct names *nm = arg;
+
+	(void)out;
+	if (nm->failed)
+		return;
+	if (nm->n == nm->cap) {
+		int cap = nm->cap ? 2 * nm->cap : 16;
+		char **v = realloc(nm->v, cap * sizeof(*v));
+
+		if (!v) {
+			nm->failed = 1;
+			return;
+		}
+		nm->v = v;
+		nm->cap = cap;
+	}
+	nm->v[nm->n] = strdup(p->name);
+	if (!nm->v[nm->n])
+		nm->failed = 1;
+	else
+		nm->n++;
+}
+
+int plugin__names(int kind, char ***names)
+{
+	struct names nm = { 0 };
+
+	list_modules(kind, NULL, add_name, &nm);
+	if (nm.failed) {
+		plugin__free_names(nm.v, nm.n);
+		*names = NULL;
+		return -ENOMEM;
+	}
+	*names = nm.v;
+	return nm.n;
+}
+
+void plugin__free_names(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 static void show_rule(const struct dio_rule *r, FILE *out)
 {
 	fprintf(out, "%-32s %-7s  %s\n", r->code, findings_severity(r->severity),
 		r->title ? r->title : "");
 }
 
-static void show_rules(const struct plugin *p, FILE *out, const void *arg)
+static void show_rules(const struct plugin *p, FILE *out, void *arg)
 {
 	const struct dio_rule *r = PLUGIN_HAS(p->an, rules) ? p->an->rules : NULL;
 

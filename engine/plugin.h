@@ -68,6 +68,14 @@ void plugin__unload(struct plugin *p);
 int plugin__list(int kind, FILE *out);
 
 /*
+ * The names of the modules of one kind, as plugin__list finds them, in its
+ * order: *names is an array of n copies the caller frees with
+ * plugin__free_names. Returns n, or -ENOMEM (*names NULL).
+ */
+int plugin__names(int kind, char ***names);
+void plugin__free_names(char **names, int n);
+
+/*
  * Print the rules of every analyzer on the search path, in the order
  * plugin__list takes, then own (the host's, ended by a NULL code; may be
  * NULL): "code  severity  title", one a line. An analyzer that declares none

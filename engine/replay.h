@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* dio record, dump, analyze, info: argv starts at the command's name; return dio's exit status. */
+/* A recorded session read back through the pipeline: a trace file, or a session in ClickHouse. */
 #ifndef DIO_ENGINE_REPLAY_H
 #define DIO_ENGINE_REPLAY_H
-
-int cmd_record(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_push(int argc, char **argv);
-int cmd_info(int argc, char **argv);
 
 struct options;
 struct session;
@@ -34,5 +27,14 @@ int replay__run(struct session *s, struct tf_reader *r);
 /* The same over records from elsewhere (dio analyze --from); what: for messages. */
 int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, size_t *size),
 		     void *ud, const char *what);
+
+/*
+ * The trace file path through a session of o, filtered by o's --pid, --tid,
+ * --comm, --path, --exclude-path, --syscalls, --since and --until. Returns
+ * dio's exit status (1 also when records were damaged or refused).
+ */
+int replay__file(struct options *o, const char *path);
+/* The session spec names in ClickHouse (clickhouse:url=...,session=...), the same way. */
+int replay__clickhouse(struct options *o, const char *spec);
 
 #endif

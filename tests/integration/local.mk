@@ -85,6 +85,8 @@ INTEGRATION_TESTS += tests/integration/top-exited.sh
 INTEGRATION_TESTS += tests/integration/top-names.sh
 INTEGRATION_TESTS += tests/integration/names-escaped.sh
 INTEGRATION_TESTS += tests/integration/report-files.sh tests/integration/report-threads.sh
+# any file name for the page of dio report and the JSON of --format json
+INTEGRATION_TESTS += tests/integration/output-names.sh
 INTEGRATION_TESTS += tests/integration/trace-tagtab.sh
 # the host's per-process tables: processes gone unseen are swept
 INTEGRATION_TESTS += tests/integration/trace-ofd-sweep.sh

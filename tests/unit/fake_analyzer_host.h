@@ -4,7 +4,7 @@
  * finding (strings copied, as the real host does) and fails the test when its
  * code is not among the analyzer's rules (declared_rules.h), names system calls
  * by their x86_64 numbers, knows the paths a test gives it, formats calls in a
- * short strace-like form, and parses options as the real host would; builders for
+ * short strace-like form, and has options parsed by the engine (fakehost.c); builders for
  * synthetic records; the heap in use, to show state stays bounded. It names
  * errnos and flags as the real host does, with the engine's own functions
  * (engine/decode.c). The test links the analyzer, whose descriptor is
@@ -24,6 +24,7 @@
 #include "declared_rules.h"
 #include "engine/decode.h"
 #include "engine/fstypes.h"
+#include "fakehost.h"
 #ifdef __SANITIZE_ADDRESS__
 /* from the sanitizer runtime (sanitizer/allocator_interface.h, not shipped with gcc) */
 size_t __sanitizer_get_current_allocated_bytes(void);
@@ -252,41 +253,14 @@ static const struct dio_host host = {
 	.fs_type = fake_fs_type,
 };
 
-/* ---- options, as the host would parse them --------------------------------- */
+/* ---- options, parsed by the engine (fakehost.c) ----------------------------- */
 
 #define MAX_OPTS 32
 static struct dio_optval opts[MAX_OPTS];
 
 __attribute__((unused)) static void opt_set(const char *name, const char *val)
 {
-	for (int i = 0; dio_analyzer.options && dio_analyzer.options[i].name; i++) {
-		const struct dio_option *o = &dio_analyzer.options[i];
-
-		if (strcmp(o->name, name))
-			continue;
-		switch (o->type) {
-		case DIO_OPT_BOOL:
-			opts[i].i = val && (!strcmp(val, "true") || !strcmp(val, "1"));
-			break;
-		case DIO_OPT_INT: {
-			char *end = NULL;
-
-			/* k, M, G as the host takes them: 1024-based */
-			opts[i].i = val ? strtoll(val, &end, 10) : 0;
-			if (end && *end)
-				opts[i].i <<= *end == 'k' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
-			break;
-		}
-		case DIO_OPT_DOUBLE:
-			opts[i].d = val ? strtod(val, NULL) : 0;
-			break;
-		default:
-			opts[i].s = val;
-			break;
-		}
-		return;
-	}
-	fail_msg("no option %s", name);
+	fakehost_set(name, val, opts, MAX_OPTS);
 }
 
 /* the declared defaults, then "key", "value" pairs ending with NULL */
@@ -294,21 +268,10 @@ __attribute__((unused)) static void opts_reset(const char *key, ...)
 {
 	va_list ap;
 
-	memset(opts, 0, sizeof(opts));
-	for (int i = 0; dio_analyzer.options && dio_analyzer.options[i].name; i++) {
-		assert_true(i < MAX_OPTS - 1);
-		if (dio_analyzer.options[i].def)
-			opt_set(dio_analyzer.options[i].name, dio_analyzer.options[i].def);
-	}
+	fakehost_options(dio_analyzer.options, dio_analyzer.name, 0, opts, MAX_OPTS);
 	va_start(ap, key);
-	for (; key; key = va_arg(ap, const char *)) {
-		const char *v = va_arg(ap, const char *);
-
-		opt_set(key, v);
-		for (int i = 0; dio_analyzer.options[i].name; i++)
-			if (!strcmp(dio_analyzer.options[i].name, key))
-				opts[i].set = 1;
-	}
+	for (; key; key = va_arg(ap, const char *))
+		opt_set(key, va_arg(ap, const char *));
 	va_end(ap);
 }
 

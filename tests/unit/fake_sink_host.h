@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the unit tests of sink modules share: a fake host that records what the
- * sink logs, refuses findings from a sink, hands options to init as the real
- * host parses them, lists the rules and facts of the run that a test sets
+ * sink logs, refuses findings from a sink, hands init the options the
+ * engine's own parser set (fakehost.c), lists the rules and facts of the run that a test sets
  * (fake_rules, fake_infos), and decodes as the real host does, with the
  * engine's own functions (engine/decode.c). The test defines
  * fake_syscall_name, fake_tag_path and fake_format, and links the sink, whose
@@ -21,6 +21,7 @@
 #include "fake_create_output.h"
 #include <dio/sink.h>
 #include "engine/decode.h"
+#include "fakehost.h"
 
 extern const struct dio_sink dio_sink;
 
@@ -118,53 +119,29 @@ static const struct dio_host host = {
 	.name_of = decode__name_of,
 };
 
-/* ---- options, as the host would parse them --------------------------------- */
+/* ---- options, parsed by the engine (fakehost.c) ----------------------------- */
 
 #define MAX_OPTS 16
 static struct dio_optval opts[MAX_OPTS];
 
-static int opt_index(const char *name)
-{
-	for (int i = 0; dio_sink.options[i].name; i++)
-		if (!strcmp(dio_sink.options[i].name, name))
-			return i;
-	fail_msg("no option %s", name);
-	return -1;
-}
-
 /* val NULL: unset, as a string option nobody gave */
-static void opt_set(const char *name, const char *val)
+__attribute__((unused)) static void opt_set(const char *name, const char *val)
 {
-	int i = opt_index(name);
-	const struct dio_option *o = &dio_sink.options[i];
-
-	switch (o->type) {
-	case DIO_OPT_BOOL:
-		opts[i].i = val && !strcmp(val, "true");
-		break;
-	case DIO_OPT_INT:
-		opts[i].i = val ? strtoll(val, NULL, 10) : 0;
-		break;
-	case DIO_OPT_STRING:
-		opts[i].s = val;
-		break;
-	}
+	fakehost_set(name, val, opts, MAX_OPTS);
 }
 
 /* the declared defaults, then overrides as "key", "value" pairs ending with NULL */
-static void opts_reset(const char *key, ...)
+__attribute__((unused)) static void opts_reset(const char *key, ...)
 {
 	va_list ap;
 
-	memset(opts, 0, sizeof(opts));
-	for (int i = 0; dio_sink.options[i].name; i++) {
-		assert_true(i < MAX_OPTS - 1);
-		if (dio_sink.options[i].def)
-			opt_set(dio_sink.options[i].name, dio_sink.options[i].def);
-	}
+	fakehost_options(dio_sink.options, dio_sink.name, 1, opts, MAX_OPTS);
 	va_start(ap, key);
-	for (; key; key = va_arg(ap, const char *))
-		opt_set(key, va_arg(ap, const char *));
+	for (; key; key = va_arg(ap, const char *)) {
+		const char *v = va_arg(ap, const char *);
+
+		opt_set(key, v);
+	}
 	va_end(ap);
 }
 

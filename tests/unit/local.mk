@@ -71,14 +71,14 @@ check_PROGRAMS += tests/unit/test_cli
 TESTS += tests/unit/test_cli
 tests_unit_test_cli_SOURCES = tests/unit/test_cli.c tests/unit/options_dump.h
 tests_unit_test_cli_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_cli_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_cli_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 # the option table: the manual names every option; no command has two of one name
 check_PROGRAMS += tests/unit/test_optdefs
 TESTS += tests/unit/test_optdefs
 tests_unit_test_optdefs_SOURCES = tests/unit/test_optdefs.c
 tests_unit_test_optdefs_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_optdefs_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_optdefs_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_abi
 TESTS += tests/unit/test_abi
@@ -96,7 +96,7 @@ tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 # a sink test links the engine too: its fake host decodes with engine/decode.c
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
-tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h \
+tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
 	sinks/console/console.c
 tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_console_LDADD = $(TEST_ENGINE_LIBS)
@@ -131,7 +131,7 @@ tests_unit_test_loss_LDADD = $(TEST_ENGINE_LIBS)
 # the json sink: its descriptor, exact lines, string escaping, .gz output, errors
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json
-tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h sinks/json/json.c
+tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/json/json.c
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -148,11 +148,11 @@ tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
 TESTS += tests/unit/test_sarif tests/unit/test_junit
 tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h sinks/sarif/sarif.c
+	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/sarif/sarif.c
 tests_unit_test_sarif_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 tests_unit_test_junit_SOURCES = tests/unit/test_junit.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h sinks/junit/junit.c
+	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/junit/junit.c
 tests_unit_test_junit_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_junit_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 
@@ -165,7 +165,7 @@ tests_unit_test_table_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_latency
 TESTS += tests/unit/test_latency
-tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_analyzer_host.h \
+tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -175,7 +175,7 @@ tests_unit_test_latency_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_fsync_rename
 TESTS += tests/unit/test_fsync_rename
 tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
-	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h
+	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h
 tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -199,7 +199,7 @@ tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_reuse_offset
 TESTS += tests/unit/test_reuse_offset
 tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
-	tests/unit/fake_analyzer_host.h analyzers/reuse-offset/reuse-offset.c \
+	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/reuse-offset/reuse-offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
@@ -207,7 +207,7 @@ tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
 tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
-	tests/unit/fake_analyzer_host.h analyzers/access-pattern/access-pattern.c \
+	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/access-pattern/access-pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
@@ -233,7 +233,7 @@ ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
 check_PROGRAMS += tests/unit/test_redundant_open
 TESTS += tests/unit/test_redundant_open
 tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
-	tests/unit/fake_analyzer_host.h analyzers/redundant-open/redundant-open.c \
+	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/redundant-open/redundant-open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
@@ -241,13 +241,13 @@ tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_durability
 TESTS += tests/unit/test_durability
 tests_unit_test_durability_SOURCES = tests/unit/test_durability.c \
-	tests/unit/fake_analyzer_host.h analyzers/durability/durability.c $(ANALYZER_COMMON)
+	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/durability/durability.c $(ANALYZER_COMMON)
 tests_unit_test_durability_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_durability_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
-tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h \
+tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_errors_LDADD = $(TEST_ENGINE_LIBS)
@@ -261,7 +261,7 @@ tests_unit_test_hist_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_contention
 TESTS += tests/unit/test_contention
 tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
-	tests/unit/fake_analyzer_host.h analyzers/contention/contention.c \
+	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/contention/contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_contention_LDADD = $(TEST_ENGINE_LIBS)
@@ -302,7 +302,7 @@ check_PROGRAMS += tests/unit/test_diff
 TESTS += tests/unit/test_diff
 tests_unit_test_diff_SOURCES = tests/unit/test_diff.c
 tests_unit_test_diff_CFLAGS = $(TEST_ENGINE_CFLAGS)
-tests_unit_test_diff_LDADD = $(TEST_ENGINE_LIBS)
+tests_unit_test_diff_LDADD = cmd/libdiocmd.a $(TEST_ENGINE_LIBS)
 
 # what the clickhouse sink takes from a server's answers and a recording's names
 check_PROGRAMS += tests/unit/test_chreply

@@ -17,6 +17,8 @@
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
 #endif
+#include "cmd/cmd.h"
+#include "cmd/diff.h"
 #include "engine/cli.h"
 #include "engine/syscalls.h"
 #include "options_dump.h"
@@ -121,6 +123,9 @@ static const struct ok_case {
 	  "all sinks=console{output=/t/x.so@command line}" },
 	{ "sink_with_options", { "-a", "--sink", "console:paths=true", "--sink", "json" },
 	  "all sinks=console{paths=true@command line},json" },
+	/* the page's name is a value, never parsed as NAME:key=value text */
+	{ "report_file_name_with_comma", { "-a", "--report", "/tmp/a,b=c:d.html" },
+	  "all sinks=console,html{file=/tmp/a,b=c:d.html@command line}" },
 	{ "no_summary", { "-a", "--no-summary" }, "all no_summary" },
 	{ "stats", { "-a", "--stats" }, "all stats" },
 	{ "bench_floor_hidden_but_parsed", { "-a", "--bench-floor" }, "all bench_floor" },
@@ -418,6 +423,23 @@ static void selection_fills_sel(void **state)
 	options_free(&o);
 }
 
+/* --format json writes to -o's file, whatever its name holds */
+static void json_output_file_name_with_comma(void **state)
+{
+	char *argv[] = { "dump", "run.dio", "-o", "/tmp/a,b=c:d.json", "--format", "json", NULL };
+	const char *trace = NULL;
+	struct options o;
+	char err[512] = "", got[1024];
+
+	options_init(&o);
+	assert_int_equal(cli_parse_replay(6, argv, &o, NULL, &trace, err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_string_equal(trace, "run.dio");
+	options_dump(&o, got, sizeof(got));
+	assert_string_equal(got, "output=/tmp/a,b=c:d.json sinks=json{file=/tmp/a,b=c:d.json@command line}");
+	options_free(&o);
+}
+
 static void help_returns_1_and_wins_over_errors(void **state)
 {
 	const char *args[] = { "--bogus", "-C", "/nonexistent/dio.conf", "-h", NULL };
@@ -647,6 +669,7 @@ int main(void)
 		cmocka_unit_test(pid_list_longer_than_max),
 		cmocka_unit_test(path_longer_than_prefix_len),
 		cmocka_unit_test(selection_fills_sel),
+		cmocka_unit_test(json_output_file_name_with_comma),
 		cmocka_unit_test(help_returns_1_and_wins_over_errors),
 		cmocka_unit_test(help_names_every_option_and_has_examples),
 		cmocka_unit_test(top_options_reach_their_fields),

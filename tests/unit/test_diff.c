@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "engine/cli.h"
-#include "engine/diff.h"
+#include "cmd/diff.h"
 #include "engine/lathist.h"
 
 static void buckets_are_exact_below_32_then_sixteenths(void **state)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "cmd/cmd.h"
+#include "cmd/diff.h"
 #include "engine/cli.h"
 #include "engine/optdefs.h"
 

@@ -11,22 +11,26 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <dio/plugin.h>
-#include "cli.h"
-#include "diff.h"
-#include "findings.h"
-#include "format.h"
-#include "lathist.h"
-#include "options.h"
-#include "replay.h"
-#include "session.h"
-#include "syscalls.h"
-#include "tracefile.h"
-#include "util.h"
+#include "engine/cli.h"
+#include "cmd/diff.h"
+#include "cmd/cmd.h"
+#include "engine/findings.h"
+#include "engine/format.h"
+#include "engine/lathist.h"
+#include "engine/optdefs.h"
+#include "engine/options.h"
+#include "engine/replay.h"
+#include "engine/session.h"
+#include "engine/spec.h"
+#include "engine/syscalls.h"
+#include "engine/tracefile.h"
+#include "engine/util.h"
 
 #define MAX_FILES	65536	/* file rows of a trace; calls on more files share one row */
 #define OTHER_FILES	"(other files)"
@@ -1089,6 +1093,100 @@ static int compare(struct cmp *c, FILE *out)
 		print_json(c, out);
 	say_failures(c);
 	return c->nreg || c->nfailing ? DIO_EXIT_FINDINGS : 0;
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+/* A pointer into argv, not a copy: -o FILE */
+static int set_argv(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
+{
+	*(const char **)((char *)base + d->off) = v;
+	return 0;
+}
+
+/* A whole number for one of diff's own options, with the range in the message. */
+static int diff_number(const struct opt_def *d, const char *v, void *base, const char *example,
+		       char *err, size_t errlen)
+{
+	if (!parse_long(v, 0, (long)d->max, (long *)((char *)base + d->off)))
+		return 0;
+	snprintf(err, errlen, "--%s %s: give a whole number from 0 to %ld, e.g. --%s %s", d->name,
+		 v, (long)d->max, d->name, example);
+	return -EINVAL;
+}
+
+static int set_regress(void *base, const struct opt_def *d, const char *v, char *err,
+		       size_t errlen)
+{
+	return diff_number(d, v, base, "50", err, errlen);
+}
+
+static int set_min_calls(void *base, const struct opt_def *d, const char *v, char *err,
+			 size_t errlen)
+{
+	return diff_number(d, v, base, "100", err, errlen);
+}
+
+#define DIFF_FIELD(f)	.off = offsetof(struct diff_args, f), \
+			.size = sizeof(((struct diff_args *)0)->f), .cmds = CMD_DIFF
+
+/* dio diff's own options; it takes --analyzer, --srcroot, --fail-on, --suppress and -C too */
+const struct opt_def cli_diff_opts[] = {
+	{ .name = "output", .letter = 'o', .kind = OPT_CUSTOM, .set = set_argv, DIFF_FIELD(output),
+	  .arg = "FILE", .help = "write the diff to FILE (default: standard output)" },
+	{ .name = "format", .kind = OPT_CUSTOM, .set = optdefs__format, DIFF_FIELD(json),
+	  .arg = "text|json", .help = "one JSON object instead of the tables" },
+	{ .name = "fail-on-regress", .kind = OPT_CUSTOM, .set = set_regress,
+	  DIFF_FIELD(regress_pct), .max = 1000000, .arg = "PCT",
+	  .help = "exit 3 when calls, errors, fsyncs/s or opens/s (of\n"
+		  "a row, or in all) or a p99 latency grew by more than\n"
+		  "PCT percent; each such row is named on stderr" },
+	{ .name = "min-calls", .kind = OPT_CUSTOM, .set = set_min_calls, DIFF_FIELD(min_calls),
+	  .max = 1000000000, .arg = "N",
+	  .help = "rows with fewer calls on both sides never fail and\n"
+		  "show no rates; latencies are compared with N calls\n"
+		  "on both sides (default " STR(DIFF_MIN_CALLS) ")" },
+};
+
+const size_t cli_diff_nopts = sizeof(cli_diff_opts) / sizeof(cli_diff_opts[0]);
+
+/*
+ * From the config, the analyzers' settings, --srcroot and --suppress hold;
+ * its sinks, output and baseline are for a trace, not a diff.
+ */
+static void diff_config(struct options *o)
+{
+	options_clear_list(o, "sink");
+	free(o->output);
+	o->output = NULL;
+	free(o->baseline);
+	o->baseline = NULL;
+}
+
+int cli_parse_diff(int argc, char **argv, struct options *o, struct diff_args *d, char *err,
+		   size_t errlen)
+{
+	const struct cli_cmd c = { .cmd = CMD_DIFF, .own = cli_diff_opts, .nown = cli_diff_nopts,
+				   .own_base = d, .help_stops = 1, .after_config = diff_config };
+	struct cli_given g;
+	int e;
+
+	memset(d, 0, sizeof(*d));
+	d->regress_pct = -1;
+	d->min_calls = DIFF_MIN_CALLS;
+	e = cli_read(&c, argc, argv, o, &g, err, errlen);
+	/* every analyzer unless the command line names some */
+	if (!e)
+		e = spec__all_analyzers(o, g.analyzer, err, errlen);
+	if (!e && optind != argc - 2) {
+		snprintf(err, errlen, "diff: give two trace files (dio diff before.dio after.dio)");
+		e = -EINVAL;
+	}
+	if (!e) {
+		d->file[0] = argv[optind];
+		d->file[1] = argv[optind + 1];
+	}
+	return e;
 }
 
 int cmd_diff(int argc, char **argv)
