@@ -17,8 +17,8 @@
 #   sync; vim syncs what it writes); sed, perl, coreutils and git are installed already
 # libfile-tail-perl pygtail: log followers of tests/real that lose what a copytruncate
 #   rotation left below their offset when the log grew past it (Perl's File::Tail, pygtail)
-# bpftrace: bench/overhead.sh's rows of empty and counting programs on the raw syscall
-#   tracepoints, to set dio's overhead beside
+# bpftrace, linux-perf: bench/overhead.sh's rows of bpftrace programs on the raw syscall
+#   tracepoints and of perf trace, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
 #   them (errors, values, clicks, a screenshot); without it those tests SKIP
 # libcurl4-openssl-dev: libcurl, for the ClickHouse sink's inserts over HTTP
@@ -42,7 +42,7 @@ apt-get install -y -q --no-install-recommends \
 	libcurl4-openssl-dev \
 	clang llvm bpftool libclang-rt-14-dev \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
-	valgrind fio strace bc jq bpftrace \
+	valgrind fio strace bc jq bpftrace linux-perf \
 	python3-jsonschema libxml2-utils python3-yaml systemd man-db \
 	qemu-system-x86 busybox-static kmod xz-utils \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \

@@ -9,6 +9,9 @@
 #   floor     dio --bench-floor: dio's programs attached, each returning at once
 #   bt-empty  bpftrace, empty programs on the raw syscall tracepoints
 #   bt-count  bpftrace, per-tid counts in the kernel, fio's processes only
+#   bt-hist   bpftrace, every call of fio's processes timed into an in-kernel histogram
+#   bt-print  bpftrace, one line per call of fio's processes, to a file
+#   perf      perf trace of the storage calls fio makes, to a file
 #   raw       dio trace --mode raw -q
 #   detailed  dio trace -q
 #   console   dio trace, every call printed to a file (-c FILE)
@@ -17,7 +20,7 @@
 #   strace    strace -f, 1 job only and 2 s at most (it is ~100 times slower)
 set -euo pipefail
 
-ALL_ROWS="floor bt-empty bt-count raw detailed console record top strace"
+ALL_ROWS="floor bt-empty bt-count bt-hist bt-print raw detailed console record top perf strace"
 usage="usage: sudo $0 [-r ROUNDS] [-s SECONDS] [-j JOBS,...] [-o ROWS] [-x ROWS] [-c FILE] [DIO]
   -r ROUNDS   alternating rounds (default 3)
   -s SECONDS  length of each fio run (default 5)
@@ -65,7 +68,10 @@ need_root
 command -v fio >/dev/null || bench_die "install fio (apt-get install fio)"
 need_dio
 if [[ $rows == *bt-* ]] && ! command -v bpftrace >/dev/null; then
-	bench_die "install bpftrace (apt-get install bpftrace), or leave its rows out with -x bt-empty,bt-count"
+	bench_die "install bpftrace (apt-get install bpftrace), or leave its rows out with -x bt-empty,bt-count,bt-hist,bt-print"
+fi
+if [[ " $rows " == *" perf "* ]] && ! command -v perf >/dev/null; then
+	bench_die "install perf (apt-get install linux-perf), or leave its row out with -x perf"
 fi
 if [[ $rows == *strace* ]] && ! command -v strace >/dev/null; then
 	bench_die "install strace (apt-get install strace), or leave its row out with -x strace"
@@ -106,6 +112,16 @@ bt_empty='tracepoint:raw_syscalls:sys_enter,tracepoint:raw_syscalls:sys_exit {}'
 bt_count='tracepoint:raw_syscalls:sys_enter,tracepoint:raw_syscalls:sys_exit
 	/pid == cpid || curtask->real_parent->tgid == cpid/ { @[tid] = count(); }'
 
+# the time of every call, as a tool that measures latency does it
+bt_hist='tracepoint:raw_syscalls:sys_enter /pid == cpid || curtask->real_parent->tgid == cpid/ {
+		@s[tid] = nsecs; }
+	tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
+# a line per call, as a tracer that prints does
+bt_print='tracepoint:raw_syscalls:sys_exit /pid == cpid || curtask->real_parent->tgid == cpid/ {
+		printf("%d %s %d %d\n", tid, comm, args->id, args->ret); }'
+# the calls fio's sync engine makes on its file
+perf_calls=read,write,pread64,pwrite64,lseek,openat,close,fsync,fdatasync
+
 # run ROW JOBS OUT: fio under ROW, its terse output in OUT; prints nothing
 run() {
 	local row=$1 j=$2 out=$3 s=$secs wl=("$tmp/fio.sh" "$2" "$secs" "$3")
@@ -116,6 +132,10 @@ run() {
 	# bpftrace -c runs ELF files only: the script through sh
 	bt-empty) bpftrace -e "$bt_empty" -c "/bin/sh ${wl[*]}" >"$tmp/bt" 2>&1 ;;
 	bt-count) bpftrace -e "$bt_count" -c "/bin/sh ${wl[*]}" >"$tmp/bt" 2>&1 ;;
+	bt-hist) bpftrace -e "$bt_hist" -c "/bin/sh ${wl[*]}" >"$tmp/bt" 2>&1 ;;
+	bt-print)
+		bpftrace -o "$tmp/bt.lines" -e "$bt_print" -c "/bin/sh ${wl[*]}" >"$tmp/bt" 2>&1
+		rm -f "$tmp/bt.lines" ;;
 	raw) "$dio" trace --mode raw -q -- "${wl[@]}" 2>"$tmp/err" ;;
 	detailed) "$dio" trace -q -- "${wl[@]}" 2>"$tmp/err" ;;
 	console)
@@ -127,6 +147,9 @@ run() {
 		rec_dropped "$tmp/r.dio" >>"$tmp/dropped.$j"
 		rm -f "$tmp/r.dio"* ;;
 	top) "$dio" top -b -d 1 -- "${wl[@]}" >/dev/null 2>"$tmp/err" ;;
+	perf)
+		perf trace -e "$perf_calls" -o "$tmp/perf.out" -- "${wl[@]}" 2>"$tmp/err"
+		rm -f "$tmp/perf.out" ;;
 	strace)
 		[ "$s" -le 2 ] || s=2
 		strace -f -o /dev/null "$tmp/fio.sh" "$j" "$s" "$out" ;;
@@ -160,6 +183,9 @@ label() {
 	floor) echo "dio --bench-floor: dio's programs, returning at once" ;;
 	bt-empty) echo "bpftrace, empty programs on the raw syscall tracepoints" ;;
 	bt-count) echo "bpftrace, per-tid counts in the kernel" ;;
+	bt-hist) echo "bpftrace, every call timed into an in-kernel histogram" ;;
+	bt-print) echo "bpftrace, one line per call (to a file)" ;;
+	perf) echo "perf trace of the storage calls (to a file)" ;;
 	raw) echo "dio --mode raw -q" ;;
 	detailed) echo "dio detailed -q" ;;
 	console) echo "dio detailed, console printed to a file" ;;
