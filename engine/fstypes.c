@@ -34,6 +34,14 @@ int fstypes__find(const char *text, uint32_t dev, char *buf, size_t len)
 			continue;
 		p += klen;
 		n = strcspn(p, " ");
+		/*
+		 * the text comes from a trace file or a server: a type that is not a
+		 * kernel name (control characters, escapes) is not known, and never
+		 * reaches a report
+		 */
+		for (size_t i = 0; i < n; i++)
+			if (p[i] < '!' || p[i] == '=' || p[i] > '~')
+				return -ENOENT;
 		snprintf(buf, len, "%.*s", (int)n, p);
 		return 0;
 	}

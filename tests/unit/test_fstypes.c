@@ -74,6 +74,14 @@ static void types_looked_up_by_device(void **unused)
 	/* a buffer too small: cut, with its NUL */
 	assert_int_equal(fstypes__find(text, DEV(0, 23), buf, 3), 0);
 	assert_string_equal(buf, "tm");
+	/* a crafted recording's type with an escape sequence or '=' is not known */
+	assert_int_equal(fstypes__find("8:1=ext\0334 8:2=a=b 8:3=xfs", DEV(8, 1), buf, sizeof(buf)),
+			 -ENOENT);
+	assert_string_equal(buf, "");
+	assert_int_equal(fstypes__find("8:1=ext\0334 8:2=a=b 8:3=xfs", DEV(8, 2), buf, sizeof(buf)),
+			 -ENOENT);
+	assert_int_equal(fstypes__find("8:1=ext\0334 8:2=a=b 8:3=xfs", DEV(8, 3), buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "xfs");
 }
 
 static void devices_past_the_room_left_out(void **unused)
