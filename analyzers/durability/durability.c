@@ -207,6 +207,7 @@ struct file {
 	uint64_t trunc_written;		/* bytes its process wrote since the truncation */
 	uint64_t trunc_writes;
 	uint32_t trunc_pid;		/* the process that truncated it */
+	uint32_t trunc_ofd;		/* the description it was truncated through; 0: by path */
 	uint32_t closed_pid, closed_tid;	/* F_REWRITTEN: who closed it, when */
 	uint64_t closed_ts;
 	char closed_comm[DIO_COMM_LEN];
@@ -628,6 +629,8 @@ static void truncated(struct file *f, const struct dio_ev_syscall *e, uint64_t l
 		f->trunc_size = f->size;
 		f->trunc_written = f->trunc_writes = 0;
 		f->trunc_pid = e->pid;
+		/* open(O_TRUNC) and ftruncate: that description; truncate(2) names a path */
+		f->trunc_ofd = (e->flags & DIO_SF_FILE) ? e->ofd : 0;
 		keep(&f->first, e);
 	}
 	f->size = length;
@@ -728,9 +731,14 @@ static void on_write(struct state *s, const struct dio_ev_syscall *e, unsigned i
 	f->flags |= F_SEEN_DATA;
 	if (off + n > f->size)
 		f->size = off + n;
-	/* rewritten by the process that truncated it: a log another process goes on
-	 * writing after a rotation truncated it (copytruncate) is no rewrite */
-	if ((f->flags & F_TRUNCATED) && e->pid == f->trunc_pid && (!d || !d->osync)) {
+	/*
+	 * rewritten through the description that truncated it (by the process
+	 * that truncated it by path): a log another process goes on writing after
+	 * a rotation truncated it (copytruncate), or one emptied (`: > log`) and
+	 * then appended to through new opens, is no rewrite in place
+	 */
+	if ((f->flags & F_TRUNCATED) && e->pid == f->trunc_pid &&
+	    (!f->trunc_ofd || e->ofd == f->trunc_ofd) && (!d || !d->osync)) {
 		f->trunc_written += n;
 		f->trunc_writes++;
 	}
@@ -855,7 +863,17 @@ static void on_ofd(struct state *s, const struct dio_ev_ofd *o)
 	f = file_get(s, &o->tag);
 	if (!f)
 		return;
-	if ((f->flags & F_TRUNCATED) && f->trunc_written && o->pid == f->trunc_pid) {
+	/*
+	 * the description that truncated it ended with nothing written through
+	 * it: the file was emptied (a log reset, `: > log`), not rewritten; what
+	 * comes through later opens is new data (and a later description may
+	 * even get the same ofd, the kernel reusing the struct file)
+	 */
+	if ((f->flags & F_TRUNCATED) && f->trunc_ofd && o->ofd == f->trunc_ofd &&
+	    !f->trunc_written)
+		f->flags &= ~F_TRUNCATED;
+	if ((f->flags & F_TRUNCATED) && f->trunc_written && o->pid == f->trunc_pid &&
+	    (!f->trunc_ofd || o->ofd == f->trunc_ofd)) {
 		f->flags &= ~F_TRUNCATED;
 		f->flags |= F_REWRITTEN;
 		f->closed_pid = e.pid;

@@ -522,6 +522,58 @@ static void truncated_by_another_is_no_rewrite(void **unused)
 }
 
 /*
+ * A log emptied by its own writer (open, ftruncate, close: `: > log`) and
+ * appended to through new opens, the kernel handing the same struct file (so
+ * the same ofd) to the next open: no rewrite in place. A rewrite through the
+ * description that truncated it still is one.
+ */
+static void emptied_then_appended_is_no_rewrite(void **unused)
+{
+	void *s = start_analyzer();
+	uint32_t w, t;
+
+	(void)unused;
+	fake_path(&conf, "/srv/app.log");
+	w = open_ev(s, 1 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY | X_O_CREAT, 3);
+	write_ev(s, 2 * SEC, PID, "app", &conf, w, 0, 2000, 2000);
+	close_ev(s, 2 * SEC + MS, PID, &conf, w);
+	t = open_ev(s, 3 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY, 4);
+	{
+		struct dio_ev_syscall e = sys_ev(4 * SEC, PID, PID, "app", NR_ftruncate, 4, &conf,
+						 -1, 0, 1000);
+
+		e.args[1] = 0;
+		e.ofd = t;
+		feed(s, &e);
+	}
+	close_ev(s, 5 * SEC, PID, &conf, t);
+	/* the next open's description: the same struct file, so the same ofd */
+	write_ev(s, 6 * SEC, PID, "app", &conf, t, 0, 100, 100);
+	close_ev(s, 7 * SEC, PID, &conf, t);
+	stop_analyzer(s);
+	assert_int_equal(nfindings(CODE_TRUNCATE), 0);
+
+	/* truncated and written through one description: a rewrite */
+	s = start_analyzer();
+	w = open_ev(s, 1 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY | X_O_CREAT, 3);
+	write_ev(s, 2 * SEC, PID, "app", &conf, w, 0, 2000, 2000);
+	close_ev(s, 2 * SEC + MS, PID, &conf, w);
+	t = open_ev(s, 3 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY, 4);
+	{
+		struct dio_ev_syscall e = sys_ev(4 * SEC, PID, PID, "app", NR_ftruncate, 4, &conf,
+						 -1, 0, 1000);
+
+		e.args[1] = 0;
+		e.ofd = t;
+		feed(s, &e);
+	}
+	write_ev(s, 5 * SEC, PID, "app", &conf, t, 0, 100, 100);
+	close_ev(s, 6 * SEC, PID, &conf, t);
+	stop_analyzer(s);
+	assert_int_equal(nfindings(CODE_TRUNCATE), 1);
+}
+
+/*
  * A failed fsync and what came next: the same fsync again, a write elsewhere
  * and a close, the lost bytes written again and synced, nothing more.
  */
@@ -680,6 +732,7 @@ int main(void)
 		cmocka_unit_test_setup(unlink_after_sync_is_a_new_name, setup),
 		cmocka_unit_test_setup(truncate_and_rewrite, setup),
 		cmocka_unit_test_setup(truncated_by_another_is_no_rewrite, setup),
+		cmocka_unit_test_setup(emptied_then_appended_is_no_rewrite, setup),
 		cmocka_unit_test_setup(rewritten_then_removed_is_scratch, setup),
 		cmocka_unit_test_setup(fsync_error_treated_as_transient, setup),
 		cmocka_unit_test_setup(short_write_left_short, setup),
