@@ -527,25 +527,31 @@ static void truncated_by_another_is_no_rewrite(void **unused)
  * the same ofd) to the next open: no rewrite in place. A rewrite through the
  * description that truncated it still is one.
  */
-static void emptied_then_appended_is_no_rewrite(void **unused)
+/* app.log written (2000 bytes) and closed, opened again and ftruncated to 0: that description */
+static uint32_t log_truncated(void *s)
 {
-	void *s = start_analyzer();
 	uint32_t w, t;
+	struct dio_ev_syscall e;
 
-	(void)unused;
 	fake_path(&conf, "/srv/app.log");
 	w = open_ev(s, 1 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY | X_O_CREAT, 3);
 	write_ev(s, 2 * SEC, PID, "app", &conf, w, 0, 2000, 2000);
 	close_ev(s, 2 * SEC + MS, PID, &conf, w);
 	t = open_ev(s, 3 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY, 4);
-	{
-		struct dio_ev_syscall e = sys_ev(4 * SEC, PID, PID, "app", NR_ftruncate, 4, &conf,
-						 -1, 0, 1000);
+	e = sys_ev(4 * SEC, PID, PID, "app", NR_ftruncate, 4, &conf, -1, 0, 1000);
+	e.args[1] = 0;
+	e.ofd = t;
+	feed(s, &e);
+	return t;
+}
 
-		e.args[1] = 0;
-		e.ofd = t;
-		feed(s, &e);
-	}
+static void emptied_then_appended_is_no_rewrite(void **unused)
+{
+	void *s = start_analyzer();
+	uint32_t t;
+
+	(void)unused;
+	t = log_truncated(s);
 	close_ev(s, 5 * SEC, PID, &conf, t);
 	/* the next open's description: the same struct file, so the same ofd */
 	write_ev(s, 6 * SEC, PID, "app", &conf, t, 0, 100, 100);
@@ -555,18 +561,7 @@ static void emptied_then_appended_is_no_rewrite(void **unused)
 
 	/* truncated and written through one description: a rewrite */
 	s = start_analyzer();
-	w = open_ev(s, 1 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY | X_O_CREAT, 3);
-	write_ev(s, 2 * SEC, PID, "app", &conf, w, 0, 2000, 2000);
-	close_ev(s, 2 * SEC + MS, PID, &conf, w);
-	t = open_ev(s, 3 * SEC, PID, "app", &conf, "/srv/app.log", X_O_WRONLY, 4);
-	{
-		struct dio_ev_syscall e = sys_ev(4 * SEC, PID, PID, "app", NR_ftruncate, 4, &conf,
-						 -1, 0, 1000);
-
-		e.args[1] = 0;
-		e.ofd = t;
-		feed(s, &e);
-	}
+	t = log_truncated(s);
 	write_ev(s, 5 * SEC, PID, "app", &conf, t, 0, 100, 100);
 	close_ev(s, 6 * SEC, PID, &conf, t);
 	stop_analyzer(s);
