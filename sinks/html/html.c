@@ -704,6 +704,7 @@ static void json_data(struct html *h, struct rbuf *b)
 	rbuf_str(b, ",");
 	json_findings(h, b);
 	rbuf_str(b, ",");
+	tl_reach(&h->tl, h->last_ts);
 	tl_json(&h->tl, b, host, h->r.ctx, h->tl.t0 - h->first_ts, &h->r.found);
 	rbuf_str(b, "}");
 }

@@ -144,6 +144,12 @@ static uint32_t at(struct timeline *t, uint64_t ts)
 	return (uint32_t)b;
 }
 
+/* the buckets reach time ts: the series spans every record, even the last ones off it */
+void tl_reach(struct timeline *t, uint64_t ts)
+{
+	at(t, ts);
+}
+
 /* how much of [ts, ts + dur) lies in bucket b */
 static uint64_t overlap(const struct timeline *t, uint32_t b, uint64_t ts, uint64_t dur)
 {

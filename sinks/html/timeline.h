@@ -123,6 +123,8 @@ int tl_runq(struct timeline *t, const struct dio_ev_runq *r);
 /* A read (write 0) or write at the call's offset. 0 or -ENOMEM. */
 int tl_offset(struct timeline *t, const struct dio_ev_syscall *e, int write);
 void tl_span(struct timeline *t, const struct dio_ev_syscall *e, unsigned int cls);
+/* The buckets reach time ts: the last record's, whether the series shows it or not. */
+void tl_reach(struct timeline *t, uint64_t ts);
 
 /*
  * The series as the JSON object the page reads; origin: the page's time 0.
