@@ -9,8 +9,6 @@
 
 #include <dio/event.h>
 
-#define DIO_NR_MAX	512	/* x86_64 syscall numbers handled (sysmeta entries) */
-
 /* sysmeta.fd_how: where the call's file comes from */
 #define DIO_FD_NONE	0
 #define DIO_FD_ARG	1	/* args[fd_arg] at exit */

@@ -101,7 +101,7 @@ static const struct row empty_row;
 static int add_call(struct row *r, const struct dio_ev_syscall *ev, uint8_t kind)
 {
 	r->calls++;
-	if (ev->ret < 0 && ev->ret >= -4095)
+	if (dio_ret_failed(ev->ret))
 		r->errors++;
 	else if (ev->ret > 0 && (kind & K_READ))
 		r->rbytes += (uint64_t)ev->ret;

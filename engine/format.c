@@ -22,7 +22,6 @@
 #endif
 
 /* the largest -errno a call returns; below it, a negative return is a value */
-#define MAX_ERRNO	4095
 
 /*
  * Output cursor: writes while there is room and counts what the whole line
@@ -191,11 +190,6 @@ static void put_fd(const struct fmt_ctx *fc, struct out *o, int fd,
 	put_d(o, fd);
 	if (file && fd >= 0)
 		put_file(fc, o, file);
-}
-
-static int is_err(int64_t ret)
-{
-	return ret < 0 && ret >= -MAX_ERRNO;
 }
 
 static void put_errno(struct out *o, int64_t ret)
@@ -478,7 +472,7 @@ static void put_args(const struct fmt_ctx *fc, struct out *o, const struct dio_s
 static void put_ret(const struct fmt_ctx *fc, struct out *o, const struct dio_syscall *sc,
 		    const struct dio_ev_syscall *ev, const struct dio_file_tag *file)
 {
-	if (is_err(ev->ret)) {
+	if (dio_ret_failed(ev->ret)) {
 		put_errno(o, ev->ret);
 		return;
 	}
@@ -522,7 +516,7 @@ static void format_syscall(const struct fmt_ctx *fc, const struct dio_ev_syscall
 		for (int i = 0; i < 6; i++)
 			put(o, "%s%#llx", i ? ", " : "", (unsigned long long)ev->args[i]);
 		put_str(o, ") = ");
-		if (is_err(ev->ret))
+		if (dio_ret_failed(ev->ret))
 			put_errno(o, ev->ret);
 		else
 			put(o, "%lld", (long long)ev->ret);
@@ -599,7 +593,7 @@ static void format_uring(const struct fmt_ctx *fc, const struct dio_ev_iouring *
 	put_fd(fc, o, u->fd, file);
 	/* -1: the file position, as for preadv2 */
 	put(o, ", off=%lld, len=%u) = ", (long long)u->offset, u->len);
-	if (is_err(u->res))
+	if (dio_ret_failed(u->res))
 		put_errno(o, u->res);
 	else
 		put(o, "%lld", (long long)u->res);
@@ -663,12 +657,12 @@ static void format_block(const struct fmt_ctx *fc, const struct dio_ev_block *b,
 	put_prefix(fc, o, b->hdr.ts, b->pid, b->tid, b->comm);
 	put_str(o, "--- block ");
 	put_mem(o, b->rwbs, strnlen(b->rwbs, sizeof(b->rwbs)));
-	put(o, " %u:%u sector=%llu bytes=%u", b->dev >> 20, b->dev & 0xfffff,
+	put(o, " %u:%u sector=%llu bytes=%u", DIO_DEV_MAJOR(b->dev), DIO_DEV_MINOR(b->dev),
 	    (unsigned long long)b->sector, b->bytes);
 	/* the latency is what the record is for: always shown */
 	put_secs(o, "latency", b->duration);
 	if (b->error) {
-		const char *name = b->error > -4096 && b->error < 0 ? xlat_errno(-b->error) : NULL;
+		const char *name = dio_ret_failed(b->error) ? xlat_errno(-b->error) : NULL;
 
 		if (name)
 			put(o, " error=%s", name);

@@ -56,8 +56,8 @@ static int parse_line(char *line, uint32_t *dev, char *type, size_t tlen)
 	size_t n;
 
 	/* mount id, parent id, MAJ:MIN, ...; the optional fields end at " - " */
-	if (!sep || sscanf(line, "%*u %*u %u:%u ", &maj, &min) != 2 || maj > 0xfff ||
-	    min > 0xfffff)
+	if (!sep || sscanf(line, "%*u %*u %u:%u ", &maj, &min) != 2 || maj > DIO_DEV_MAJOR_MAX ||
+	    min > DIO_DEV_MINOR_MAX)
 		return -EINVAL;
 	t = sep + 3;
 	n = strcspn(t, " \n");
@@ -69,7 +69,7 @@ static int parse_line(char *line, uint32_t *dev, char *type, size_t tlen)
 	for (size_t i = 0; i < n; i++)
 		if (type[i] <= ' ' || type[i] == '=' || type[i] > '~')
 			return -EINVAL;
-	*dev = maj << 20 | min;
+	*dev = DIO_DEV(maj, min);
 	return 0;
 }
 

@@ -40,11 +40,6 @@ static uint64_t tag_hash(const struct dio_file_tag *t)
 	return h ^ (h >> 29);
 }
 
-static int tag_eq(const struct dio_file_tag *a, const struct dio_file_tag *b)
-{
-	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
-}
-
 struct tagtab *tagtab__new(size_t max)
 {
 	struct tagtab *t = calloc(1, sizeof(*t));
@@ -76,7 +71,7 @@ static struct slot *find(const struct tagtab *t, const struct dio_file_tag *tag)
 {
 	size_t i = tag_hash(tag) & (t->cap - 1);
 
-	while (t->slots[i].path && !tag_eq(&t->slots[i].tag, tag))
+	while (t->slots[i].path && !dio_file_tag_eq(&t->slots[i].tag, tag))
 		i = (i + 1) & (t->cap - 1);
 	return &t->slots[i];
 }
@@ -177,7 +172,7 @@ void tagtab__touch(struct tagtab *t, const struct dio_file_tag *tag)
 {
 	struct slot *s;
 
-	if (tag_eq(tag, &t->last))
+	if (dio_file_tag_eq(tag, &t->last))
 		return;
 	t->last = *tag;
 	s = find(t, tag);

@@ -264,7 +264,7 @@ struct ap {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	struct call_kinds kinds;
-	uint8_t vec[CALLS_NR_MAX];	/* readv and the like: args[2] is not a size */
+	uint8_t vec[DIO_NR_MAX];	/* readv and the like: args[2] is not a size */
 	uint64_t min_requests, small_size, align, reread_min, cap_pages, per_file;
 	uint64_t small_ppm, random_ppm, mis_ppm, reread_ppm, share_ppm;	/* millionths */
 	uint64_t rate_ppm;		/* min_cost_rate, in millionths of the run */
@@ -684,7 +684,7 @@ static void top_merge(struct pkind *pk, const struct top *v)
 	int i, at;
 
 	for (i = 0; i < TOP && pk->top[i].n; i++)
-		if (file_tag_eq(&pk->top[i].tag, &v->tag))
+		if (dio_file_tag_eq(&pk->top[i].tag, &v->tag))
 			break;
 	if (i < TOP && pk->top[i].n) {
 		m = pk->top[i];
@@ -1045,7 +1045,7 @@ static void request(struct ap *st, struct proc *pr, const struct dio_ev_syscall 
 {
 	struct akey k = { .tag = e->tag, .pid = e->pid };
 	uint64_t off = (uint64_t)e->offset, got = (uint64_t)e->ret, end = off + got;
-	uint64_t size = e->nr < CALLS_NR_MAX && st->vec[e->nr] ? got : e->args[2];
+	uint64_t size = e->nr < DIO_NR_MAX && st->vec[e->nr] ? got : e->args[2];
 	uint64_t ns;
 	uint8_t flags = 0;
 	struct fdpos *s;
@@ -1288,7 +1288,7 @@ static int ap_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	st->progs.evict = on_prog_evict;
 	st->progs.ud = st;
 	call_kinds_init(&st->kinds, host);
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *name = host->syscall_name(nr);
 
 		for (size_t i = 0; name && i < sizeof(vectors) / sizeof(vectors[0]); i++)

@@ -33,7 +33,7 @@ static const struct {
 void call_kinds_init(struct call_kinds *k, const struct dio_host *host)
 {
 	memset(k, 0, sizeof(*k));
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *n = host->syscall_name(nr);
 
 		for (size_t i = 0; n && i < sizeof(names) / sizeof(names[0]); i++) {

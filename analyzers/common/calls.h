@@ -12,8 +12,6 @@
 #include <stdint.h>
 #include <dio/plugin.h>
 
-#define CALLS_NR_MAX	512	/* system call numbers with a kind; the host's limit too */
-
 enum call_kind {
 	CALL_OTHER = 0,
 	CALL_READ,	/* read, readv, pread64, preadv, preadv2 */
@@ -33,8 +31,8 @@ enum call_kind {
 #define CALL_POSITIONAL	0x1	/* p-variant: reads or writes at an offset argument, the fd's offset stays */
 
 struct call_kinds {
-	uint8_t kind[CALLS_NR_MAX];
-	uint8_t flags[CALLS_NR_MAX];
+	uint8_t kind[DIO_NR_MAX];
+	uint8_t flags[DIO_NR_MAX];
 };
 
 /* Fill k from the host's system call names. */
@@ -42,7 +40,7 @@ void call_kinds_init(struct call_kinds *k, const struct dio_host *host);
 
 static inline enum call_kind call_kind(const struct call_kinds *k, uint32_t nr)
 {
-	return nr < CALLS_NR_MAX ? (enum call_kind)k->kind[nr] : CALL_OTHER;
+	return nr < DIO_NR_MAX ? (enum call_kind)k->kind[nr] : CALL_OTHER;
 }
 
 /* file tags in a stable order (device, inode number, generation): for sorting findings */
@@ -55,17 +53,6 @@ static inline int file_tag_cmp(const struct dio_file_tag *a, const struct dio_fi
 	if (a->gen != b->gen)
 		return a->gen < b->gen ? -1 : 1;
 	return 0;
-}
-
-static inline int file_tag_eq(const struct dio_file_tag *a, const struct dio_file_tag *b)
-{
-	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
-}
-
-/* -errno as system calls return it */
-static inline int call_failed(int64_t ret)
-{
-	return ret < 0 && ret >= -4095;
 }
 
 /*

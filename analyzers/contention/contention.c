@@ -717,7 +717,7 @@ static int ct_event(void *state, const struct dio_ev_hdr *ev)
 	if (ev->type != DIO_EV_SYSCALL)
 		return 0;
 	kind = call_kind(&s->kinds, e->nr);
-	if ((kind != CALL_READ && kind != CALL_WRITE && kind != CALL_SYNC) || call_failed(e->ret))
+	if ((kind != CALL_READ && kind != CALL_WRITE && kind != CALL_SYNC) || dio_ret_failed(e->ret))
 		return 0;
 	first = ev->ts / s->wns;
 	last = (ev->ts + e->duration) / s->wns;

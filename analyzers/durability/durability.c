@@ -295,7 +295,7 @@ struct dev_type {
 struct state {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
-	uint8_t kind[CALLS_NR_MAX];
+	uint8_t kind[DIO_NR_MAX];
 	struct table files, descs, names, procs, reports, pending;
 	struct table progs;		/* program name -> it synced file data */
 	struct dev_type devs[DEVS_KEPT];
@@ -711,7 +711,7 @@ static void on_write(struct state *s, const struct dio_ev_syscall *e, unsigned i
 		}
 		d->short_pending = 0;
 	}
-	if (call_failed(e->ret) || !n)
+	if (dio_ret_failed(e->ret) || !n)
 		return;
 	f = file_put(s, &e->tag);
 	if (!d || !d->osync) {
@@ -771,7 +771,7 @@ static void on_sync(struct state *s, const struct dio_ev_syscall *e, unsigned in
 
 	if (!(e->flags & DIO_SF_FILE))
 		return;
-	if (e->ftype == DIO_FT_DIR && !call_failed(e->ret) && kind == K_FSYNC) {
+	if (e->ftype == DIO_FT_DIR && !dio_ret_failed(e->ret) && kind == K_FSYNC) {
 		const char *p = s->host->tag_path(s->ctx, &e->tag);
 		struct dir_sync d = { .dir = p ? str_hash(p, strlen(p)) : 0, .ts = e->hdr.ts };
 
@@ -781,7 +781,7 @@ static void on_sync(struct state *s, const struct dio_ev_syscall *e, unsigned in
 	}
 	if (e->ftype != DIO_FT_REG)
 		return;
-	if (call_failed(e->ret)) {
+	if (dio_ret_failed(e->ret)) {
 		f = file_get(s, &e->tag);
 		if (f && errno_is_io(e->ret) && f->dirty && !(f->flags & F_FAILED)) {
 			f->flags |= F_FAILED;
@@ -893,7 +893,7 @@ static void on_open(struct state *s, const struct dio_ev_syscall *e, unsigned in
 	struct file *f;
 	int known;
 
-	if (call_failed(e->ret) || !(e->flags & DIO_SF_FILE) || e->ftype != DIO_FT_REG)
+	if (dio_ret_failed(e->ret) || !(e->flags & DIO_SF_FILE) || e->ftype != DIO_FT_REG)
 		return;
 	if (e->ofd) {
 		struct desc *d = table_put(&s->descs, &e->ofd, NULL);
@@ -920,7 +920,7 @@ static void on_truncate(struct state *s, const struct dio_ev_syscall *e, unsigne
 {
 	struct file *f = NULL;
 
-	if (call_failed(e->ret))
+	if (dio_ret_failed(e->ret))
 		return;
 	if (kind == K_FTRUNCATE && (e->flags & DIO_SF_FILE) && e->ftype == DIO_FT_REG) {
 		f = file_get(s, &e->tag);
@@ -947,7 +947,7 @@ static void on_rename(struct state *s, const struct dio_ev_syscall *e, unsigned 
 	char type[32];
 	int same_dir;
 
-	if (call_failed(e->ret) || !from || !to)
+	if (dio_ret_failed(e->ret) || !from || !to)
 		return;
 	n = name_find(s, from, src, sizeof(src));
 	if (!n)
@@ -971,7 +971,7 @@ static void on_rename(struct state *s, const struct dio_ev_syscall *e, unsigned 
 	if (dst[0]) {
 		k.hash = str_hash(dst, strlen(dst));
 		over = table_get(&s->names, &k);
-		if (over && file_tag_eq(&over->tag, &tag))
+		if (over && dio_file_tag_eq(&over->tag, &tag))
 			over = NULL;
 	}
 	if (over) {
@@ -1017,7 +1017,7 @@ static void on_unlink(struct state *s, const struct dio_ev_syscall *e, unsigned 
 	const struct name *n;
 	struct dio_file_tag tag;
 
-	if (call_failed(e->ret) || !arg)
+	if (dio_ret_failed(e->ret) || !arg)
 		return;
 	/* relative to a directory fd (whose path the record does not hold): found by the
 	 * tail of a path dio saw, as a relative name always is */
@@ -1072,7 +1072,7 @@ static int du_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		return -ENOMEM;
 	s->host = host;
 	s->ctx = ctx;
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *name = host->syscall_name(nr);
 
 		for (size_t i = 0; name && i < sizeof(calls) / sizeof(calls[0]); i++)
@@ -1125,7 +1125,7 @@ static int du_event(void *p, const struct dio_ev_hdr *ev)
 		on_ofd(s, (const void *)ev);
 		return 0;
 	}
-	if (ev->type != DIO_EV_SYSCALL || e->nr >= CALLS_NR_MAX)
+	if (ev->type != DIO_EV_SYSCALL || e->nr >= DIO_NR_MAX)
 		return 0;
 	kind = s->kind[e->nr];
 	if (kind == K_OTHER)
@@ -1156,7 +1156,7 @@ static int du_event(void *p, const struct dio_ev_hdr *ev)
 		on_sync(s, e, kind);
 		break;
 	case K_SYNC: case K_SYNCFS:
-		if (!call_failed(e->ret) && (kind == K_SYNC || (e->flags & DIO_SF_FILE))) {
+		if (!dio_ret_failed(e->ret) && (kind == K_SYNC || (e->flags & DIO_SF_FILE))) {
 			struct dir_sync d = { .ts = e->hdr.ts, .all_dev = kind == K_SYNCFS,
 					      .dev = e->tag.dev };
 

@@ -307,8 +307,8 @@ struct errs {
 	struct ref *refs;
 	struct pref *prefs;
 	size_t nrefs_max, nprefs_max;
-	uint32_t answer_of[CALLS_NR_MAX];	/* bit i: answers[i] names the call */
-	uint8_t role[CALLS_NR_MAX];
+	uint32_t answer_of[DIO_NR_MAX];	/* bit i: answers[i] names the call */
+	uint8_t role[DIO_NR_MAX];
 	struct psum scratch;	/* the program being reported */
 };
 
@@ -945,7 +945,7 @@ static int name_in(const char *list, const char *name)
 static void calls_init(struct errs *s)
 {
 	call_kinds_init(&s->kinds, s->host);
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *n = s->host->syscall_name(nr);
 
 		if (!n)
@@ -1059,7 +1059,7 @@ static int can_block(const struct dio_ev_syscall *e)
 /* the open flags of an open or openat record, or -1 when the call has none we know */
 static int64_t open_flags(const struct errs *s, const struct dio_ev_syscall *e)
 {
-	uint8_t r = e->nr < CALLS_NR_MAX ? s->role[e->nr] : 0;
+	uint8_t r = e->nr < DIO_NR_MAX ? s->role[e->nr] : 0;
 
 	return r == ROLE_FLAGS1 ? (int64_t)(uint32_t)e->args[1] :
 	       r == ROLE_FLAGS2 ? (int64_t)(uint32_t)e->args[2] : -1;
@@ -1076,8 +1076,8 @@ static int64_t open_flags(const struct errs *s, const struct dio_ev_syscall *e)
 static int follow_fds(struct errs *s, const struct dio_ev_syscall *e)
 {
 	enum call_kind kind = call_kind(&s->kinds, e->nr);
-	uint8_t role = e->nr < CALLS_NR_MAX ? s->role[e->nr] : 0;
-	int failed = call_failed(e->ret), err = failed ? (int)-e->ret : 0, wrote = 0;
+	uint8_t role = e->nr < DIO_NR_MAX ? s->role[e->nr] : 0;
+	int failed = dio_ret_failed(e->ret), err = failed ? (int)-e->ret : 0, wrote = 0;
 	uint64_t key = fd_key(e->pid, e->args[0]), *v;
 
 	if (!failed && e->ret >= 0 && (kind == CALL_OPEN || role == ROLE_DUP2)) {
@@ -1162,7 +1162,7 @@ static int locale_lookup(const char *path)
 /* the entry of answers that makes failure e an answer, or -1 */
 static int answer(struct errs *s, const struct dio_ev_syscall *e, int err)
 {
-	uint32_t m = e->nr < CALLS_NR_MAX ? s->answer_of[e->nr] : 0;
+	uint32_t m = e->nr < DIO_NR_MAX ? s->answer_of[e->nr] : 0;
 
 	for (int i = 0; m; i++, m >>= 1) {
 		if (!(m & 1))
@@ -1229,7 +1229,7 @@ static int errs_event(void *state, const struct dio_ev_hdr *ev)
 	/* ps goes stale once a group pushed out has its process looked up */
 	memcpy(prog, ps->prog.name, sizeof(prog));
 	lost = follow_fds(s, e);
-	if (!call_failed(e->ret)) {
+	if (!dio_ret_failed(e->ret)) {
 		/* the thread got somewhere: what it asks next is a new question */
 		seen = s->threads.n ? table_get(&s->threads, &e->tid) : NULL;
 		if (seen)

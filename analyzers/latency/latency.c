@@ -672,7 +672,7 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 			const struct devrow *r = dr->kv[2 * i + 1];
 			char name[32];
 
-			snprintf(name, sizeof(name), "%u:%u %s", k->dev >> 20, k->dev & 0xfffff,
+			snprintf(name, sizeof(name), "%u:%u %s", DIO_DEV_MAJOR(k->dev), DIO_DEV_MINOR(k->dev),
 				 op_name(k->op));
 			fprintf(f, "%-16s %8" PRIu64 " %9.3f %9.3f %9.3f %9.3f %10" PRIu64 "\n", name,
 				r->h.n, ms(hist_pct(&r->h, 0.50)), ms(hist_pct(&r->h, 0.95)),
@@ -681,8 +681,8 @@ static void print_tables(struct lat *l, struct rows *dr, struct rows *tr)
 		for (size_t i = 0; i < dr->n; i++) {
 			const struct devkey *k = dr->kv[2 * i];
 
-			fprintf(f, "\n  %u:%u %s latency, usecs: count distribution\n", k->dev >> 20,
-				k->dev & 0xfffff, op_name(k->op));
+			fprintf(f, "\n  %u:%u %s latency, usecs: count distribution\n", DIO_DEV_MAJOR(k->dev),
+				DIO_DEV_MINOR(k->dev), op_name(k->op));
 			print_log2(f, &((const struct devrow *)dr->kv[2 * i + 1])->h);
 		}
 		if (l->devs_full)
@@ -792,7 +792,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 		snprintf(title, sizeof(title),
 			 "%" PRIu64 " %s request%s on %u:%u took %.3g ms or more (p99 %.3f ms, max "
 			 "%.3f ms)",
-			 r->slow, op_name(k->op), plural(r->slow), k->dev >> 20, k->dev & 0xfffff,
+			 r->slow, op_name(k->op), plural(r->slow), DIO_DEV_MAJOR(k->dev), DIO_DEV_MINOR(k->dev),
 			 l->block_ms, ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
 	else
 		snprintf(title, sizeof(title),
@@ -800,7 +800,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 			 "operation rows, most %" PRIu64 " %s request%s on %u:%u (p99 %.3f ms, max "
 			 "%.3f ms)",
 			 slow, l->block_ms, nrows, r->slow, op_name(k->op), plural(r->slow),
-			 k->dev >> 20, k->dev & 0xfffff, ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
+			 DIO_DEV_MAJOR(k->dev), DIO_DEV_MINOR(k->dev), ms(hist_pct(&r->h, 0.99)), ms(r->h.max));
 	if (nrows > 1) {
 		at = (size_t)snprintf(msg, sizeof(msg), "Rows with the most:\n");
 		for (size_t i = 0; i < n && at < sizeof(msg); i++) {
@@ -810,7 +810,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 			at += (size_t)snprintf(msg + at, sizeof(msg) - at,
 					       "  %u:%u %s: %" PRIu64 " of %" PRIu64 " requests (p99 "
 					       "%.3f ms, max %.3f ms)\n",
-					       ki->dev >> 20, ki->dev & 0xfffff, op_name(ki->op),
+					       DIO_DEV_MAJOR(ki->dev), DIO_DEV_MINOR(ki->dev), op_name(ki->op),
 					       ri->slow, ri->h.n, ms(hist_pct(&ri->h, 0.99)),
 					       ms(ri->h.max));
 		}
@@ -828,7 +828,7 @@ static int block_finding(struct lat *l, const struct rows *dr)
 			 "bytes or write back early with sync_file_range), at the device's queue and "
 			 "health (iostat -x, smartctl), and keep latency-critical files (logs, WAL) on a "
 			 "device of their own.",
-			 r->slow, r->h.n, op_name(k->op), k->dev >> 20, k->dev & 0xfffff, l->block_ms,
+			 r->slow, r->h.n, op_name(k->op), DIO_DEV_MAJOR(k->dev), DIO_DEV_MINOR(k->dev), l->block_ms,
 			 r->kthread, ms(w->duration), w->bytes, (uint64_t)w->sector, who);
 	if (at < sizeof(msg))
 		snprintf(msg + at, sizeof(msg) - at,

@@ -477,7 +477,7 @@ struct ro {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	struct call_kinds kinds;
-	uint16_t xf[CALLS_NR_MAX];
+	uint16_t xf[DIO_NR_MAX];
 	struct table procs, paths, descs, cands;
 	struct table pcands, gpaths;	/* what is the programs' */
 	struct expool pool;
@@ -524,7 +524,7 @@ static uint32_t base_hash(const char *path)
 
 static uint16_t xflags(const struct ro *s, uint32_t nr)
 {
-	return nr < CALLS_NR_MAX ? s->xf[nr] : 0;
+	return nr < DIO_NR_MAX ? s->xf[nr] : 0;
 }
 
 /* the first string argument, when it is whole */
@@ -1704,7 +1704,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	s->max_data_calls = (uint64_t)o[O_MAX_DATA_CALLS].i;
 	s->min_cost_rate = o[O_MIN_COST_RATE].d;
 	call_kinds_init(&s->kinds, host);
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *n = host->syscall_name(nr);
 
 		for (size_t i = 0; n && i < sizeof(xnames) / sizeof(xnames[0]); i++)
@@ -1822,7 +1822,7 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 	f = path_of(s, &k, e->pid, &e->tag);
 	if (e->ftype == DIO_FT_DIR)
 		f->flags |= P_DIR;
-	reopen = f->nopen > 0 && file_tag_eq(&f->tag, &e->tag);
+	reopen = f->nopen > 0 && dio_file_tag_eq(&f->tag, &e->tag);
 	f->nopen++;
 	if (!opened) {
 		d->gen = f->gen;
@@ -1839,7 +1839,7 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 		f->dr_changed = 1;
 	}
 	/* a new file at the path (or the first seen): a new generation */
-	if (!f->gen || (f->flags & P_GEN_ENDED) || !file_tag_eq(&f->tag, &e->tag)) {
+	if (!f->gen || (f->flags & P_GEN_ENDED) || !dio_file_tag_eq(&f->tag, &e->tag)) {
 		struct exs *x = &f->ex[C_CYCLE];
 
 		pend_commit(s, &k, f);
@@ -1875,7 +1875,7 @@ static struct desc *desc_new(struct ro *s, struct proc *p, const struct dkey *dk
 	if (f->tl[C_CHURN].count + f->npend)
 		capture_start(s, &k, f, C_CHURN, d, d->id, f->tl[C_CHURN].count + f->npend,
 			      &e->hdr);
-	if (f->dr_run && file_tag_eq(&f->dr_tag, &e->tag) && !f->dr_changed)
+	if (f->dr_run && dio_file_tag_eq(&f->dr_tag, &e->tag) && !f->dr_changed)
 		capture_start(s, &k, f, C_DUP, d, d->id, f->tl[C_DUP].count + 2, &e->hdr);
 	if (reopen)
 		capture_start(s, &k, f, C_REOPEN, d, d->id, f->tl[C_REOPEN].count + 1, &e->hdr);
@@ -1916,7 +1916,7 @@ static void read_track(struct desc *d, const struct dio_ev_syscall *e, uint16_t 
 static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct path *f,
 		    struct desc *d, const struct dio_ev_syscall *e, enum call_kind kind, uint16_t xf)
 {
-	int failed = call_failed(e->ret);
+	int failed = dio_ret_failed(e->ret);
 
 	d->flags |= D_USED;
 	d->data_calls++;
@@ -1935,7 +1935,7 @@ static void on_data(struct ro *s, struct proc *p, const struct pkey *k, struct p
 		return;
 	}
 	/* pread and pwrite leave the offset; preadv2 and pwritev2 at offset -1 use it */
-	if (e->nr < CALLS_NR_MAX && (s->kinds.flags[e->nr] & CALL_POSITIONAL) &&
+	if (e->nr < DIO_NR_MAX && (s->kinds.flags[e->nr] & CALL_POSITIONAL) &&
 	    e->args[3] != UINT64_MAX)
 		return;
 	if (failed)
@@ -1970,7 +1970,7 @@ static void on_seek(struct ro *s, const struct pkey *k, struct path *f, struct d
 
 	d->flags |= D_USED;
 	seek_dropped(f, d);
-	if (call_failed(e->ret) || !(e->flags & DIO_SF_OFFSET)) {
+	if (dio_ret_failed(e->ret) || !(e->flags & DIO_SF_OFFSET)) {
 		moved(f, d, 0, 0);
 		return;
 	}
@@ -2043,11 +2043,11 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 	/* duplicate-read: the same content read whole again */
 	if (d->ftype == DIO_FT_REG && (d->flags & D_RDSEQ) &&
 	    !(d->flags & (D_WROTE | D_PSEUDO)) &&
-	    ((d->flags & D_RDEOF) || (f->dr_run && file_tag_eq(&f->dr_tag, &d->tag) &&
+	    ((d->flags & D_RDEOF) || (f->dr_run && dio_file_tag_eq(&f->dr_tag, &d->tag) &&
 				      d->rd_next > 0 && (uint64_t)d->rd_next == f->dr_size))) {
 		uint64_t size = (uint64_t)d->rd_next;
 
-		if (f->dr_run && file_tag_eq(&f->dr_tag, &d->tag) && f->dr_size == size &&
+		if (f->dr_run && dio_file_tag_eq(&f->dr_tag, &d->tag) && f->dr_size == size &&
 		    !f->dr_changed) {
 			struct inc in = { .t = one(f->dr_run == 1 ? 2 : 1, calls, d->ns,
 						   f->dr_run == 1 ? f->dr_ts : d->ts_open, ts,
@@ -2107,7 +2107,7 @@ static void win_end(struct ro *s, struct desc *d, uint64_t ts, uint16_t end_nr, 
 		w->t = one(1, avoid, avoid_ns, d->ts_open, ts, d->tid, d->comm);
 		w->bytes = d->bytes;
 		w->seq = d->seq;
-		if (f->dr_run == 1 && f->dr_ts == d->ts_open && file_tag_eq(&f->dr_tag, &d->tag))
+		if (f->dr_run == 1 && f->dr_ts == d->ts_open && dio_file_tag_eq(&f->dr_tag, &d->tag))
 			f->dr_first = f->npend;
 	} else {
 		struct inc in = { .t = one(1, avoid, avoid_ns, d->ts_open, ts, d->tid, d->comm),
@@ -2148,7 +2148,7 @@ static void on_call(struct ro *s, struct proc *p, const struct dio_ev_syscall *e
 	struct path *f;
 	struct pkey k;
 
-	if (d && !file_tag_eq(&d->tag, &e->tag)) {
+	if (d && !dio_file_tag_eq(&d->tag, &e->tag)) {
 		desc_forget(s, d);
 		table_del(&s->descs, &dk);
 		d = NULL;
@@ -2414,7 +2414,7 @@ static int ro_event(void *state, const struct dio_ev_hdr *ev)
 		prog_note(s, p, e);
 		kind = call_kind(&s->kinds, e->nr);
 		if (kind == CALL_OPEN) {
-			if (!call_failed(e->ret) && e->ret >= 0)
+			if (!dio_ret_failed(e->ret) && e->ret >= 0)
 				on_open(s, p, e);
 		} else if (kind == CALL_UNLINK) {
 			on_unlink(s, p, e);

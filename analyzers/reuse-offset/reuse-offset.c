@@ -459,9 +459,9 @@ struct ro {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
 	struct call_kinds kinds;
-	uint8_t open_flags_arg[CALLS_NR_MAX];	/* argument with the open flags + 1, 0: none */
-	uint8_t creat[CALLS_NR_MAX];
-	uint8_t counted[CALLS_NR_MAX];		/* args[2] is the byte count (read, pread64) */
+	uint8_t open_flags_arg[DIO_NR_MAX];	/* argument with the open flags + 1, 0: none */
+	uint8_t creat[DIO_NR_MAX];
+	uint8_t counted[DIO_NR_MAX];		/* args[2] is the byte count (read, pread64) */
 	uint64_t min_lost;
 	struct table inodes, positions, threads, suspects, reports, removals;
 	struct table procs, streams, names;
@@ -1072,7 +1072,7 @@ static void pick_suspect(void *key, void *val, void *ud)
 	struct pick *p = ud;
 	const struct suspect *s = val;
 
-	if (!p->all && (p->tag.ino ? !file_tag_eq(&s->tag, &p->tag) : s->pid != p->pid))
+	if (!p->all && (p->tag.ino ? !dio_file_tag_eq(&s->tag, &p->tag) : s->pid != p->pid))
 		return;
 	memcpy(p->st->batch[p->n].key, key, p->key_size);
 	p->st->batch[p->n++].ts = s->first_ts;
@@ -1366,7 +1366,7 @@ static struct position *position_for(struct ro *st, struct inode *n,
 
 	*k = pkey_of(e, e->fd);
 	p = table_put(&st->positions, k, &created);
-	if (created || !file_tag_eq(&p->tag, &e->tag)) {
+	if (created || !dio_file_tag_eq(&p->tag, &e->tag)) {
 		memset(p, 0, sizeof(*p));
 		p->tag = e->tag;
 		p->epoch = n->g.epoch;
@@ -1738,9 +1738,9 @@ static void did_read(struct ro *st, struct inode *n, const struct dio_ev_syscall
 
 static int opens_trunc(const struct ro *st, const struct dio_ev_syscall *e)
 {
-	uint8_t a = e->nr < CALLS_NR_MAX ? st->open_flags_arg[e->nr] : 0;
+	uint8_t a = e->nr < DIO_NR_MAX ? st->open_flags_arg[e->nr] : 0;
 
-	if (e->nr < CALLS_NR_MAX && st->creat[e->nr])
+	if (e->nr < DIO_NR_MAX && st->creat[e->nr])
 		return 1;
 	return a && (e->args[a - 1] & O_TRUNC);
 }
@@ -1790,7 +1790,7 @@ static void on_syscall(struct ro *st, const struct dio_ev_syscall *e)
 
 	/* every record of a main thread names its program */
 	st->cur_name = proc_of(st, e)->name;
-	if (call_failed(e->ret))
+	if (dio_ret_failed(e->ret))
 		return;
 	if (k == CALL_UNLINK || k == CALL_RENAME) {
 		note_removal(st, e);
@@ -1989,7 +1989,7 @@ static int ro_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	st->reports.evict = on_report_evict;
 	st->reports.ud = st;
 	call_kinds_init(&st->kinds, host);
-	for (uint32_t nr = 0; nr < CALLS_NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		const char *name = host->syscall_name(nr);
 
 		if (!name)

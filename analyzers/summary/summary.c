@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <dio/analyzer.h>
 
-#define NR_MAX		512	/* x86_64 numbers with a row of their own; the host's limit too */
 #define OPS_MAX		256	/* dio_ev_iouring.opcode is a __u8 */
 #define FILES_MIN	64	/* first size of the file table */
 
@@ -62,9 +61,9 @@ struct summary {
 	struct dio_ctx *ctx;
 	FILE *out;
 	int own;			/* out was opened here */
-	struct callrow sys[NR_MAX + 1];	/* [NR_MAX]: numbers past the table */
+	struct callrow sys[DIO_NR_MAX + 1];	/* [DIO_NR_MAX]: numbers past the table */
 	struct callrow ops[OPS_MAX];
-	uint8_t kind[NR_MAX];		/* KIND_* by system call number */
+	uint8_t kind[DIO_NR_MAX];		/* KIND_* by system call number */
 	struct filerow *files;		/* open addressing; size 2^n, at most half full */
 	size_t size, nfiles, max_files;
 	struct filerow other;		/* files that did not fit */
@@ -110,12 +109,6 @@ static int uring_kind(unsigned int op)
 	}
 }
 
-/* -errno as system calls and io_uring completions return it */
-static int is_error(int64_t ret)
-{
-	return ret < 0 && ret >= -4095;
-}
-
 static void summary_destroy(void *state)
 {
 	struct summary *s = state;
@@ -154,7 +147,7 @@ static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 		goto cleanup;
 	}
 	/* which way each call's bytes go, as the host says (DIO_IO_* are KIND_*) */
-	for (uint32_t nr = 0; nr < NR_MAX && DIO_HOST_HAS(host, syscall_info); nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX && DIO_HOST_HAS(host, syscall_info); nr++) {
 		struct dio_syscall_info si;
 
 		if (!host->syscall_info(ctx, nr, &si, sizeof(si)))
@@ -197,17 +190,12 @@ static size_t tag_hash(const struct dio_file_tag *t)
 	return (size_t)(h ^ (h >> 29));
 }
 
-static int same_tag(const struct dio_file_tag *a, const struct dio_file_tag *b)
-{
-	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
-}
-
 /* the row of tag, or the free slot where it belongs */
 static struct filerow *file_slot(struct filerow *files, size_t size, const struct dio_file_tag *tag)
 {
 	size_t i = tag_hash(tag) & (size - 1);
 
-	while (files[i].used && !same_tag(&files[i].tag, tag))
+	while (files[i].used && !dio_file_tag_eq(&files[i].tag, tag))
 		i = (i + 1) & (size - 1);
 	return &files[i];
 }
@@ -254,7 +242,7 @@ static void count_call(struct callrow *r, int64_t ret, uint64_t ns, int kind)
 	r->ns += ns;
 	if (ns > r->max_ns)
 		r->max_ns = ns;
-	if (is_error(ret))
+	if (dio_ret_failed(ret))
 		r->errors++;
 	else if (kind && ret > 0)
 		r->bytes += (uint64_t)ret;
@@ -267,7 +255,7 @@ static void count_file(struct summary *s, const struct dio_file_tag *tag, int64_
 
 	f->calls++;
 	f->ns += ns;
-	if (is_error(ret))
+	if (dio_ret_failed(ret))
 		f->errors++;
 	else if (kind == KIND_READ && ret > 0)
 		f->rbytes += (uint64_t)ret;
@@ -281,9 +269,9 @@ static int summary_event(void *state, const struct dio_ev_hdr *ev)
 
 	if (ev->type == DIO_EV_SYSCALL) {
 		const struct dio_ev_syscall *e = (const void *)ev;
-		int kind = e->nr < NR_MAX ? s->kind[e->nr] : 0;
+		int kind = e->nr < DIO_NR_MAX ? s->kind[e->nr] : 0;
 
-		count_call(&s->sys[e->nr < NR_MAX ? e->nr : NR_MAX], e->ret, e->duration, kind);
+		count_call(&s->sys[e->nr < DIO_NR_MAX ? e->nr : DIO_NR_MAX], e->ret, e->duration, kind);
 		if (e->flags & DIO_SF_FILE)
 			count_file(s, &e->tag, e->ret, e->duration, kind);
 	} else if (ev->type == DIO_EV_IOURING) {
@@ -386,21 +374,21 @@ static void add_file(struct filerow *sum, const struct filerow *r)
 
 static int put_calls(struct summary *s, FILE *f)
 {
-	struct line *lines = calloc(NR_MAX + 1 + OPS_MAX, sizeof(*lines));
+	struct line *lines = calloc(DIO_NR_MAX + 1 + OPS_MAX, sizeof(*lines));
 	struct callrow total = { 0 };
 	size_t n = 0;
 
 	if (!lines)
 		return -ENOMEM;
-	for (uint32_t nr = 0; nr <= NR_MAX; nr++) {
-		const char *name = nr < NR_MAX ? s->host->syscall_name(nr) : NULL;
+	for (uint32_t nr = 0; nr <= DIO_NR_MAX; nr++) {
+		const char *name = nr < DIO_NR_MAX ? s->host->syscall_name(nr) : NULL;
 
 		if (!s->sys[nr].calls)
 			continue;
 		if (name)
 			snprintf(lines[n].name, sizeof(lines[n].name), "%s", name);
 		else
-			snprintf(lines[n].name, sizeof(lines[n].name), "(numbers >= %d)", NR_MAX);
+			snprintf(lines[n].name, sizeof(lines[n].name), "(numbers >= %d)", DIO_NR_MAX);
 		lines[n++].r = &s->sys[nr];
 	}
 	for (uint32_t op = 0; op < OPS_MAX; op++) {

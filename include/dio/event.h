@@ -26,6 +26,7 @@
 #define DIO_EV_MASK(t)	(1ULL << (t))
 
 #define DIO_COMM_LEN	16
+#define DIO_NR_MAX	512	/* x86_64 system call numbers are below this (dio_ev_syscall.nr) */
 #define DIO_PATH_MAX	4096	/* longest path or path argument kept */
 
 /* Common header of every record. */
@@ -50,6 +51,9 @@ struct dio_file_tag {
 /* The parts of a kernel dev_t, as in file tags and block records */
 #define DIO_DEV_MAJOR(dev)	((__u32)(dev) >> 20)
 #define DIO_DEV_MINOR(dev)	((__u32)(dev) & 0xfffff)
+#define DIO_DEV_MAJOR_MAX	0xfff
+#define DIO_DEV_MINOR_MAX	0xfffff
+#define DIO_DEV(major, minor)	((__u32)(major) << 20 | (__u32)(minor))
 
 /* File types: (i_mode & S_IFMT) >> 12, plus 0 for "no file". */
 #define DIO_FT_NONE	0
@@ -325,6 +329,25 @@ static inline const char *dio_ev_syscall_content(const struct dio_ev_syscall *ev
 	}
 	memcpy(ct, at, sizeof(*ct));
 	return at + sizeof(*ct);
+}
+
+/*
+ * The largest errno: a syscall's ret (or a completion's res) from -DIO_MAX_ERRNO
+ * to -1 is a failure; below, a negative value is a result (lseek, as the kernel's
+ * IS_ERR_VALUE).
+ */
+#define DIO_MAX_ERRNO	4095
+
+/* 1 when ret is a failure's -errno */
+static inline int dio_ret_failed(long long ret)
+{
+	return ret < 0 && ret >= -DIO_MAX_ERRNO;
+}
+
+/* 1 when a and b name the same file */
+static inline int dio_file_tag_eq(const struct dio_file_tag *a, const struct dio_file_tag *b)
+{
+	return a->ino == b->ino && a->dev == b->dev && a->gen == b->gen;
 }
 
 /* The path of a path record, a C string. */

@@ -26,7 +26,6 @@ static const struct dio_option options[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
-#define NR_MAX		512	/* x86_64 numbers the host knows */
 #define HBUCKETS	40	/* log2 ns latency buckets: up to ~9 minutes */
 #define NCLASS		TL_CLASSES	/* the DIO_SC_* classes, and calls in none */
 #define BLKOPS		16	/* block histograms by device and operation */
@@ -82,8 +81,8 @@ struct html {
 	struct report r;
 	uint64_t first_ts, last_ts, records;
 	uint64_t calls, errors, rbytes, wbytes, ns;
-	uint64_t nr_calls[NR_MAX], nr_errors[NR_MAX], nr_ns[NR_MAX];
-	uint8_t nr_io[NR_MAX], nr_class[NR_MAX];
+	uint64_t nr_calls[DIO_NR_MAX], nr_errors[DIO_NR_MAX], nr_ns[DIO_NR_MAX];
+	uint8_t nr_io[DIO_NR_MAX], nr_class[DIO_NR_MAX];
 	uint64_t lat[NCLASS][HBUCKETS];
 	uint64_t blk[HBUCKETS], runq[HBUCKETS], nblk, nrunq;
 	struct blkop blkops[BLKOPS + 1];	/* the last: the rest */
@@ -356,7 +355,7 @@ static int html_init(const struct dio_host *host, struct dio_ctx *ctx,
 		html_destroy(h);
 		return err;
 	}
-	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		struct dio_syscall_info si;
 		unsigned int c = NCLASS - 1;
 
@@ -385,16 +384,11 @@ static unsigned int bucket(uint64_t ns)
 	return b;
 }
 
-static int is_error(int64_t ret)
-{
-	return ret < 0 && ret >= -4095;
-}
-
 static int add_call(struct html *h, const struct dio_ev_syscall *e)
 {
-	uint32_t nr = e->nr < NR_MAX ? e->nr : NR_MAX - 1;
+	uint32_t nr = e->nr < DIO_NR_MAX ? e->nr : DIO_NR_MAX - 1;
 	uint64_t rb = 0, wb = 0;
-	int err = is_error(e->ret);
+	int err = dio_ret_failed(e->ret);
 	struct tstat *t;
 
 	if (e->ret > 0 && h->nr_io[nr] == DIO_IO_READ)
@@ -660,7 +654,7 @@ static void json_data(struct html *h, struct rbuf *b)
 		 st.lost_iouring_unseen + st.lost_procs, st.lost_writer);
 	rbuf_str(b, ",\"syscalls\":[");
 	first = 1;
-	for (uint32_t nr = 0; nr < NR_MAX; nr++) {
+	for (uint32_t nr = 0; nr < DIO_NR_MAX; nr++) {
 		if (!h->nr_calls[nr])
 			continue;
 		rbuf_fmt(b, "%s{\"name\":", first ? "" : ",");

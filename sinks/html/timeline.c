@@ -342,7 +342,7 @@ int tl_offset(struct timeline *t, const struct dio_ev_syscall *e, int write)
 	int64_t end;
 
 	if ((e->flags & (DIO_SF_FILE | DIO_SF_OFFSET)) != (DIO_SF_FILE | DIO_SF_OFFSET) ||
-	    (e->ret < 0 && e->ret >= -4095))
+	    dio_ret_failed(e->ret))
 		return 0;
 	for (;; i = (i + 1) & (cap - 1)) {
 		s = &t->oseries[i];

@@ -22,7 +22,6 @@
 
 #define IOBUF_SIZE	(1 << 20)	/* as the console: a drain period of lines */
 #define LINE_SIZE	4096		/* first line buffer; grows to the longest line */
-#define MAX_ERRNO	4095		/* below -4095 a negative return is a value */
 
 enum { O_FILE, O_PATHS };
 
@@ -235,17 +234,12 @@ static void put_rec_head(struct json *j, const char *type, const struct dio_ev_h
 	put(j, ",\"cpu\":%u", h->cpu);
 }
 
-static int is_err(int64_t ret)
-{
-	return ret < 0 && ret >= -MAX_ERRNO;
-}
-
 /* ,"errno":"ENOENT" when v is a -errno, nothing otherwise */
 static void put_errno(struct json *j, int64_t v)
 {
 	const char *name;
 
-	if (!is_err(v))
+	if (!dio_ret_failed(v))
 		return;
 	name = j->host->name_of(j->ctx, DIO_NAME_ERRNO, (uint64_t)-v);
 	if (name)

@@ -503,6 +503,8 @@ static void put_time(struct sarif *s, struct rbuf *b, const char *key, uint64_t 
 
 static void put_properties(struct sarif *s, struct rbuf *b, const struct dio_finding *f)
 {
+	char tag[DIO_FILE_TAG_LEN];
+
 	rbuf_str(b, ",\"properties\":{\"analyzer\":");
 	rbuf_json(b, f->analyzer ? f->analyzer : "?");
 	if (f->subject)
@@ -515,9 +517,10 @@ static void put_properties(struct sarif *s, struct rbuf *b, const struct dio_fin
 		rbuf_fmt(b, ",\"tid\":%u", f->tid);
 	if (f->path)
 		put_kstr(b, "path", f->path);
-	if (f->has_tag)
-		rbuf_fmt(b, ",\"fileTag\":\"%u:%u|%" PRIu64 "|%u\"", f->tag.dev >> 20,
-			 f->tag.dev & 0xfffff, (uint64_t)f->tag.ino, f->tag.gen);
+	if (f->has_tag) {
+		dio_file_tag_format(&f->tag, tag, sizeof(tag));
+		rbuf_fmt(b, ",\"fileTag\":\"%s\"", tag);
+	}
 	if (f->count)
 		rbuf_fmt(b, ",\"count\":%" PRIu64, f->count);
 	if (f->cost_ns)
