@@ -822,59 +822,24 @@ static int print_text(const struct cmp *c, FILE *out)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* bytes of the well-formed UTF-8 sequence at p (2 to 4), or 1 */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (p[0] < 0xc2 || p[0] > 0xf4)
-		return 1;
-	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
-	cp = p[0] & (0x7fu >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)	/* also the terminating NUL */
-			return 1;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 1;
-	return n;
-}
-
 /* s as a JSON string, bytes outside UTF-8 as \udcXX (docs/json-schema.md); NULL as null */
 static void json_str(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	size_t n, len;
+	char *t;
 
 	if (!s) {
 		fputs("null", f);
 		return;
 	}
-	fputc('"', f);
-	while (*p) {
-		size_t n = utf8_len(p);
-
-		if (n > 1)
-			fwrite(p, 1, n, f);
-		else if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p == '\r')
-			fputs("\\r", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else if (*p >= 0x80)
-			fprintf(f, "\\udc%02x", *p);
-		else
-			fputc(*p, f);
-		p += n;
-	}
-	fputc('"', f);
+	n = strlen(s);
+	len = DIO_JSON_ESC_MAX * n + 1;
+	t = malloc(len);
+	if (!t)
+		die_msg("diff: out of memory");
+	dio_json_escape(s, n, 0, t, len);
+	fprintf(f, "\"%s\"", t);
+	free(t);
 }
 
 static void json_stats(const struct row *r, const double *v, FILE *out)

@@ -435,6 +435,115 @@ static inline size_t dio_escape(const char *s, size_t n, unsigned int flags, cha
 }
 
 /*
+ * The bytes of the well-formed UTF-8 character at s (n >= 1 bytes left): 1 for
+ * ASCII, 2 to 4, or 0 when the bytes there are not one (overlong forms,
+ * surrogates and code points past U+10FFFF are not: Unicode 15, table 3-7).
+ */
+static inline size_t dio_utf8_len(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned char lo = 0x80, hi = 0xbf;	/* the second byte's range */
+	size_t want;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	want = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (s[0] == 0xe0)
+		lo = 0xa0;	/* no overlong 3-byte forms */
+	else if (s[0] == 0xed)
+		hi = 0x9f;	/* no surrogates */
+	else if (s[0] == 0xf0)
+		lo = 0x90;	/* no overlong 4-byte forms */
+	else if (s[0] == 0xf4)
+		hi = 0x8f;	/* nothing past U+10FFFF */
+	if (n < want || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < want; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return want;
+}
+
+/* dio_json_escape() flags */
+#define DIO_JSON_XBYTES	0x1	/* a byte outside UTF-8 as the text \xNN (for people:
+				 * SARIF, JUnit), not as \udcXX */
+
+/* the most bytes dio_json_escape() writes for one byte of its input */
+#define DIO_JSON_ESC_MAX	6
+
+/*
+ * n bytes of s as the inside of a JSON string (no quotes), as every JSON dio
+ * writes holds a name: well-formed UTF-8 as it is; '"', '\\' and the control
+ * characters escaped (\n \r \t \b \f, others and DEL as \u00XX); each byte
+ * that is not part of well-formed UTF-8 as \udcXX, a lone low surrogate that
+ * Python's "surrogateescape" turns back into the byte, or with DIO_JSON_XBYTES
+ * as the text \xNN. A NUL among the n bytes is \u0000. Into buf with
+ * snprintf semantics: returns the length the whole text needs (at most
+ * DIO_JSON_ESC_MAX * n), and buf (NULL when len is 0) always ends with a NUL.
+ */
+static inline size_t dio_json_escape(const char *s, size_t n, unsigned int flags, char *buf,
+				     size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t off = 0;
+
+	for (size_t i = 0; i < n; ) {
+		unsigned char c = (unsigned char)s[i];
+		size_t u = dio_utf8_len(s + i, n - i);
+		char e[DIO_JSON_ESC_MAX];
+		unsigned int k = 0;
+		int hexbyte = 0;
+
+		if (u > 1 || (u == 1 && c >= 0x20 && c != 0x7f && c != '"' && c != '\\')) {
+			for (size_t j = 0; j < u; j++, off++)
+				if (off < len)
+					buf[off] = s[i + j];
+			i += u;
+			continue;
+		}
+		e[k++] = '\\';
+		if (!u && (flags & DIO_JSON_XBYTES)) {
+			e[k++] = '\\';
+			e[k++] = 'x';
+			hexbyte = 1;
+		} else if (!u) {
+			e[k++] = 'u';
+			e[k++] = 'd';
+			e[k++] = 'c';
+			hexbyte = 1;
+		} else {
+			switch (c) {
+			case '"': e[k++] = '"'; break;
+			case '\\': e[k++] = '\\'; break;
+			case '\b': e[k++] = 'b'; break;
+			case '\f': e[k++] = 'f'; break;
+			case '\n': e[k++] = 'n'; break;
+			case '\r': e[k++] = 'r'; break;
+			case '\t': e[k++] = 't'; break;
+			default:
+				e[k++] = 'u';
+				e[k++] = '0';
+				e[k++] = '0';
+				hexbyte = 1;
+			}
+		}
+		if (hexbyte) {
+			e[k++] = hex[c >> 4];
+			e[k++] = hex[c & 15];
+		}
+		for (unsigned int j = 0; j < k; j++, off++)
+			if (off < len)
+				buf[off] = e[j];
+		i++;
+	}
+	if (len)
+		buf[off < len ? off : len - 1] = 0;
+	return off;
+}
+
+/*
  * s into buf (len bytes, always NUL-terminated) with the password of every
  * URL's user information replaced by "***" (scheme://user:***@host): a command
  * line kept in a trace file, a report or a database must not carry one.

@@ -64,47 +64,6 @@ void rbuf_fmt(struct rbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-size_t report_utf8_len(const unsigned char *s, size_t n)
-{
-	/* the second byte's range for each lead byte (Unicode 15, table 3-7) */
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t want;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	want = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	switch (s[0]) {
-	case 0xe0: lo = 0xa0; break;	/* no overlong 3-byte forms */
-	case 0xed: hi = 0x9f; break;	/* no surrogates */
-	case 0xf0: lo = 0x90; break;	/* no overlong 4-byte forms */
-	case 0xf4: hi = 0x8f; break;	/* nothing past U+10FFFF */
-	}
-	if (n < want || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < want; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return want;
-}
-
-static void put_json_ascii(struct rbuf *b, unsigned char c)
-{
-	switch (c) {
-	case '"': rbuf_str(b, "\\\""); break;
-	case '\\': rbuf_str(b, "\\\\"); break;
-	case '\n': rbuf_str(b, "\\n"); break;
-	case '\r': rbuf_str(b, "\\r"); break;
-	case '\t': rbuf_str(b, "\\t"); break;
-	default:
-		if (c < 0x20 || c == 0x7f)
-			rbuf_fmt(b, "\\u%04x", c);
-		else
-			rbuf_mem(b, &c, 1);
-	}
-}
-
 static void put_xml_ascii(struct rbuf *b, unsigned char c, int attr)
 {
 	switch (c) {
@@ -129,46 +88,48 @@ static int xml_char(const unsigned char *s, size_t u)
 }
 
 /*
- * str, character by character: what the format cannot hold as it is (json:
- * nothing but malformed UTF-8; XML: also the characters it forbids) as \xNN
- * per byte, other characters above ASCII as they are, ASCII through the
- * format's own escaping.
+ * str, character by character, as XML text: what XML cannot hold (malformed
+ * UTF-8 and the characters it forbids) as \xNN per byte, other characters
+ * above ASCII as they are, ASCII through XML's own escaping.
  */
-static void put_escaped(struct rbuf *b, const char *str, int json, int attr)
+static void put_xml_escaped(struct rbuf *b, const char *str, int attr)
 {
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-	size_t n = strlen((const char *)s);
+	const char *s = str ? str : "";
+	size_t n = strlen(s);
 
 	for (size_t i = 0; i < n; ) {
-		size_t u = report_utf8_len(s + i, n - i);
+		size_t u = dio_utf8_len(s + i, n - i);
 
-		if (!u || (!json && !xml_char(s + i, u))) {
+		if (!u || !xml_char((const unsigned char *)s + i, u)) {
 			for (size_t k = 0; k < (u ? u : 1); k++)
-				rbuf_fmt(b, json ? "\\\\x%02x" : "\\x%02x", s[i + k]);
+				rbuf_fmt(b, "\\x%02x", (unsigned char)s[i + k]);
 			i += u ? u : 1;
 		} else if (u > 1) {
 			rbuf_mem(b, s + i, u);
 			i += u;
 		} else {
-			if (json)
-				put_json_ascii(b, s[i]);
-			else
-				put_xml_ascii(b, s[i], attr);
+			put_xml_ascii(b, (unsigned char)s[i], attr);
 			i++;
 		}
 	}
 }
 
+/* JSON for people: a byte outside UTF-8 as the text \xNN (dio_json_escape) */
 void rbuf_json(struct rbuf *b, const char *s)
 {
-	rbuf_mem(b, "\"", 1);
-	put_escaped(b, s, 1, 0);
-	rbuf_mem(b, "\"", 1);
+	size_t n = strlen(s ? s : "");
+
+	if (reserve(b, DIO_JSON_ESC_MAX * n + 2))
+		return;
+	b->p[b->len++] = '"';
+	b->len += dio_json_escape(s ? s : "", n, DIO_JSON_XBYTES, b->p + b->len, b->cap - b->len);
+	b->p[b->len++] = '"';
+	b->p[b->len] = 0;
 }
 
 void rbuf_xml(struct rbuf *b, const char *s, int attr)
 {
-	put_escaped(b, s, 0, attr);
+	put_xml_escaped(b, s, attr);
 }
 
 int rbuf_write(const struct rbuf *b, int fd)

@@ -43,9 +43,6 @@ void rbuf_xml(struct rbuf *b, const char *s, int attr);
 int rbuf_write(const struct rbuf *b, int fd);
 void rbuf_free(struct rbuf *b);
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes there), 0 if it is none. */
-size_t report_utf8_len(const unsigned char *s, size_t n);
-
 /* ns since the epoch as RFC 3339 UTC with microseconds, "2024-01-02T03:04:05.000006Z". */
 int report_time(uint64_t ns, char *buf, size_t len);
 

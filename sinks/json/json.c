@@ -99,85 +99,15 @@ static void put(struct json *j, const char *fmt, ...)
 		put_mem(j, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at s (at most n bytes), 0 when the
- * bytes there are not one: overlong forms, surrogates and code points past
- * U+10FFFF are not well-formed (Unicode 15, table 3-7).
- */
-static size_t utf8_len(const unsigned char *s, size_t n)
+/* n bytes of s as a JSON string, quotes included (dio_json_escape: docs/json-schema.md) */
+static void put_json_str(struct json *j, const char *s, size_t n)
 {
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
-/*
- * n bytes of s as a JSON string, quotes included. Well-formed UTF-8 is kept
- * as it is; control characters, '"' and '\\' are escaped; each byte that is not
- * part of well-formed UTF-8 becomes \udcXX (a lone low surrogate, Python's
- * "surrogateescape"), so the exact bytes can be had back and no valid text is
- * taken for them.
- */
-static void put_json_str(struct json *j, const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	put_mem(j, "\"", 1);
-	for (size_t i = 0; i < n; ) {
-		unsigned char c = s[i];
-		size_t u;
-
-		if (c >= 0x80) {
-			u = utf8_len(s + i, n - i);
-			if (u) {
-				put_mem(j, s + i, u);
-				i += u;
-			} else {
-				put(j, "\\udc%02x", c);
-				i++;
-			}
-			continue;
-		}
-		switch (c) {
-		case '"': put_mem(j, "\\\"", 2); break;
-		case '\\': put_mem(j, "\\\\", 2); break;
-		case '\b': put_mem(j, "\\b", 2); break;
-		case '\f': put_mem(j, "\\f", 2); break;
-		case '\n': put_mem(j, "\\n", 2); break;
-		case '\r': put_mem(j, "\\r", 2); break;
-		case '\t': put_mem(j, "\\t", 2); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				put(j, "\\u%04x", c);
-			else
-				put_mem(j, &c, 1);
-			break;
-		}
-		i++;
-	}
-	put_mem(j, "\"", 1);
+	grow(j, DIO_JSON_ESC_MAX * n + 3);
+	if (j->oom)
+		return;
+	j->line[j->len++] = '"';
+	j->len += dio_json_escape(s, n, 0, j->line + j->len, j->cap - j->len);
+	j->line[j->len++] = '"';
 }
 
 /* ,"key":"value" for a C string */

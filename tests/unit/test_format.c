@@ -314,6 +314,41 @@ static void escape_names_and_text(void **state)
 	assert_int_equal(dio_escape("abc", 3, 0, NULL, 0), 3);
 }
 
+/*
+ * The one JSON string writer: UTF-8 as it is (cut sequences, overlong forms
+ * and surrogates are not UTF-8), JSON's escapes, a stray byte as \udcXX or,
+ * for people, as the text \xNN; snprintf semantics when cut.
+ */
+static void json_strings_escaped_once(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		unsigned int flags;
+		const char *out;
+	} cases[] = {
+		{ "a\"b\\c/\303\251\360\237\230\200", 12, 0, "a\\\"b\\\\c/\303\251\360\237\230\200" },
+		{ "\b\f\n\r\t\001\177", 7, 0, "\\b\\f\\n\\r\\t\\u0001\\u007f" },
+		{ "x\0y", 3, 0, "x\\u0000y" },
+		{ "\377\303(\300\257\355\240\200\303", 9, 0,
+		  "\\udcff\\udcc3(\\udcc0\\udcaf\\udced\\udca0\\udc80\\udcc3" },
+		{ "\377\303(\t", 4, DIO_JSON_XBYTES, "\\\\xff\\\\xc3(\\t" },
+	};
+	char buf[96], small[5];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = dio_json_escape(cases[i].in, cases[i].n, cases[i].flags, buf, sizeof(buf));
+
+		assert_string_equal(buf, cases[i].out);
+		assert_int_equal(n, strlen(cases[i].out));
+		assert_true(n <= DIO_JSON_ESC_MAX * cases[i].n);
+	}
+	assert_int_equal(dio_json_escape("\001\002", 2, 0, small, sizeof(small)), 12);
+	assert_string_equal(small, "\\u00");
+	assert_int_equal(dio_json_escape("\377", 1, 0, NULL, 0), 6);
+}
+
 static void rename_two_strings_each_cut_or_unreadable(void **state)
 {
 	struct rec r = mk(NR_rename, 0, "/a/old", "/a/new");
@@ -874,6 +909,7 @@ int main(void)
 		cmocka_unit_test(strings_cut_unreadable_or_absent),
 		cmocka_unit_test(strings_are_escaped),
 		cmocka_unit_test(escape_names_and_text),
+		cmocka_unit_test(json_strings_escaped_once),
 		cmocka_unit_test(url_passwords_are_redacted),
 		cmocka_unit_test(rename_two_strings_each_cut_or_unreadable),
 		cmocka_unit_test(xattr_path_and_name),

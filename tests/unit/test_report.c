@@ -83,7 +83,7 @@ static void test_utf8_len(void **st)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		assert_int_equal(report_utf8_len((const unsigned char *)cases[i].s, cases[i].n),
+		assert_int_equal(dio_utf8_len(cases[i].s, cases[i].n),
 				 cases[i].want);
 }
 
