@@ -4,39 +4,19 @@
 #include <string.h>
 #include "lathist.h"
 
-/* 2 * LATHIST_SUB: below it each value has its own bucket */
-#define EXACT	(2u * LATHIST_SUB)
-
 unsigned int lathist_bucket(uint64_t v)
 {
-	unsigned int e;
-
-	if (v < EXACT)
-		return (unsigned int)v;
-	e = 63 - (unsigned int)__builtin_clzll(v);	/* v lies in [2^e, 2^(e+1)) */
-	/* the top LATHIST_SUB_BITS bits below the leading one pick the bucket */
-	return (e - LATHIST_SUB_BITS + 1) * LATHIST_SUB +
-	       (unsigned int)((v >> (e - LATHIST_SUB_BITS)) & (LATHIST_SUB - 1));
+	return dio_hist_bucket(v, LATHIST_SUB_BITS);
 }
 
 uint64_t lathist_bucket_low(unsigned int b)
 {
-	unsigned int e, sub;
-
-	if (b < EXACT)
-		return b;
-	e = b / LATHIST_SUB + LATHIST_SUB_BITS - 1;
-	sub = b % LATHIST_SUB;
-	return (uint64_t)(LATHIST_SUB + sub) << (e - LATHIST_SUB_BITS);
+	return dio_hist_low(b, LATHIST_SUB_BITS);
 }
 
 uint64_t lathist_bucket_high(unsigned int b)
 {
-	if (b < EXACT)
-		return b;
-	/* width 2^(e - SUB_BITS); written so that the last bucket ends at 2^64 - 1 */
-	return lathist_bucket_low(b) +
-	       ((1ULL << (b / LATHIST_SUB - 1)) - 1);
+	return dio_hist_high(b, LATHIST_SUB_BITS);
 }
 
 int lathist__add(struct lathist *h, uint64_t v)
@@ -75,12 +55,7 @@ uint64_t lathist__pct(const struct lathist *h, double p)
 
 	if (!h->count)
 		return 0;
-	/* the rank-th smallest value, counting from 1 */
-	rank = (uint64_t)(p * (double)h->count);
-	if ((double)rank < p * (double)h->count)
-		rank++;
-	if (rank < 1)
-		rank = 1;
+	rank = dio_hist_rank(h->count, p);	/* the rank-th smallest value, counting from 1 */
 	if (rank >= h->count)
 		return h->max;
 	for (i = 0; i < h->len; i++) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Latency histograms for dio diff. Values below 32 ns have a bucket each;
- * above, every power of two is cut in 16 buckets of equal width, so a bucket
+ * Latency histograms for dio diff, on dio/hist.h's buckets with 4 bits: values
+ * below 32 ns have a bucket each; above, every power of two is cut in 16 buckets of equal width, so a bucket
  * is at most 1/16 as wide as its smallest value. A percentile is reported as
  * the middle of the bucket it falls in, kept within the exact minimum and
  * maximum: at most 1/32 (3.1 %) away from the true value, and exact below
@@ -16,10 +16,11 @@
 #define DIO_ENGINE_LATHIST_H
 
 #include <stdint.h>
+#include <dio/hist.h>
 
 #define LATHIST_SUB_BITS	4
 #define LATHIST_SUB		(1u << LATHIST_SUB_BITS)	/* buckets per power of two */
-#define LATHIST_BUCKETS		((64 - LATHIST_SUB_BITS + 1) * LATHIST_SUB)
+#define LATHIST_BUCKETS		DIO_HIST_BUCKETS(LATHIST_SUB_BITS)
 
 /* A zeroed struct is an empty histogram. */
 struct lathist {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A log-linear histogram of durations (or any counts): fixed size, cheap to
- * add to and to merge, good enough for percentiles. Values below 8 have a
- * bucket each; above, each power of two is split in four, so a bucket is at
- * most 25 % wide. A percentile is read as the top of its bucket, never above
+ * add to and to merge, good enough for percentiles, on dio/hist.h's buckets
+ * with 2 bits: values below 8 have a bucket each; above, each power of two is
+ * split in four, so a bucket is at most 25 % wide. A percentile is read as the top of its bucket, never above
  * the largest value seen (kept exactly), so it is at most 25 % high and exact
  * when all the values are equal. Linked into each analyzer module.
  */
@@ -11,8 +11,10 @@
 #define DIO_ANALYZER_HIST_H
 
 #include <stdint.h>
+#include <dio/hist.h>
 
-#define HIST_BUCKETS	252	/* 8 exact, then 4 for each power of two from 2^3 to 2^63 */
+#define HIST_BITS	2	/* 4 buckets per power of two */
+#define HIST_BUCKETS	DIO_HIST_BUCKETS(HIST_BITS)	/* 252: 8 exact, then 4 per power of two */
 
 struct hist {
 	uint64_t n, sum, max;
