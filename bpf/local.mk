@@ -7,7 +7,7 @@ BPF_CFLAGS = -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_TARGET_ARCH) -Wall -Wno-un
 # the BPF helpers, one header per job (see dio.bpf.c)
 DIO_BPF_HDRS = bpf/maps.bpf.h bpf/compat.bpf.h bpf/task.bpf.h bpf/file.bpf.h bpf/emit.bpf.h \
 	bpf/path.bpf.h bpf/top.bpf.h
-EXTRA_DIST += bpf/dio.bpf.c bpf/dio.h bpf/top.h bpf/vmlinux_x86_64.h $(DIO_BPF_HDRS)
+EXTRA_DIST += bpf/dio.bpf.c bpf/dio.h bpf/topcount.h bpf/vmlinux_x86_64.h $(DIO_BPF_HDRS)
 CLEANFILES += bpf/vmlinux.h bpf/dio.bpf.o bpf/dio.skel.h
 BUILT_SOURCES += bpf/dio.skel.h
 
@@ -20,7 +20,7 @@ bpf/vmlinux.h: $(top_srcdir)/bpf/vmlinux_x86_64.h
 		cp $(top_srcdir)/bpf/vmlinux_x86_64.h $@.tmp; \
 	fi && mv $@.tmp $@
 
-bpf/dio.bpf.o: $(top_srcdir)/bpf/dio.bpf.c $(top_srcdir)/bpf/dio.h $(top_srcdir)/bpf/top.h \
+bpf/dio.bpf.o: $(top_srcdir)/bpf/dio.bpf.c $(top_srcdir)/bpf/dio.h $(top_srcdir)/bpf/topcount.h \
 		$(DIO_BPF_HDRS:%=$(top_srcdir)/%) \
 		$(top_srcdir)/include/dio/event.h bpf/vmlinux.h
 	$(AM_V_CC)$(CLANG) $(BPF_CFLAGS) -c $(top_srcdir)/bpf/dio.bpf.c -o $@.tmp && \

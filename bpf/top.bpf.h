@@ -12,7 +12,7 @@
 #ifndef DIO_TOP_BPF_H
 #define DIO_TOP_BPF_H
 
-#include "top.h"
+#include "topcount.h"
 
 const volatile __u8 count_mode = 0;
 

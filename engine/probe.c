@@ -21,7 +21,7 @@
 #include <bpf/libbpf.h>
 #include <dio/event.h>
 #include "dio.skel.h"
-#include "bpf/top.h"
+#include "bpf/topcount.h"
 #include "features.h"
 #include "probe.h"
 #include "syscalls.h"

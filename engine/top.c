@@ -23,7 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <dio/plugin.h>
-#include "bpf/top.h"
+#include "bpf/topcount.h"
 #include "live.h"
 #include "loss.h"
 #include "probe.h"

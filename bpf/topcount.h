@@ -4,8 +4,8 @@
  * count mode the exit of a call adds to them instead of sending a record.
  * Fixed-width fields only (STYLE.md).
  */
-#ifndef DIO_BPF_TOP_H
-#define DIO_BPF_TOP_H
+#ifndef DIO_BPF_TOPCOUNT_H
+#define DIO_BPF_TOPCOUNT_H
 
 #include <dio/event.h>
 
