@@ -22,8 +22,9 @@ int cmd_record(int argc, char **argv)
 		options_free(&o);
 		return 2;
 	}
-	if (o.rotate && !o.max_size) {
-		die_msg("dio record: --rotate N needs --max-size SIZE (e.g. --max-size 100M --rotate 10)");
+	if (o.rotate && !o.max_size && !o.rotate_every) {
+		die_msg("dio record: --rotate N needs --max-size SIZE or --rotate-every SECONDS "
+			"(e.g. --max-size 100M --rotate 10)");
 		options_free(&o);
 		return 2;
 	}

@@ -368,7 +368,12 @@ const struct opt_def opt_defs[] = {
 	  .arg = "SIZE", .help = "dio record: go on in FILE.1, FILE.2, ... past SIZE" },
 	{ .name = "rotate", .key = "rotate", .kind = OPT_NUMBER, FIELD(rotate),
 	  .min = 1, .max = 1000000, .range = "1 to 1000000", ONLY_RECORD,
-	  .arg = "N", .help = "dio record: with --max-size, keep N files only" },
+	  .arg = "N", .help = "dio record: with --max-size or --rotate-every,\n"
+			      "keep the last N files only" },
+	{ .name = "rotate-every", .key = "rotate_every", .kind = OPT_SECONDS, FIELD(rotate_every),
+	  ONLY_RECORD, .arg = "SECONDS",
+	  .help = "\ndio record: go on in FILE.1, FILE.2, ... every\n"
+		  "SECONDS, each file complete on its own" },
 	{ .name = "flush-ms", .key = "flush_ms", .kind = OPT_NUMBER, FIELD(flush_ms),
 	  .min = 10, .max = 3600000, .range = "10 to 3600000 milliseconds", ONLY_RECORD,
 	  .arg = "MS", .help = "dio record: write what is recorded at least this\n"

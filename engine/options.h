@@ -61,6 +61,7 @@ struct options {
 	uint64_t max_size;		/* dio record --max-size: start a new file past this, 0: never */
 	int print;			/* dio record --print: also show the calls as dio trace does */
 	uint32_t rotate;		/* dio record --rotate N: keep N files, 0: keep all */
+	double rotate_every;		/* dio record --rotate-every SECONDS: a new file this often, 0: never */
 	double since, until;		/* dio dump/analyze --since/--until: s after the first record; <0: unset */
 	int json;			/* dio dump/analyze --format json: the json sink in the console's place */
 	/* console sink shortcuts (strace compatible) */

@@ -84,9 +84,9 @@ static void build_meta(const struct options *o, const struct session *s, int arg
 }
 
 /*
- * The trace file(s) of dio record. With --max-size a full file is closed and
- * the next one (FILE.1, FILE.2, ...; with --rotate N the names come round
- * again) starts with the path records of the files used last, so that each
+ * The trace file(s) of dio record. With --max-size a full file is closed, with
+ * --rotate-every one that has been written to long enough, and the next one
+ * (FILE.1, FILE.2, ...; with --rotate N the names come round again) starts with the path records of the files used last, so that each
  * file can be read on its own: the latest path record of as many tags as the
  * session's own table keeps (twice --tag-table), the least recently used
  * forgotten past that, as the kernel forgets the tags it sent.
@@ -97,10 +97,11 @@ struct recorder {
 	const char *meta;		/* the session's metadata, without part= */
 	struct tf_writer *w;
 	unsigned int part;
+	uint64_t opened_ns;		/* CLOCK_MONOTONIC: when the file being written started */
 	uint64_t n;			/* records since the size was last looked at */
 	uint64_t dropped;		/* in the files already closed */
 	struct tf_writer_time time;	/* of their writer threads */
-	struct tagtab *paths;		/* --max-size: tag -> its latest path record */
+	struct tagtab *paths;		/* --max-size, --rotate-every: tag -> its latest path record */
 	char name[4200];		/* the file being written */
 	/* --stats */
 	uint64_t handed;		/* records given to the writers */
@@ -140,6 +141,7 @@ static int rec_open(struct recorder *rc)
 	snprintf(meta, mlen + 32, "%spart=%u\n", rc->meta, rc->part);
 	/* a disk slower than the trace costs counted records, never a stalled consumer */
 	rc->w = tf_writer__open(rc->name, rc->o->zlevel, meta, TF_W_DROP);
+	rc->opened_ns = util__mono_ns();
 	if (!rc->w)
 		e = -errno;
 	if (!e && rc->paths)
@@ -178,6 +180,24 @@ static void rec_lost(void *ud, struct loss *l)
 	l->n[LOSS_PART_PATHS] = rc->paths ? tagtab__evicted(rc->paths) : 0;
 }
 
+/* the file being written is closed, complete, and the next part starts */
+static int rec_next(struct recorder *rc)
+{
+	int e;
+
+	rc->dropped += tf_writer__dropped(rc->w);
+	add_time(&rc->time, rc->w);
+	e = tf_writer__close(rc->w, NULL);
+	rc->w = NULL;
+	add_disk_bytes(rc);
+	rc->part++;
+	if (!e)
+		e = rec_open(rc);
+	if (e)
+		die_msg("dio record: starting %s failed: %s", rc->name, strerror(-e));
+	return e;
+}
+
 static int rec_add(void *ud, const void *rec, size_t size)
 {
 	struct recorder *rc = ud;
@@ -208,17 +228,7 @@ static int rec_add(void *ud, const void *rec, size_t size)
 	rc->n = 0;
 	if (tf_writer__bytes(rc->w) < rc->o->max_size)
 		return 0;
-	rc->dropped += tf_writer__dropped(rc->w);
-	add_time(&rc->time, rc->w);
-	e = tf_writer__close(rc->w, NULL);
-	rc->w = NULL;
-	add_disk_bytes(rc);
-	rc->part++;
-	if (!e)
-		e = rec_open(rc);
-	if (e)
-		die_msg("dio record: starting %s failed: %s", rc->name, strerror(-e));
-	return e;
+	return rec_next(rc);
 }
 
 /* the records of the last flush_ms go to disk even when no block filled up */
@@ -226,7 +236,13 @@ static int rec_tick(void *ud)
 {
 	struct recorder *rc = ud;
 
-	return rc->w ? tf_writer__tick(rc->w, rc->o->flush_ms) : 0;
+	if (!rc->w)
+		return 0;
+	/* an idle session rotates too: a file per period, whatever was traced */
+	if (rc->o->rotate_every &&
+	    util__mono_ns() - rc->opened_ns >= (uint64_t)(rc->o->rotate_every * 1e9))
+		return rec_next(rc);
+	return tf_writer__tick(rc->w, rc->o->flush_ms);
 }
 
 int recorder__run(struct options *o, const char *path, int argc, char **argv)
@@ -260,7 +276,7 @@ int recorder__run(struct options *o, const char *path, int argc, char **argv)
 	rc.o = o;
 	rc.meta = meta;
 	/* the session's table of paths is twice --tag-table: what a part repeats is that too */
-	if (o->max_size && !(rc.paths = tagtab__new(2 * (size_t)o->tag_entries))) {
+	if ((o->max_size || o->rotate_every) && !(rc.paths = tagtab__new(2 * (size_t)o->tag_entries))) {
 		die_msg("out of memory");
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include "util.h"
 
 /*
@@ -203,6 +204,14 @@ int parse_seconds(const char *s, double *out)
 		return -ERANGE;
 	*out = v;
 	return 0;
+}
+
+uint64_t util__mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
 int parse_bool(const char *s, int *out)

@@ -19,6 +19,9 @@ int parse_seconds(const char *s, double *out);
 /* true/false yes/no on/off 1/0 */
 int parse_bool(const char *s, int *out);
 
+/* CLOCK_MONOTONIC in ns */
+uint64_t util__mono_ns(void);
+
 /*
  * Create (or truncate) an output file for writing: mode 0600, whatever the
  * umask, also when it existed (dio's files hold paths and data of every

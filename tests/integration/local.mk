@@ -6,7 +6,7 @@ INTEGRATION_TESTS = tests/integration/trace-basic.sh tests/integration/trace-thr
 	tests/integration/trace-reuse.sh tests/integration/trace-uring.sh \
 	tests/integration/trace-filters.sh tests/integration/trace-exit.sh \
 	tests/integration/trace-hash.sh tests/integration/trace-cgroup.sh \
-	tests/integration/record-dump.sh tests/integration/trace-json.sh \
+	tests/integration/record-dump.sh tests/integration/record-rotate-time.sh tests/integration/trace-json.sh \
 	tests/integration/record-seek.sh tests/integration/trace-block.sh \
 	tests/integration/analyzer-latency.sh \
 	tests/integration/json-schema.sh tests/integration/json-roundtrip.sh \
