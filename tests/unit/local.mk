@@ -165,7 +165,7 @@ tests_unit_test_table_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_latency
 TESTS += tests/unit/test_latency
-tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -175,7 +175,7 @@ tests_unit_test_latency_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_fsync_rename
 TESTS += tests/unit/test_fsync_rename
 tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
-	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h
+	docs/examples/fsync-rename/fsync_rename.c tests/unit/fakehost.c tests/unit/fakehost.h
 tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -199,7 +199,7 @@ tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_reuse_offset
 TESTS += tests/unit/test_reuse_offset
 tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/reuse-offset/reuse-offset.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/reuse-offset/reuse-offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
@@ -207,7 +207,7 @@ tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
 tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/access-pattern/access-pattern.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/access-pattern/access-pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
@@ -226,14 +226,14 @@ tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
 tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
-# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h), the common code
+# analyzers, linked with the fake host (tests/unit/fakehost.c), the common code
 # and the engine, whose decoding the fake host offers
 ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/pool.c analyzers/common/expool.c
 check_PROGRAMS += tests/unit/test_redundant_open
 TESTS += tests/unit/test_redundant_open
 tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/redundant-open/redundant-open.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/redundant-open/redundant-open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
@@ -241,13 +241,13 @@ tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_durability
 TESTS += tests/unit/test_durability
 tests_unit_test_durability_SOURCES = tests/unit/test_durability.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/durability/durability.c $(ANALYZER_COMMON)
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/durability/durability.c $(ANALYZER_COMMON)
 tests_unit_test_durability_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_durability_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
-tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_errors_LDADD = $(TEST_ENGINE_LIBS)
@@ -261,7 +261,7 @@ tests_unit_test_hist_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_contention
 TESTS += tests/unit/test_contention
 tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/contention/contention.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/contention/contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_contention_LDADD = $(TEST_ENGINE_LIBS)
