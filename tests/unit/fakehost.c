@@ -510,6 +510,14 @@ int sink_teardown(void **st)
 	return 0;
 }
 
+void deliver(struct fixture *fx, const void *ev)
+{
+	if (&dio_analyzer)
+		assert_int_equal(dio_analyzer.event(fx->state, ev), 0);
+	else
+		assert_int_equal(dio_sink.event(fx->state, ev), 0);
+}
+
 char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");

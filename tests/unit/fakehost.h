@@ -173,6 +173,8 @@ struct fixture {
 /* cmocka setup and teardown: the file made and removed; teardown destroys a sink left running */
 int sink_setup(void **st);
 int sink_teardown(void **st);
+/* Hand the started module in fx a record, whatever its subscriptions: it must take it. */
+void deliver(struct fixture *fx, const void *ev);
 /* the whole file, NUL-terminated; the caller frees it */
 char *slurp(const char *path);
 /* the report holds want somewhere; has_not: it holds unwanted nowhere */

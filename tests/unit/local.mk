@@ -96,7 +96,7 @@ tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 # a sink test links the engine too: its fake host decodes with engine/decode.c
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
-tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	sinks/console/console.c
 tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_console_LDADD = $(TEST_ENGINE_LIBS)
@@ -131,7 +131,7 @@ tests_unit_test_loss_LDADD = $(TEST_ENGINE_LIBS)
 # the json sink: its descriptor, exact lines, string escaping, .gz output, errors
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json
-tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/json/json.c
+tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fakehost.c tests/unit/fakehost.h sinks/json/json.c
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -147,12 +147,12 @@ tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 # which findings fail a JUnit case, baselines, suppressions, a full disk
 check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
 TESTS += tests/unit/test_sarif tests/unit/test_junit
-tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/sarif/sarif.c
+tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h sinks/sarif/sarif.c
 tests_unit_test_sarif_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
-tests_unit_test_junit_SOURCES = tests/unit/test_junit.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/junit/junit.c
+tests_unit_test_junit_SOURCES = tests/unit/test_junit.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h sinks/junit/junit.c
 tests_unit_test_junit_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_junit_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 
