@@ -92,8 +92,8 @@ tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/options_dum
 tests_unit_test_config_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 
-# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash);
-# a sink test links the engine too: its fake host decodes with engine/decode.c
+# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash),
+# with the one fake host (tests/unit/fakehost.c) and the engine it is built on
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
 tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fakehost.c tests/unit/fakehost.h \
@@ -103,9 +103,10 @@ tests_unit_test_console_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_summary
 TESTS += tests/unit/test_summary
-tests_unit_test_summary_SOURCES = tests/unit/test_summary.c analyzers/summary/summary.c
+tests_unit_test_summary_SOURCES = tests/unit/test_summary.c tests/unit/fakehost.c tests/unit/fakehost.h \
+	analyzers/summary/summary.c
 tests_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_summary_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_summary_LDADD = $(TEST_ENGINE_LIBS)
 
 # trace files: round trip and damaged files
 check_PROGRAMS += tests/unit/test_tracefile
@@ -142,7 +143,7 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 
-# the report sinks with the fake host (which decodes with the engine's functions):
+# the report sinks with the fake host:
 # rules, locations of findings about no file,
 # which findings fail a JUnit case, baselines, suppressions, a full disk
 check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
@@ -215,9 +216,9 @@ tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
 # analyzers/common: file labels
 check_PROGRAMS += tests/unit/test_calls
 TESTS += tests/unit/test_calls
-tests_unit_test_calls_SOURCES = tests/unit/test_calls.c
+tests_unit_test_calls_SOURCES = tests/unit/test_calls.c tests/unit/fakehost.c tests/unit/fakehost.h
 tests_unit_test_calls_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(TEST_ENGINE_LIBS)
 
 # analyzers/common: the pool of excerpts
 check_PROGRAMS += tests/unit/test_expool
@@ -273,8 +274,8 @@ tests_unit_test_features_SOURCES = tests/unit/test_features.c
 tests_unit_test_features_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
 
-# what the fake hosts share
-EXTRA_DIST += tests/unit/fake_create_output.h tests/unit/declared_rules.h
+# what the fake host checks of findings (tests/unit/fakehost.c)
+EXTRA_DIST += tests/unit/declared_rules.h
 
 # CI: subjects, fingerprints, URIs, suppression files, SARIF baselines, the JSON reader
 check_PROGRAMS += tests/unit/test_findings
