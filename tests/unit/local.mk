@@ -92,20 +92,21 @@ tests_unit_test_config_SOURCES = tests/unit/test_config.c tests/unit/options_dum
 tests_unit_test_config_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_config_LDADD = $(TEST_ENGINE_LIBS)
 
-# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash);
-# a sink test links the engine too: its fake host decodes with engine/decode.c
+# modules linked in directly (each test links one, so dio_sink/dio_analyzer do not clash),
+# with the one fake host (tests/unit/fakehost.c) and the engine it is built on
 check_PROGRAMS += tests/unit/test_console
 TESTS += tests/unit/test_console
-tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_console_SOURCES = tests/unit/test_console.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	sinks/console/console.c
 tests_unit_test_console_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_console_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_summary
 TESTS += tests/unit/test_summary
-tests_unit_test_summary_SOURCES = tests/unit/test_summary.c analyzers/summary/summary.c
+tests_unit_test_summary_SOURCES = tests/unit/test_summary.c tests/unit/fakehost.c tests/unit/fakehost.h \
+	analyzers/summary/summary.c
 tests_unit_test_summary_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_summary_LDADD = $(CMOCKA_LIBS)
+tests_unit_test_summary_LDADD = $(TEST_ENGINE_LIBS)
 
 # trace files: round trip and damaged files
 check_PROGRAMS += tests/unit/test_tracefile
@@ -131,7 +132,7 @@ tests_unit_test_loss_LDADD = $(TEST_ENGINE_LIBS)
 # the json sink: its descriptor, exact lines, string escaping, .gz output, errors
 check_PROGRAMS += tests/unit/test_json
 TESTS += tests/unit/test_json
-tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/json/json.c
+tests_unit_test_json_SOURCES = tests/unit/test_json.c tests/unit/fakehost.c tests/unit/fakehost.h sinks/json/json.c
 tests_unit_test_json_CFLAGS = $(TEST_ENGINE_CFLAGS) $(ZLIB_CFLAGS)
 tests_unit_test_json_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -142,17 +143,17 @@ tests_unit_test_report_SOURCES = tests/unit/test_report.c
 tests_unit_test_report_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_report_LDADD = sinks/common/libreport.la $(CMOCKA_LIBS)
 
-# the report sinks with the fake host (which decodes with the engine's functions):
+# the report sinks with the fake host:
 # rules, locations of findings about no file,
 # which findings fail a JUnit case, baselines, suppressions, a full disk
 check_PROGRAMS += tests/unit/test_sarif tests/unit/test_junit
 TESTS += tests/unit/test_sarif tests/unit/test_junit
-tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/sarif/sarif.c
+tests_unit_test_sarif_SOURCES = tests/unit/test_sarif.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h sinks/sarif/sarif.c
 tests_unit_test_sarif_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_sarif_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
-tests_unit_test_junit_SOURCES = tests/unit/test_junit.c tests/unit/fake_report_host.h \
-	tests/unit/fake_sink_host.h tests/unit/fakehost.c tests/unit/fakehost.h sinks/junit/junit.c
+tests_unit_test_junit_SOURCES = tests/unit/test_junit.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h sinks/junit/junit.c
 tests_unit_test_junit_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_junit_LDADD = sinks/common/libreport.la $(TEST_ENGINE_LIBS)
 
@@ -165,7 +166,7 @@ tests_unit_test_table_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/unit/test_latency
 TESTS += tests/unit/test_latency
-tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_latency_SOURCES = tests/unit/test_latency.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/latency/latency.c analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/hist.c
 tests_unit_test_latency_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
@@ -175,7 +176,7 @@ tests_unit_test_latency_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_fsync_rename
 TESTS += tests/unit/test_fsync_rename
 tests_unit_test_fsync_rename_SOURCES = tests/unit/test_fsync_rename.c \
-	docs/examples/fsync-rename/fsync_rename.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h
+	docs/examples/fsync-rename/fsync_rename.c tests/unit/fakehost.c tests/unit/fakehost.h
 tests_unit_test_fsync_rename_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_fsync_rename_LDADD = $(TEST_ENGINE_LIBS)
 
@@ -199,7 +200,7 @@ tests_unit_test_pool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_reuse_offset
 TESTS += tests/unit/test_reuse_offset
 tests_unit_test_reuse_offset_SOURCES = tests/unit/test_reuse_offset.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/reuse-offset/reuse-offset.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/reuse-offset/reuse-offset.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_reuse_offset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
@@ -207,7 +208,7 @@ tests_unit_test_reuse_offset_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_access_pattern
 TESTS += tests/unit/test_access_pattern
 tests_unit_test_access_pattern_SOURCES = tests/unit/test_access_pattern.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/access-pattern/access-pattern.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/access-pattern/access-pattern.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/pool.c
 tests_unit_test_access_pattern_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
@@ -215,9 +216,9 @@ tests_unit_test_access_pattern_LDADD = $(TEST_ENGINE_LIBS)
 # analyzers/common: file labels
 check_PROGRAMS += tests/unit/test_calls
 TESTS += tests/unit/test_calls
-tests_unit_test_calls_SOURCES = tests/unit/test_calls.c
+tests_unit_test_calls_SOURCES = tests/unit/test_calls.c tests/unit/fakehost.c tests/unit/fakehost.h
 tests_unit_test_calls_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
+tests_unit_test_calls_LDADD = analyzers/common/libcommon.la $(TEST_ENGINE_LIBS)
 
 # analyzers/common: the pool of excerpts
 check_PROGRAMS += tests/unit/test_expool
@@ -226,14 +227,14 @@ tests_unit_test_expool_SOURCES = tests/unit/test_expool.c
 tests_unit_test_expool_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_expool_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 
-# analyzers, linked with the fake host (tests/unit/fake_analyzer_host.h), the common code
+# analyzers, linked with the fake host (tests/unit/fakehost.c), the common code
 # and the engine, whose decoding the fake host offers
 ANALYZER_COMMON = analyzers/common/table.c analyzers/common/calls.c \
 	analyzers/common/pool.c analyzers/common/expool.c
 check_PROGRAMS += tests/unit/test_redundant_open
 TESTS += tests/unit/test_redundant_open
 tests_unit_test_redundant_open_SOURCES = tests/unit/test_redundant_open.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/redundant-open/redundant-open.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/redundant-open/redundant-open.c \
 	$(ANALYZER_COMMON)
 tests_unit_test_redundant_open_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
@@ -241,13 +242,13 @@ tests_unit_test_redundant_open_LDADD = $(TEST_ENGINE_LIBS)
 check_PROGRAMS += tests/unit/test_durability
 TESTS += tests/unit/test_durability
 tests_unit_test_durability_SOURCES = tests/unit/test_durability.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/durability/durability.c $(ANALYZER_COMMON)
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/durability/durability.c $(ANALYZER_COMMON)
 tests_unit_test_durability_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_durability_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_errors
 TESTS += tests/unit/test_errors
-tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h \
+tests_unit_test_errors_SOURCES = tests/unit/test_errors.c tests/unit/fakehost.c tests/unit/fakehost.h \
 	analyzers/errors/errors.c $(ANALYZER_COMMON)
 tests_unit_test_errors_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_errors_LDADD = $(TEST_ENGINE_LIBS)
@@ -261,7 +262,7 @@ tests_unit_test_hist_LDADD = analyzers/common/libcommon.la $(CMOCKA_LIBS)
 check_PROGRAMS += tests/unit/test_contention
 TESTS += tests/unit/test_contention
 tests_unit_test_contention_SOURCES = tests/unit/test_contention.c \
-	tests/unit/fake_analyzer_host.h tests/unit/fakehost.c tests/unit/fakehost.h analyzers/contention/contention.c \
+	tests/unit/fakehost.c tests/unit/fakehost.h analyzers/contention/contention.c \
 	analyzers/common/table.c analyzers/common/calls.c analyzers/common/hist.c
 tests_unit_test_contention_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_unit_test_contention_LDADD = $(TEST_ENGINE_LIBS)
@@ -273,8 +274,8 @@ tests_unit_test_features_SOURCES = tests/unit/test_features.c
 tests_unit_test_features_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_features_LDADD = $(TEST_ENGINE_LIBS)
 
-# what the fake hosts share
-EXTRA_DIST += tests/unit/fake_create_output.h tests/unit/declared_rules.h
+# what the fake host checks of findings (tests/unit/fakehost.c)
+EXTRA_DIST += tests/unit/declared_rules.h
 
 # CI: subjects, fingerprints, URIs, suppression files, SARIF baselines, the JSON reader
 check_PROGRAMS += tests/unit/test_findings

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "tests/unit/fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define PID	300
 
@@ -824,12 +824,12 @@ static void bad_options_are_refused(void **unused)
 
 	(void)unused;
 	opts_reset("small_share", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	assert_non_null(strstr(logged, "small_share"));
 	opts_reset("random_share", "1.5", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	opts_reset("align", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	assert_non_null(strstr(logged, "align"));
 }
 

@@ -11,18 +11,7 @@
 #include <cmocka.h>
 
 #include "analyzers/common/calls.h"
-
-static const char *known_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
-{
-	(void)ctx;
-	return tag->ino == 1 ? "/data/a" : NULL;
-}
-
-static const struct dio_host host = {
-	.abi = DIO_PLUGIN_ABI,
-	.size = sizeof(struct dio_host),
-	.tag_path = known_path,
-};
+#include "fakehost.h"
 
 static void file_label_is_the_path_else_the_tag(void **state)
 {
@@ -32,11 +21,14 @@ static void file_label_is_the_path_else_the_tag(void **state)
 	char buf[64], small[8];
 
 	(void)state;
-	assert_string_equal(file_label(&host, NULL, &known, buf, sizeof(buf)), "/data/a");
-	assert_string_equal(file_label(&host, NULL, &lost, buf, sizeof(buf)), "<tag 259:3|99|7>");
-	assert_string_equal(file_label(&host, NULL, &widest, buf, sizeof(buf)),
+	fake_path(&known, "/data/a");
+	assert_string_equal(file_label(&fakehost, &fake_ctx, &known, buf, sizeof(buf)), "/data/a");
+	assert_string_equal(file_label(&fakehost, &fake_ctx, &lost, buf, sizeof(buf)),
+			    "<tag 259:3|99|7>");
+	assert_string_equal(file_label(&fakehost, &fake_ctx, &widest, buf, sizeof(buf)),
 			    "<tag 4095:1048575|18446744073709551615|4294967295>");
-	assert_string_equal(file_label(&host, NULL, &lost, small, sizeof(small)), "<tag 25");
+	assert_string_equal(file_label(&fakehost, &fake_ctx, &lost, small, sizeof(small)),
+			    "<tag 25");
 }
 
 int main(void)

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "tests/unit/fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define W	100000000ULL	/* the default window, ns */
 #define PID	100
@@ -972,7 +972,7 @@ static void bad_options_are_refused(void **unused)
 
 		opts_reset(bad[i][0], bad[i][1], NULL);
 		logged[0] = 0;
-		assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+		assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 		assert_null(st);
 		assert_true(logged[0] != 0);
 	}

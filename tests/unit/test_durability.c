@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define PID	4242
 #define SEC	1000000000ULL
@@ -243,7 +243,7 @@ static void syncs_before_the_rename(void **unused)
 		    nfound != cases[i].findings + (cases[i].nr == NR_fsync ||
 						   cases[i].nr == NR_fdatasync))
 			fail_msg("case %zu (%s, flags %#llx): %d findings, expected %d", i,
-				 fake_syscall_name(cases[i].nr), (unsigned long long)cases[i].oflags,
+				 fakehost.syscall_name(cases[i].nr), (unsigned long long)cases[i].oflags,
 				 nfound, cases[i].findings);
 	}
 }
@@ -710,7 +710,7 @@ static void options_out_of_range_are_refused(void **unused)
 
 	(void)unused;
 	opts_reset("max_files", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &state), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &state), -EINVAL);
 	assert_string_equal(logged, "max_files must be between 1 and 16777216, not 0");
 	opts_reset(NULL);
 }

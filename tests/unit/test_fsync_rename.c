@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define PID	4242
 #define SEC	1000000000ULL
@@ -143,7 +143,7 @@ static void sync_before_rename_prevents_the_finding(void **unused)
 		stop_analyzer(s);
 		if (nfindings("fsync_rename.no-fsync") != cases[i].findings)
 			fail_msg("case %zu (%s): %d findings, expected %d", i,
-				 fake_syscall_name(cases[i].nr), nfindings("fsync_rename.no-fsync"),
+				 fakehost.syscall_name(cases[i].nr), nfindings("fsync_rename.no-fsync"),
 				 cases[i].findings);
 	}
 }
@@ -341,7 +341,7 @@ static void refuses_tables_of_no_size(void **unused)
 
 		opts_reset(keys[i], "0", NULL);
 		logged[0] = 0;
-		assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &state), -EINVAL);
+		assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &state), -EINVAL);
 		assert_null(state);
 		assert_non_null(strstr(logged, "must be between 1 and"));
 	}

@@ -19,25 +19,21 @@
 #include <sys/sysmacros.h>
 #include <zlib.h>
 #include <cmocka.h>
-#include "fake_sink_host.h"
+#include "fakehost.h"
 #include "engine/record.h"
 
 /* ---- fake host ------------------------------------------------------------ */
 
 #define TS		1000000000ULL	/* before any test's start: rel_ns counts from it */
 
-static const char *fake_syscall_name(uint32_t nr)
+/* the names the lines are checked against: the decoding alone is the host's */
+static const char *syscall_name(uint32_t nr)
 {
 	return nr == 257 ? "openat" : nr == 0 ? "read" : nr == 18 ? "pwrite64" : "other";
 }
 
-static const char *fake_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
-{
-	return tag->ino == 1234 ? "/tmp/a \"q\"" : NULL;
-}
-
-static int fake_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
-		       char *buf, size_t len)
+static int refuse_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
+			 char *buf, size_t len)
 {
 	fail_msg("the json sink formats its own lines");
 	return -EINVAL;
@@ -90,7 +86,7 @@ static void sc_data(struct sc_rec *r, uint64_t hash, const char *data, size_t n)
 /* ---- helpers -------------------------------------------------------------- */
 
 /* the whole file through zlib, which reads plain files as they are; the caller frees */
-static char *slurp(const char *path)
+static char *read_gz(const char *path)
 {
 	gzFile gz = gzopen(path, "rb");
 	size_t cap = 1 << 16;
@@ -108,7 +104,7 @@ static char *slurp(const char *path)
 
 static void assert_file(const char *path, const char *want)
 {
-	char *got = slurp(path);
+	char *got = read_gz(path);
 
 	assert_string_equal(got, want);
 	free(got);
@@ -117,7 +113,7 @@ static void assert_file(const char *path, const char *want)
 static void start(struct fixture *fx, const char *path)
 {
 	opts_reset("file", path, NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), 0);
 	assert_non_null(fx->state);
 }
 
@@ -128,7 +124,7 @@ static void finish(struct fixture *fx)
 }
 
 /* a record as the host hands it over: one that passed its check (engine/record.h) */
-static void feed(struct fixture *fx, const void *ev)
+static void feed_checked(struct fixture *fx, const void *ev)
 {
 	const char *why = "";
 
@@ -143,9 +139,9 @@ static void one_line(struct fixture *fx, const void *ev, const char *name, const
 	char *got;
 
 	start(fx, fx->path);
-	feed(fx, ev);
+	feed_checked(fx, ev);
 	finish(fx);
-	got = slurp(fx->path);
+	got = read_gz(fx->path);
 	if (strcmp(got, want))
 		fail_msg("case '%s':\n got  %s want %s", name, got, want);
 	free(got);
@@ -197,7 +193,7 @@ static void openat_has_every_field(void **st)
 	r.ev.tag = (struct dio_file_tag){ .ino = 1234, .dev = (254 << 20) | 0, .gen = 77 };
 	sc_str(&r, 0, "a", 2);
 	start(fx, fx->path);
-	feed(fx, &r);
+	feed_checked(fx, &r);
 	finish(fx);
 	assert_file(fx->path,
 		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"openat\","
@@ -219,7 +215,7 @@ static void failure_has_errno_name_and_offset_and_cut_strings(void **st)
 	r.ev.offset = 4096;
 	sc_str(&r, 0, "x", 2);
 	start(fx, fx->path);
-	feed(fx, &r);
+	feed_checked(fx, &r);
 	finish(fx);
 	assert_file(fx->path,
 		    "{\"type\":\"syscall\"," RHEAD ",\"comm\":\"app\",\"syscall\":\"read\","
@@ -258,7 +254,7 @@ static int long_decode_arg(struct dio_ctx *ctx, const struct dio_ev_syscall *ev,
 static void long_decoded_text_is_whole(void **st)
 {
 	struct fixture *fx = *st;
-	struct dio_host h = host;
+	struct dio_host h = fakehost;
 	struct sc_rec r;
 	char *got;
 
@@ -266,9 +262,9 @@ static void long_decoded_text_is_whole(void **st)
 	sc_init(&r, 257, 3);
 	opts_reset("file", fx->path, NULL);
 	assert_int_equal(dio_sink.init(&h, &fake_ctx, opts, &fx->state), 0);
-	feed(fx, &r);
+	feed_checked(fx, &r);
 	finish(fx);
-	got = slurp(fx->path);
+	got = read_gz(fx->path);
 	assert_non_null(strstr(got, "\"decoded\":[null,null,\"FFFFFFFF"));
 	assert_non_null(strstr(got, "FFFFFFFF\",null],\"ret\":3,"));
 	assert_int_equal(strspn(strstr(got, "FFFF"), "F"), 600);
@@ -395,11 +391,11 @@ static void other_records_and_a_finding(void **st)
 	};
 
 	start(fx, fx->path);
-	feed(fx, &p);
-	feed(fx, &u);
-	feed(fx, &f);
-	feed(fx, &e);
-	feed(fx, &x);
+	feed_checked(fx, &p);
+	feed_checked(fx, &u);
+	feed_checked(fx, &f);
+	feed_checked(fx, &e);
+	feed_checked(fx, &x);
 	assert_int_equal(dio_sink.finding(fx->state, &fi), 0);
 	finish(fx);
 	assert_file(fx->path,
@@ -546,9 +542,9 @@ static void gz_file_is_gzip_and_reads_back(void **st)
 	snprintf(gzpath, sizeof(gzpath), "%s.gz", fx->path);
 	sc_init(&r, 0, 5);
 	start(fx, gzpath);
-	feed(fx, &r);
+	feed_checked(fx, &r);
 	assert_int_equal(dio_sink.flush(fx->state), 0);
-	feed(fx, &r);
+	feed_checked(fx, &r);
 	finish(fx);
 	f = fopen(gzpath, "rb");
 	assert_non_null(f);
@@ -572,7 +568,7 @@ static void unopenable_file_fails_with_errno_and_says_why(void **st)
 	void *state = NULL;
 
 	opts_reset("file", "/nonexistent-dio/out.json", NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -ENOENT);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &state), -ENOENT);
 	assert_null(state);
 	assert_string_equal(logged, "cannot create output '/nonexistent-dio/out.json': "
 			    "No such file or directory");
@@ -582,7 +578,7 @@ static void unopenable_file_fails_with_errno_and_says_why(void **st)
 /* a dio whose host does not decode for modules: said at once, rather than lines with less */
 static void host_without_decoding_is_refused(void **st)
 {
-	struct dio_host old = host;
+	struct dio_host old = fakehost;
 	void *state = NULL;
 
 	old.size = offsetof(struct dio_host, syscall_info);
@@ -591,7 +587,7 @@ static void host_without_decoding_is_refused(void **st)
 	assert_null(state);
 	assert_string_equal(logged, "this dio does not name calls and flags for modules "
 			    "(struct dio_host has no decode_arg): use the json sink it came with");
-	old = host;
+	old = fakehost;
 	old.name_of = NULL;
 	nlogged = 0;
 	assert_int_equal(dio_sink.init(&old, &fake_ctx, opts, &state), -ENOSYS);
@@ -604,7 +600,7 @@ static void no_file_is_an_error(void **st)
 	void *state = NULL;
 
 	opts_reset("file", NULL, NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &state), -EINVAL);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &state), -EINVAL);
 	assert_null(state);
 	assert_string_equal(logged, "no output file: give one, e.g. --sink json:file=trace.json");
 	(void)st;
@@ -633,7 +629,7 @@ static void write_error_is_returned_and_logged_once(void **st)
 	for (size_t i = 0; i < n; i++) {
 		nlogged = 0;
 		start(fx, paths[i]);
-		feed(fx, &r);
+		feed_checked(fx, &r);
 		assert_int_equal(dio_sink.flush(fx->state), -ENOSPC);
 		assert_int_equal(nlogged, 1);
 		assert_string_equal(logged, "cannot write output: No space left on device");
@@ -666,5 +662,9 @@ int main(void)
 #undef T
 	};
 
+	fakehost.syscall_name = syscall_name;
+	fakehost.format_event = refuse_format;
+	fake_path(&(struct dio_file_tag){ .ino = 1234, .dev = (254 << 20) | 0, .gen = 77 },
+		  "/tmp/a \"q\"");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

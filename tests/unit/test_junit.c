@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "fake_report_host.h"
+#include "fakehost.h"
 
 static const struct fake_rule rules[] = {
 	{ { "a.one", DIO_SEV_WARNING, 0, "One", "d", "h" }, "a" },
@@ -25,7 +25,7 @@ static const struct fake_rule rules[] = {
 	{ { NULL, 0, 0, NULL, NULL, NULL }, NULL },
 };
 
-/* 2024-01-02T03:04:05Z is monotonic second 1: see fake_sink_host.h */
+/* 2024-01-02T03:04:05Z is monotonic second 1: see fakehost.h */
 static const char *infos[] = { "start", "2024-01-02T03:04:05.250Z", "end",
 			       "2024-01-02T03:04:06.750Z", "hostname", "box", NULL, NULL, NULL };
 
@@ -37,7 +37,7 @@ static char *run(struct fixture *fx, const struct dio_finding *f, int n, const c
 	fake_infos = infos;
 	fake_rules = rules;
 	opts_reset("file", fx->path, NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), 0);
 	for (int i = 0; i < n; i++) {
 		/* as the host marks what --fail-on counts (warning when not given) */
 		struct dio_finding g = f[i];
@@ -191,7 +191,7 @@ static void a_full_disk_fails_and_is_said(void **st)
 	if (access("/dev/full", W_OK))
 		skip();
 	opts_reset("file", "/dev/full", NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), 0);
 	assert_int_equal(dio_sink.finish(fx->state), -ENOSPC);
 	assert_string_equal(logged, "cannot write '/dev/full': No space left on device");
 }
@@ -208,5 +208,6 @@ int main(void)
 						sink_teardown),
 	};
 
+	fakehost_refuse_records("a report sink");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

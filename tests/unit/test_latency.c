@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/unit/fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define MS	1000000ULL
 #define DEV	((8u << 20) | 16)

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "tests/unit/fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define US	1000ULL
 #define MS	1000000ULL
@@ -23,38 +23,13 @@
 #define PID	100
 #define LINE	64
 
-/* calls the fake host does not name */
+/* x86_64 numbers of calls beyond fakehost.h's */
 enum { NR_dup2 = 33, NR_fcntl = 72, NR_getdents64 = 217 };
 
-static const char *ro_syscall_name(uint32_t nr)
-{
-	switch (nr) {
-	case NR_dup2: return "dup2";
-	case NR_fcntl: return "fcntl";
-	case NR_getdents64: return "getdents64";
-	}
-	return fake_syscall_name(nr);
-}
-
-/* the fake host's short strace-like form, with those names */
-static int ro_format(struct dio_ctx *ctx, const struct dio_ev_hdr *ev, uint32_t flags,
-		     char *buf, size_t len)
-{
-	const struct dio_ev_syscall *e = (const void *)ev;
-
-	if (ev->type != DIO_EV_SYSCALL)
-		return fake_format(ctx, ev, flags, buf, len);
-	return snprintf(buf, len, "+%llu.%06llu [%u/%u %.16s] %s(%d) = %lld",
-			(unsigned long long)(ev->ts / 1000000000),
-			(unsigned long long)(ev->ts / 1000 % 1000000), e->pid, e->tid, e->comm,
-			ro_syscall_name(e->nr), e->fd, (long long)e->ret);
-}
-
-static struct dio_host ro_host;
 static void *st;
 static int64_t fsize;		/* size of the file the windows append to */
 
-/* the fake host, naming the calls of descriptions too */
+/* the analyzer with the fake host and opts, its findings forgotten */
 static void start(void)
 {
 	fsize = 0;
@@ -62,9 +37,6 @@ static void start(void)
 	nbelow = 0;
 	nfake_paths = 0;
 	logged[0] = 0;
-	ro_host = host;
-	ro_host.syscall_name = ro_syscall_name;
-	ro_host.format_event = ro_format;
 	/*
 	 * The records here take 100 ns each: the patterns are tested without the
 	 * floor of their cost a second, unless a test sets it (its own tests do)
@@ -73,7 +45,7 @@ static void start(void)
 		if (!opts[i].set && !strcmp(dio_analyzer.options[i].name, "min_cost_rate"))
 			opt_set(dio_analyzer.options[i].name, "0");
 	st = NULL;
-	assert_int_equal(dio_analyzer.init(&ro_host, &fake_ctx, opts, &st), 0);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), 0);
 }
 
 static void stop(void)
@@ -1576,12 +1548,12 @@ static void test_bad_options_are_refused(void **state)
 
 	(void)state;
 	opts_reset("max_fds", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &s), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &s), -EINVAL);
 	assert_non_null(strstr(logged, "max_fds"));
 	opts_reset("min_share", "-1", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &s), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &s), -EINVAL);
 	opts_reset("min_share", "101", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &s), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &s), -EINVAL);
 	assert_null(s);
 }
 

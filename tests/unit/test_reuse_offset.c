@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "tests/unit/fake_analyzer_host.h"
+#include "fakehost.h"
 
 #define WRITER	100
 #define READER	200
@@ -1091,16 +1091,16 @@ static void bad_options_are_refused(void **unused)
 
 	(void)unused;
 	opts_reset("min_lost", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	assert_non_null(strstr(logged, "min_lost"));
 	opts_reset("max_suspects", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	opts_reset("max_positions", "0", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	/* removed: refused, saying why, whatever its value */
 	opts_reset("any_offset", "false", NULL);
 	logged[0] = 0;
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &st), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &st), -EINVAL);
 	assert_non_null(strstr(logged, "any_offset was removed"));
 	/* not given: the defaults start */
 	opts_reset(NULL);

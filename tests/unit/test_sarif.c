@@ -19,13 +19,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "fake_report_host.h"
+#include "fakehost.h"
 
 /* the sink with its defaults and the options given, fed findings, finished; the log */
 static char *run(struct fixture *fx, const struct dio_finding *f, int n, const char *absent)
 {
 	opts_reset("file", fx->path, "absent", absent, NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), 0);
 	for (int i = 0; i < n; i++)
 		assert_int_equal(dio_sink.finding(fx->state, &f[i]), 0);
 	assert_int_equal(dio_sink.finish(fx->state), 0);
@@ -295,7 +295,7 @@ static void a_full_disk_fails_and_is_said(void **st)
 	if (access("/dev/full", W_OK))
 		skip();
 	opts_reset("file", "/dev/full", NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), 0);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), 0);
 	assert_int_equal(dio_sink.finding(fx->state, &f[0]), 0);
 	assert_int_equal(dio_sink.finish(fx->state), -ENOSPC);
 	assert_string_equal(logged, "cannot write '/dev/full': No space left on device");
@@ -306,7 +306,7 @@ static void the_file_is_required(void **st)
 	struct fixture *fx = *st;
 
 	opts_reset(NULL);
-	assert_int_equal(dio_sink.init(&host, &fake_ctx, opts, &fx->state), -EINVAL);
+	assert_int_equal(dio_sink.init(&fakehost, &fake_ctx, opts, &fx->state), -EINVAL);
 	assert_null(fx->state);
 	assert_string_equal(logged, "give the file to write: file=FILE");
 }
@@ -334,5 +334,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_file_is_required, sink_setup, sink_teardown),
 	};
 
+	fakehost_refuse_records("a report sink");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
