@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# ClickHouse over HTTP: libcurl for the requests, zlib for the gzip bodies.
+# ClickHouse over HTTP: libcurl for the requests, zlib for the gzip bodies. One module, two
+# descriptors: the sink (clickhouse.c) writes sessions, the source (source.c) reads them back
+# for dio analyze --from clickhouse:... .
 sink_LTLIBRARIES += sinks/clickhouse/clickhouse.la
 sinks_clickhouse_clickhouse_la_SOURCES = sinks/clickhouse/clickhouse.c sinks/clickhouse/sender.c \
-	sinks/clickhouse/sender.h sinks/clickhouse/schema.h sinks/clickhouse/reply.h
+	sinks/clickhouse/sender.h sinks/clickhouse/schema.h sinks/clickhouse/reply.h \
+	sinks/clickhouse/source.c sinks/clickhouse/source.h
 sinks_clickhouse_clickhouse_la_CFLAGS = $(AM_CFLAGS) $(LIBCURL_CFLAGS) $(ZLIB_CFLAGS)
 sinks_clickhouse_clickhouse_la_LIBADD = $(LIBCURL_LIBS) $(ZLIB_LIBS) -lpthread
-sinks_clickhouse_clickhouse_la_LDFLAGS = $(MODULE_LDFLAGS) -export-symbols-regex '^dio_sink$$'
+sinks_clickhouse_clickhouse_la_LDFLAGS = $(MODULE_LDFLAGS) -export-symbols-regex '^dio_(sink|source)$$'
 EXTRA_DIST += sinks/clickhouse/README.md
