@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # ClickHouse over HTTP: libcurl for the requests, zlib for the gzip bodies. One module, two
 # descriptors: the sink (clickhouse.c) writes sessions, the source (source.c) reads them back
-# for dio analyze --from clickhouse:... .
+# for dio analyze --from clickhouse:... . Built only when configure found libcurl.
+if HAVE_LIBCURL
 sink_LTLIBRARIES += sinks/clickhouse/clickhouse.la
+endif
 sinks_clickhouse_clickhouse_la_SOURCES = sinks/clickhouse/clickhouse.c sinks/clickhouse/sender.c \
 	sinks/clickhouse/sender.h sinks/clickhouse/schema.h sinks/clickhouse/reply.h \
 	sinks/clickhouse/source.c sinks/clickhouse/source.h

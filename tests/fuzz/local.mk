@@ -34,7 +34,9 @@ EXTRA_DIST += tests/fuzz/fuzz-records.sh tests/fuzz/record-seeds.py \
 
 # Fuzzing what dio reads from a ClickHouse server (the answers of the clickhouse sink's
 # look-ups, and the rows dio analyze --from reads), with libFuzzer, a fixed number of runs.
+if HAVE_LIBCURL
 check_SCRIPTS += tests/fuzz/fuzz_chreply
+endif
 TESTS += tests/fuzz/fuzz-chreply.sh
 EXTRA_DIST += tests/fuzz/fuzz-chreply.sh tests/fuzz/fuzz_chreply.c \
 	tests/fuzz/chreply/batches.txt tests/fuzz/chreply/counts.txt \
