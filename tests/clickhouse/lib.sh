@@ -21,7 +21,7 @@ ch_stop() {
 
 ch_start() {
 	[ "$DIO_CLICKHOUSE" != no ] ||
-		{ echo "SKIP: dio was built without the clickhouse module (configure found no libcurl)"; exit 77; }
+		{ echo "SKIP: dio was built without the clickhouse module (no libcurl, or --without-libcurl)"; exit 77; }
 	why=$(sh "$SERVER" check) || { echo "SKIP: $why"; exit 77; }
 	# the server's directory must be reachable by the user it runs as
 	CH=$(mktemp -d /tmp/dio-ch.XXXXXX) || exit 1
