@@ -10,5 +10,9 @@ sinks_clickhouse_clickhouse_la_SOURCES = sinks/clickhouse/clickhouse.c sinks/cli
 	sinks/clickhouse/source.c sinks/clickhouse/source.h
 sinks_clickhouse_clickhouse_la_CFLAGS = $(AM_CFLAGS) $(LIBCURL_CFLAGS) $(ZLIB_CFLAGS)
 sinks_clickhouse_clickhouse_la_LIBADD = $(LIBCURL_LIBS) $(ZLIB_LIBS) -lpthread
-sinks_clickhouse_clickhouse_la_LDFLAGS = $(MODULE_LDFLAGS) -export-symbols-regex '^dio_(sink|source)$$'
+# -z nodelete: the module, and libcurl with its TLS and HTTP libraries, stay loaded once loaded
+# (as when dio itself linked libcurl): dio push loads and unloads the module for each file, and
+# those libraries keep thread-local state and exit handlers that must not outlive their code
+sinks_clickhouse_clickhouse_la_LDFLAGS = $(MODULE_LDFLAGS) -Wl,-z,nodelete \
+	-export-symbols-regex '^dio_(sink|source)$$'
 EXTRA_DIST += sinks/clickhouse/README.md
