@@ -21,7 +21,8 @@
 #   tracepoints and of perf trace, to set dio's overhead beside
 # chromium: tests/report, which opens dio report's HTML pages in headless Chromium and checks
 #   them (errors, values, clicks, a screenshot); without it those tests SKIP
-# libcurl4-openssl-dev: libcurl, for the ClickHouse sink's inserts over HTTP
+# libcurl4-openssl-dev: libcurl, for the clickhouse module (its sink's inserts and its
+#   source's reads over HTTP); without it, configure builds dio without that module
 # libxml2-utils python3-yaml: xmllint checks the JUnit reports against junit-10.xsd, and
 #   tests/integration/ci-job.sh reads docs/ci.md's workflows as the CI systems read them
 # systemd man-db: tests/integration/deploy.sh checks the installed units with

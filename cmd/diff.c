@@ -27,6 +27,7 @@
 #include "engine/options.h"
 #include "engine/replay.h"
 #include "engine/session.h"
+#include "engine/sources.h"
 #include "engine/spec.h"
 #include "engine/syscalls.h"
 #include "engine/tracefile.h"
@@ -315,7 +316,7 @@ static int read_side(struct side *sd, struct options *o)
 	/* replay_session takes --hash user from the file: the other file must not inherit it */
 	enum hash_mode hash = o->hash;
 	uint32_t capture = o->capture_bytes;
-	struct tf_reader *r = replay_open(sd->path);
+	struct tf_reader *r = sources__open_trace(sd->path);
 	int code = 1;
 
 	if (!r)
@@ -327,7 +328,7 @@ static int read_side(struct side *sd, struct options *o)
 		code = replay__run(sd->s, r);
 		sd->replayed = 1;
 		/* records the session refused (said in its report) are damage too */
-		if (replay_damage(sd->path, r) || session__malformed(sd->s))
+		if (sources__damage(sd->path, r) || session__malformed(sd->s))
 			code = 1;
 	}
 	session__free(sd->s);

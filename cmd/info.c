@@ -9,7 +9,7 @@
 #include <dio/plugin.h>
 #include "cmd/cmd.h"
 #include "engine/record.h"
-#include "engine/replay.h"
+#include "engine/sources.h"
 #include "engine/syscalls.h"
 #include "engine/tracefile.h"
 #include "engine/util.h"
@@ -113,7 +113,7 @@ int cmd_info(int argc, char **argv)
 		die_msg("dio info: give exactly one trace file (dio info run.dio)");
 		return 2;
 	}
-	r = replay_open(argv[1]);
+	r = sources__open_trace(argv[1]);
 	if (!r)
 		return 1;
 	procs = calloc(PROC_SLOTS, sizeof(*procs));
@@ -185,7 +185,7 @@ int cmd_info(int argc, char **argv)
 	if (malformed)
 		warn_msg("%s: %llu malformed records, which dio dump and dio analyze leave out",
 			 argv[1], (unsigned long long)malformed);
-	if (replay_damage(argv[1], r) || malformed)
+	if (sources__damage(argv[1], r) || malformed)
 		code = 1;
 	tf_reader__close(r);
 	return code;

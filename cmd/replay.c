@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "engine/options.h"
 #include "engine/replay.h"
+#include "engine/sources.h"
 #include "engine/spec.h"
 #include "engine/syscalls.h"
 #include "engine/util.h"
@@ -107,8 +108,8 @@ int cmd_replay(int argc, char **argv, int analyze, const struct cli_edit *edit)
 	/* the output is the command's own, not a side channel as in dio trace */
 	if (!o.output)
 		o.output = strdup("-");
-	if (!strncmp(path, "clickhouse:", 11))
-		code = replay__clickhouse(&o, path);
+	if (sources__is_scheme(path))
+		code = replay__source(&o, path);
 	else
 		code = replay__file(&o, path);
 	options_free(&o);

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The engine is a static library (so unit tests link the same code); the dio program is cmd/.
 noinst_LIBRARIES += engine/libdioengine.a
-engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS) \
-	$(LIBCURL_CFLAGS)
+engine_libdioengine_a_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS) $(LIBCONFIG_CFLAGS) $(LIBZSTD_CFLAGS)
 engine_libdioengine_a_SOURCES = \
 	engine/syscalls.c engine/syscalls.h \
 	engine/xlat.c engine/xlat.h \
@@ -39,13 +38,9 @@ engine_libdioengine_a_SOURCES = \
 	engine/findings.c engine/findings.h \
 	engine/jsonread.c engine/jsonread.h \
 	engine/top.c engine/top.h \
-	engine/chsource.c engine/chsource.h \
+	engine/sources.c engine/sources.h \
 	engine/worktree.c engine/worktree.h
-# (chsource.c includes sinks/clickhouse/reply.h, the checks of what a ClickHouse server
-# answers, header-only so that the engine and the module share no symbol, until chsource.c
-# moves into that module, as ARCHITECTURE.md's stage 5 has it)
 # probe.c includes the generated skeleton
 engine/engine_libdioengine_a-probe.$(OBJEXT): bpf/dio.skel.h
 
-DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS) \
-	$(LIBCURL_LIBS)
+DIO_ENGINE_LIBS = engine/libdioengine.a $(LIBBPF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(LIBZSTD_LIBS) $(LIBCONFIG_LIBS)

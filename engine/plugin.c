@@ -16,17 +16,18 @@
 
 static const char *kind_name(int kind)
 {
-	return kind == PLUGIN_SINK ? "sink" : "analyzer";
+	return kind == PLUGIN_SINK ? "sink" : kind == PLUGIN_SOURCE ? "source" : "analyzer";
 }
 
+/* sources live in the sinks' modules: one module writes a store and reads it back */
 static const char *kind_env(int kind)
 {
-	return kind == PLUGIN_SINK ? "DIO_SINK_PATH" : "DIO_ANALYZER_PATH";
+	return kind == PLUGIN_ANALYZER ? "DIO_ANALYZER_PATH" : "DIO_SINK_PATH";
 }
 
 static const char *kind_dir(int kind)
 {
-	return kind == PLUGIN_SINK ? PKGLIBDIR "/sinks" : PKGLIBDIR "/analyzers";
+	return kind == PLUGIN_ANALYZER ? PKGLIBDIR "/analyzers" : PKGLIBDIR "/sinks";
 }
 
 /*
@@ -38,7 +39,7 @@ static const char *kind_dir(int kind)
 static void search_path(int kind, char *dirs, size_t len, size_t *builtin_len)
 {
 	const char *env = secure_getenv(kind_env(kind));
-	const char *sub = kind == PLUGIN_SINK ? "sinks" : "analyzers";
+	const char *sub = kind == PLUGIN_ANALYZER ? "analyzers" : "sinks";
 	char exe[4096], tree[4200] = "";
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -50,7 +51,7 @@ static void search_path(int kind, char *dirs, size_t len, size_t *builtin_len)
 		if (slash) {
 			*slash = 0;
 			snprintf(tree, sizeof(tree), "%s/%s/summary/.libs", exe, sub);
-			if (kind == PLUGIN_SINK)
+			if (kind != PLUGIN_ANALYZER)
 				snprintf(tree, sizeof(tree), "%s/%s/console/.libs", exe, sub);
 			if (!access(tree, F_OK))
 				snprintf(tree, sizeof(tree), "%s/%s:", exe, sub);
@@ -98,7 +99,15 @@ static int valid_name(const char *name)
 
 int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t errlen)
 {
-	const char *sym = kind == PLUGIN_SINK ? DIO_SINK_SYMBOL : DIO_ANALYZER_SYMBOL;
+	static const char *const syms[] = {
+		[PLUGIN_ANALYZER] = DIO_ANALYZER_SYMBOL, [PLUGIN_SINK] = DIO_SINK_SYMBOL,
+		[PLUGIN_SOURCE] = DIO_SOURCE_SYMBOL,
+	};
+	static const uint32_t needs[] = {
+		[PLUGIN_ANALYZER] = DIO_ANALYZER_SIZE_V1, [PLUGIN_SINK] = DIO_SINK_SIZE_V1,
+		[PLUGIN_SOURCE] = DIO_SOURCE_SIZE_V1,
+	};
+	const char *sym = syms[kind];
 	uint32_t abi, size, need;
 	char file[4096], why[8400];
 	const void *desc;
@@ -146,7 +155,7 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 	/* abi and size lead every descriptor, whatever its version */
 	abi = ((const uint32_t *)desc)[0];
 	size = ((const uint32_t *)desc)[1];
-	need = kind == PLUGIN_SINK ? DIO_SINK_SIZE_V1 : DIO_ANALYZER_SIZE_V1;
+	need = needs[kind];
 	if (abi != DIO_PLUGIN_ABI) {
 		snprintf(err, errlen,
 			 "%s: %s ABI version %u, but this dio speaks version %u: rebuild the module against this dio's headers",
@@ -165,6 +174,10 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 		p->sk = desc;
 		p->name = p->sk->name;
 		p->options = p->sk->options;
+	} else if (kind == PLUGIN_SOURCE) {
+		/* no options: its spec says all (clickhouse:url=...,session=...) */
+		p->so = desc;
+		p->name = p->so->name;
 	} else {
 		p->an = desc;
 		p->name = p->an->name;
@@ -175,9 +188,15 @@ int plugin__load(struct plugin *p, int kind, const char *name, char *err, size_t
 		e = -EPROTO;
 		goto fail;
 	}
-	if (kind == PLUGIN_SINK ? !p->sk->init : !p->an->init) {
-		snprintf(err, errlen, "%s: the %s descriptor has no init function: set .init",
-			 file, kind_name(kind));
+	if (kind == PLUGIN_SOURCE ? !p->so->scheme || !p->so->open || !p->so->next ||
+				    !p->so->close :
+	    kind == PLUGIN_SINK ? !p->sk->init : !p->an->init) {
+		if (kind == PLUGIN_SOURCE)
+			snprintf(err, errlen, "%s: the source descriptor lacks .scheme, .open, "
+				 ".next or .close: set them", file);
+		else
+			snprintf(err, errlen, "%s: the %s descriptor has no init function: set .init",
+				 file, kind_name(kind));
 		e = -EPROTO;
 		goto fail;
 	}
@@ -411,7 +430,8 @@ static int list_modules(int kind, FILE *out, show_fn show, void *arg)
 
 static void show_module(const struct plugin *p, FILE *out, void *arg)
 {
-	const char *desc = p->kind == PLUGIN_SINK ? p->sk->description : p->an->description;
+	const char *desc = p->kind == PLUGIN_SINK ? p->sk->description :
+			   p->kind == PLUGIN_SOURCE ? p->so->description : p->an->description;
 
 	(void)arg;
 	fprintf(out, "%-16s %s\n", p->name, desc ? desc : "");

@@ -6,14 +6,17 @@
 #include <stdio.h>
 #include <dio/analyzer.h>
 #include <dio/sink.h>
+#include <dio/source.h>
 #include "options.h"
 
 #define PLUGIN_ANALYZER	0
 #define PLUGIN_SINK	1
+#define PLUGIN_SOURCE	2	/* found where sinks are: a module may offer both */
 
 /* Size of each descriptor as of ABI 1: the least a module may declare. */
 #define DIO_ANALYZER_SIZE_V1	(offsetof(struct dio_analyzer, destroy) + sizeof(void *))
 #define DIO_SINK_SIZE_V1	(offsetof(struct dio_sink, destroy) + sizeof(void *))
+#define DIO_SOURCE_SIZE_V1	(offsetof(struct dio_source, close) + sizeof(void *))
 /* Whether a module's descriptor (size as it declares) has a field appended after ABI 1 began. */
 #define PLUGIN_HAS(desc, field) \
 	((desc)->size >= offsetof(__typeof__(*(desc)), field) + sizeof((desc)->field))
@@ -24,6 +27,7 @@ struct plugin {
 	void *dl;
 	const struct dio_analyzer *an;
 	const struct dio_sink *sk;
+	const struct dio_source *so;
 	const char *name;		/* from the descriptor */
 	const struct dio_option *options;
 	int nopts;

@@ -2,7 +2,7 @@
 /*
  * A recorded session read back through the same dispatch the live trace
  * uses (replay__run): a trace file with its --pid/--path/--since filter, or
- * a session stored in ClickHouse.
+ * a session a source module reads (sources.c), such as one stored in ClickHouse.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,43 +11,17 @@
 #include <string.h>
 #include <unistd.h>
 #include <dio/plugin.h>
-#include "chsource.h"
 #include "format.h"
 #include "options.h"
 #include "record.h"
 #include "replay.h"
 #include "loss.h"
 #include "session.h"
+#include "sources.h"
 #include "syscalls.h"
 #include "tagtab.h"
 #include "tracefile.h"
 #include "util.h"
-
-struct tf_reader *replay_open(const char *path)
-{
-	char err[512];
-	struct tf_reader *r = tf_reader__open(path, err, sizeof(err));
-
-	if (!r)
-		die_msg("%s", err);
-	return r;
-}
-
-int replay_damage(const char *path, const struct tf_reader *r)
-{
-	struct tf_stats st;
-
-	tf_reader__stats(r, &st);
-	if (!st.truncated && !st.bad_blocks && !st.bad_records && !st.skipped_bytes)
-		return 0;
-	warn_msg("%s: %s: recovered %llu records in %llu blocks; skipped %llu damaged blocks, %llu bad records, %llu bytes",
-		 path, st.read_errno ? strerror(st.read_errno) :
-		 st.shrunk ? "cut short while dio read it" :
-		 st.truncated ? "cut short" : "damaged", (unsigned long long)st.records,
-		 (unsigned long long)st.blocks, (unsigned long long)st.bad_blocks,
-		 (unsigned long long)st.bad_records, (unsigned long long)st.skipped_bytes);
-	return 1;
-}
 
 /* --pid --tid --comm --path --exclude-path --syscalls --since --until over a trace */
 struct filter {
@@ -300,50 +274,52 @@ int replay__run(struct session *s, struct tf_reader *r)
 	return session__status(s, session__finish(s) || code);
 }
 
-/* dio dump and dio analyze: the same replay, with different defaults */
-static void clickhouse_info(struct session *s, void *ud)
+/* for modules, from their start: the run the source's session holds (a replay: before init) */
+static void source_info(struct session *s, void *ud)
 {
-	const struct chsource *src = ud;
+	const struct source *src = ud;
 	static const char *const keys[] = { "hostname", "boot_id", "command", "session_id",
 					    "tracer_pid", "fstypes" };
+	char v[64];
 
-	/* the source as the user named it, without a password (a replay: set before init) */
-	session__set_info(s, "trace", chsource__info(src, "trace"));
-	session__set_realtime_off(s, chsource__realtime_off(src));
+	/* the source as the user named it, without a password */
+	session__set_info(s, "trace", source__info(src, "trace"));
+	if (!source__meta(src, "realtime_offset_ns", v, sizeof(v)))
+		session__set_realtime_off(s, strtoll(v, NULL, 10));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (chsource__info(src, keys[i]))
-			session__set_info(s, keys[i], chsource__info(src, keys[i]));
+		if (source__info(src, keys[i]))
+			session__set_info(s, keys[i], source__info(src, keys[i]));
 }
 
-static int ch_meta_get(const void *ud, const char *key, char *buf, size_t len)
+static int src_meta_get(const void *ud, const char *key, char *buf, size_t len)
 {
-	return chsource__meta(ud, key, buf, len);
+	return source__meta(ud, key, buf, len);
 }
 
-struct ch_replay {
-	struct chsource *src;
+struct src_replay {
+	struct source *src;
 	int failed;
 };
 
-static int next_clickhouse(void *ud, const void **rec, size_t *size)
+static int next_from_source(void *ud, const void **rec, size_t *size)
 {
-	struct ch_replay *r = ud;
-	int e = chsource__next(r->src, rec, size);
+	struct src_replay *r = ud;
+	int e = source__next(r->src, rec, size);
 
 	if (e < 0) {
 		/* said in full here; the records before it went through, as of a cut file */
-		die_msg("%s", chsource__error(r->src));
+		die_msg("%s", source__error(r->src));
 		r->failed = 1;
 		return 0;
 	}
 	return e;
 }
 
-/* dio dump/analyze --from clickhouse:...: a stored session's records */
-int replay__clickhouse(struct options *o, const char *spec)
+/* dio dump/analyze --from SCHEME:...: a stored session's records */
+int replay__source(struct options *o, const char *spec)
 {
-	struct ch_replay r = { 0 };
-	struct chsource *src;
+	struct src_replay r = { 0 };
+	struct source *src;
 	struct session *s;
 	char err[1024];
 	int code;
@@ -352,29 +328,29 @@ int replay__clickhouse(struct options *o, const char *spec)
 		die_msg("--since and --until are for trace files: give a WHERE on ts to ClickHouse instead");
 		return 2;
 	}
-	src = chsource__open(spec, err, sizeof(err));
+	src = source__open(spec, err, sizeof(err));
 	if (!src) {
 		die_msg("%s", err);
 		return 1;
 	}
-	o->recorded_info = clickhouse_info;
+	o->recorded_info = source_info;
 	o->recorded_ud = src;
 	s = session__new(o, err, sizeof(err));
 	o->recorded_info = NULL;
 	if (!s) {
 		if (*err)
 			die_msg("%s", err);
-		chsource__close(src);
+		source__close(src);
 		return 1;
 	}
 	r.src = src;
-	/* the recording's losses, as its session's row keeps them */
-	loss__add_meta(session__loss(s), ch_meta_get, src);
-	code = replay__run_from(s, next_clickhouse, &r, "the session from ClickHouse");
+	/* the recording's losses, as its source keeps them */
+	loss__add_meta(session__loss(s), src_meta_get, src);
+	code = replay__run_from(s, next_from_source, &r, "the source's session");
 	if (session__malformed(s) || r.failed)
 		code = 1;
 	session__free(s);
-	chsource__close(src);
+	source__close(src);
 	return code;
 }
 
@@ -385,7 +361,7 @@ int replay__file(struct options *o, const char *path)
 	struct filter f = { 0 };
 	int code = 1;
 
-	r = replay_open(path);
+	r = sources__open_trace(path);
 	if (!r)
 		goto out;
 	/* writing the output over the input would cut the trace under the reader */
@@ -406,7 +382,7 @@ int replay__file(struct options *o, const char *path)
 	session__filter(s, keep, &f);
 	code = replay__run(s, r);
 	/* records the session refused (said in its report) are damage too */
-	if (replay_damage(path, r) || session__malformed(s))
+	if (sources__damage(path, r) || session__malformed(s))
 		code = 1;
 out:
 	session__free(s);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A recorded session read back through the pipeline: a trace file, or a session in ClickHouse. */
+/* A recorded session read back through the pipeline: a trace file, or a source module's. */
 #ifndef DIO_ENGINE_REPLAY_H
 #define DIO_ENGINE_REPLAY_H
 
@@ -7,8 +7,6 @@ struct options;
 struct session;
 struct tf_reader;
 
-/* Open a trace for reading; NULL after printing the one-line reason. */
-struct tf_reader *replay_open(const char *path);
 /*
  * A session over the trace r (read from path), set up as the recording was:
  * --hash user with its captured bytes (o is changed to say so), the wall
@@ -16,8 +14,6 @@ struct tf_reader *replay_open(const char *path);
  * after saying why.
  */
 struct session *replay_session(struct options *o, struct tf_reader *r, const char *path);
-/* The reader's damage report, as a warning; returns 1 when anything was skipped. */
-int replay_damage(const char *path, const struct tf_reader *r);
 /*
  * Dispatch every record of r to s, then finish (session__finish), with the
  * losses the recording counted. Returns dio's exit status (0, 1 when a
@@ -34,7 +30,10 @@ int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, 
  * dio's exit status (1 also when records were damaged or refused).
  */
 int replay__file(struct options *o, const char *path);
-/* The session spec names in ClickHouse (clickhouse:url=...,session=...), the same way. */
-int replay__clickhouse(struct options *o, const char *spec);
+/*
+ * The session a source module reads (spec: SCHEME:..., such as
+ * clickhouse:url=...,session=...; sources.h), the same way.
+ */
+int replay__source(struct options *o, const char *spec);
 
 #endif

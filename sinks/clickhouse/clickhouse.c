@@ -151,14 +151,6 @@ static void comm(struct tbuf *t, const char *c)
 	str_n(t, c, strnlen(c, DIO_COMM_LEN));
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static uint64_t real(const struct ch *c, uint64_t mono)
 {
 	return mono ? c->host->realtime_ns(c->ctx, mono) : 0;
@@ -170,7 +162,7 @@ static struct tbuf *row(struct ch *c, enum ch_table k, uint64_t ts)
 	struct tbuf *t = &c->t[k];
 
 	if (!t->rows)
-		t->since_ms = now_ms();
+		t->since_ms = ch_now_ms();
 	str(t, c->host_name);
 	str(t, c->boot_id);
 	str(t, c->session);
@@ -527,7 +519,7 @@ static int ch_flush(void *state)
 	/* a replay cuts by size alone: the same file, the same batches */
 	if (c->push || !c->sender)
 		return 0;
-	now = now_ms();
+	now = ch_now_ms();
 	for (int k = 0; k < CH_TABLES; k++)
 		if (c->t[k].rows && now - c->t[k].since_ms >= c->flush_ms)
 			cut(c, k);
@@ -540,7 +532,7 @@ static int ch_flush(void *state)
 static int query_err(struct ch *c, const char *sql, char **out, char *err, size_t errlen)
 {
 	char own[512];
-	int e = ch_request(&c->conf, sql, NULL, 0, 0, out, err ? err : own,
+	int e = ch_request(&c->conf, sql, NULL, 0, 0, out, NULL, err ? err : own,
 			   err ? errlen : sizeof(own));
 
 	if (e && !err)

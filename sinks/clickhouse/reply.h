@@ -4,10 +4,9 @@
  * is given, checked before it is used: whatever answers at the URL (plain
  * HTTP can be intercepted) and whatever a trace file says must not steer a
  * write, a file name or a statement. No libcurl here: the fuzzer
- * (tests/fuzz/fuzz_chreply.c) runs these functions alone. Header only, the
- * functions static: the clickhouse module and the engine's ClickHouse source
- * (engine/chsource.c) each compile their own, and share no symbol (a module
- * defines nothing the engine does). Numbers are read digit by digit with an
+ * (tests/fuzz/fuzz_chreply.c) and tests/unit/test_chreply.c run these
+ * functions alone, header only, the functions static, without the rest of
+ * the module (its sink and its source). Numbers are read digit by digit with an
  * overflow check: strtoull takes a sign, spaces and "0x", and saturates where
  * a reply must be refused.
  */

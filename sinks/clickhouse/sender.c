@@ -77,7 +77,7 @@ struct sender {
 	int refused;				/* ready failed for good: every batch to the spool */
 };
 
-static uint64_t now_ms(void)
+uint64_t ch_now_ms(void)
 {
 	struct timespec ts;
 
@@ -139,6 +139,47 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
 	return n;
 }
 
+int ch_setup(CURL *h, const struct ch_conf *c, const char *sql, char *err, size_t errlen)
+{
+	char *q = curl_easy_escape(h, sql, 0), *url = NULL;
+
+	/* every table is named with its database: none is set here, as it may not exist yet */
+	if (!q || asprintf(&url, "%s/?query=%s", c->url, q) < 0) {
+		snprintf(err, errlen, "out of memory");
+		curl_free(q);
+		return -ENOMEM;
+	}
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)(c->connect_s ? c->connect_s : 5));
+	/* only the URL given: no redirects, no other protocols */
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (c->user) {
+		curl_easy_setopt(h, CURLOPT_USERNAME, c->user);
+		curl_easy_setopt(h, CURLOPT_PASSWORD, c->password ? c->password : "");
+	}
+	curl_free(q);
+	free(url);
+	return 0;
+}
+
+void ch_failure(CURL *h, const struct ch_conf *c, CURLcode e, const char *body, size_t len,
+		char *err, size_t errlen)
+{
+	char line[320];
+	long code = 0;
+
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (e != CURLE_OK) {
+		snprintf(err, errlen, "%s: %s", c->shown, curl_easy_strerror(e));
+	} else {
+		ch_first_line(body ? body : "", body ? len : 0, line, sizeof(line));
+		snprintf(err, errlen, "%s answered %ld: %s", c->shown, code, line);
+	}
+}
+
 /*
  * 0; -ECONNREFUSED when nothing reached the server; -EIO when the request may
  * have reached it but no answer came; -EPROTO when an error came back (from
@@ -146,25 +187,17 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
  * so sent is looked up before it is sent again.
  */
 static int request(CURL *h, const struct ch_conf *c, const char *sql, const void *body,
-		   size_t len, int gz, char **out, char *err, size_t errlen)
+		   size_t len, int gz, char **out, size_t *outlen, char *err, size_t errlen)
 {
 	struct curl_slist *hdr = NULL;
 	struct resp r = { 0 };
-	char *q = curl_easy_escape(h, sql, 0);
-	char *url = NULL, line[320];
 	long code = 0;
 	CURLcode e;
-	int ret = 0;
+	int ret;
 
-	/* every table is named with its database: none is set here, as it may not exist yet */
-	if (!q || asprintf(&url, "%s/?query=%s", c->url, q) < 0) {
-		snprintf(err, errlen, "out of memory");
-		url = NULL;
-		ret = -ENOMEM;
+	ret = ch_setup(h, c, sql, err, errlen);
+	if (ret)
 		goto out;
-	}
-	curl_easy_reset(h);
-	curl_easy_setopt(h, CURLOPT_URL, url);
 	curl_easy_setopt(h, CURLOPT_POST, 1L);
 	curl_easy_setopt(h, CURLOPT_POSTFIELDS, body ? body : "");
 	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)(body ? len : 0));
@@ -178,49 +211,38 @@ static int request(CURL *h, const struct ch_conf *c, const char *sql, const void
 		curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
 		curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
 	}
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 5L);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)c->timeout_s);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, &r);
-	/* only the URL given: no redirects, no other protocols */
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	if (c->user) {
-		curl_easy_setopt(h, CURLOPT_USERNAME, c->user);
-		curl_easy_setopt(h, CURLOPT_PASSWORD, c->password ? c->password : "");
-	}
 	if (gz)
 		hdr = curl_slist_append(hdr, "Content-Encoding: gzip");
 	hdr = curl_slist_append(hdr, "Content-Type: application/octet-stream");
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
 	e = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (e != CURLE_OK) {
-		snprintf(err, errlen, "%s: %s", c->shown, curl_easy_strerror(e));
+	if (e != CURLE_OK || code != 200)
+		ch_failure(h, c, e, r.p, r.len, err, errlen);
+	if (e != CURLE_OK)
 		ret = e == CURLE_COULDNT_CONNECT || e == CURLE_COULDNT_RESOLVE_HOST ||
 		      e == CURLE_COULDNT_RESOLVE_PROXY ? -ECONNREFUSED : -EIO;
-	} else if (code != 200) {
-		ch_first_line(r.p ? r.p : "", r.len, line, sizeof(line));
-		snprintf(err, errlen, "%s answered %ld: %s", c->shown, code, line);
+	else if (code != 200)
 		ret = -EPROTO;
-	}
 	if (!ret && out) {
 		*out = r.p ? r.p : strdup("");
+		if (outlen)
+			*outlen = r.len;
 		r.p = NULL;
 		if (!*out)
 			ret = -ENOMEM;
 	}
 out:
 	curl_slist_free_all(hdr);
-	curl_free(q);
-	free(url);
 	free(r.p);
 	return ret;
 }
 
 int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_t len, int gz,
-	       char **out, char *err, size_t errlen)
+	       char **out, size_t *outlen, char *err, size_t errlen)
 {
 	CURL *h = curl_easy_init();
 	int ret;
@@ -229,7 +251,7 @@ int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_
 		snprintf(err, errlen, "cannot start libcurl");
 		return -ENOMEM;
 	}
-	ret = request(h, c, sql, body, len, gz, out, err, errlen);
+	ret = request(h, c, sql, body, len, gz, out, outlen, err, errlen);
 	curl_easy_cleanup(h);
 	return ret;
 }
@@ -880,7 +902,7 @@ static int landed(CURL *h, struct sender *s, struct ch_batch *b, char *err, size
 	snprintf(sql, sizeof(sql), "SELECT count(), min(seq), max(seq) FROM %s WHERE session = %s "
 		 "AND batch = %" PRIu64 " AND seq >= %" PRIu64 " FORMAT TabSeparated", b->table, q,
 		 b->batch, b->seq);
-	ret = request(h, s->c, sql, NULL, 0, 0, &out, err, errlen);
+	ret = request(h, s->c, sql, NULL, 0, 0, &out, NULL, err, errlen);
 	if (ret)
 		return ret;
 	ret = ch_reply_numbers(out, v, 3);
@@ -924,7 +946,7 @@ static int send_batch(CURL *h, struct sender *s, struct ch_batch *b, char *err, 
 			return 0;
 		}
 	}
-	e = request(h, s->c, b->query, b->body, b->len, 1, NULL, err, errlen);
+	e = request(h, s->c, b->query, b->body, b->len, 1, NULL, NULL, err, errlen);
 	/* no answer, or an error that a proxy may give for what the server did */
 	if (e == -EIO || e == -EPROTO)
 		b->tried = 1;
@@ -979,7 +1001,7 @@ static void *run(void *arg)
 		struct ch_batch *b;
 		int from_spool, e;
 
-		if (s->stopping && now_ms() >= s->deadline_ms)
+		if (s->stopping && ch_now_ms() >= s->deadline_ms)
 			break;
 		if (!s->qhead && !s->shead) {
 			if (s->stopping)
@@ -988,10 +1010,10 @@ static void *run(void *arg)
 			continue;
 		}
 		/* the server is away: new batches go to the spool until it is time to try */
-		if (retry_at && now_ms() < retry_at) {
+		if (retry_at && ch_now_ms() < retry_at) {
 			struct timespec until;
 			uint64_t at = s->stopping && s->deadline_ms < retry_at ? s->deadline_ms : retry_at;
-			uint64_t now = now_ms(), wait = at > now ? at - now : 0;
+			uint64_t now = ch_now_ms(), wait = at > now ? at - now : 0;
 
 			while ((b = s->qhead)) {
 				s->qhead = b->next;
@@ -1028,7 +1050,7 @@ static void *run(void *arg)
 			if (!s->logged_down++)
 				s->host->log(s->ctx, "%s: batches wait in the spool %s until it takes "
 					     "them", err, s->c->spool);
-			retry_at = now_ms() + backoff;
+			retry_at = ch_now_ms() + backoff;
 			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
 			continue;
 		}
@@ -1108,7 +1130,7 @@ static void *run(void *arg)
 			free(b->body);
 			b->body = NULL;
 		}
-		retry_at = now_ms() + backoff;
+		retry_at = ch_now_ms() + backoff;
 		backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
 	}
 	/* what could not be sent in time stays in the spool */
@@ -1230,7 +1252,7 @@ void sender_stop(struct sender *s, unsigned int drain_s, struct ch_counts *n)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->stopping = 1;
-	s->deadline_ms = now_ms() + (uint64_t)drain_s * 1000;
+	s->deadline_ms = ch_now_ms() + (uint64_t)drain_s * 1000;
 	pthread_cond_signal(&s->cv);
 	pthread_mutex_unlock(&s->mu);
 	if (s->started)

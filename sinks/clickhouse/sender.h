@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <curl/curl.h>
 #include <dio/sink.h>
 
 #include "sinks/clickhouse/reply.h"
@@ -39,6 +40,7 @@ struct ch_conf {
 	uint64_t memory_max;		/* bytes of batches waiting in memory, queued or past the
 					 * spool, each */
 	unsigned int timeout_s;		/* one request */
+	unsigned int connect_s;		/* to connect; 0: 5 s */
 	uint64_t dest;			/* of url and database: whose batches in the spool are ours */
 };
 
@@ -71,11 +73,28 @@ struct sender;
 
 /*
  * One request: sql as the query, body (may be NULL) gzip-compressed or not;
- * the response into *out (malloc'd, NUL-terminated) when out is set.
+ * the response into *out (malloc'd, NUL-terminated) when out is set, its
+ * length into *outlen when that is set too (RowBinary holds NULs).
  * 0, or -errno with a one-line reason in err.
  */
 int ch_request(const struct ch_conf *c, const char *sql, const void *body, size_t len, int gz,
-	       char **out, char *err, size_t errlen);
+	       char **out, size_t *outlen, char *err, size_t errlen);
+
+/*
+ * h reset and set up for the query sql to c's server: the URL with the
+ * query, no redirects, HTTP and HTTPS only, c's user and password, the
+ * connect timeout. The caller sets what to do with the answer. 0, or
+ * -ENOMEM with err said.
+ */
+int ch_setup(CURL *h, const struct ch_conf *c, const char *sql, char *err, size_t errlen);
+/*
+ * What a failed request of h says, into err: "URL: why" when it got no
+ * answer (e), or "URL answered CODE: the first line of body".
+ */
+void ch_failure(CURL *h, const struct ch_conf *c, CURLcode e, const char *body, size_t len,
+		char *err, size_t errlen);
+/* CLOCK_MONOTONIC in ms */
+uint64_t ch_now_ms(void);
 
 /* in, gzip-compressed (level 1: the wire, not the archive), into malloc'd *out; 0 or -errno */
 int ch_gzip(const unsigned char *in, size_t len, unsigned char **out, size_t *olen);

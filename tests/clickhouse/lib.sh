@@ -2,6 +2,7 @@
 # Sourced by the ClickHouse tests, after tests/integration/lib.sh:
 #   ch_start           a private server (server.sh) for this test, stopped at its end:
 #                      $U is its URL; SKIP (77) where clickhouse-server is not installed
+#                      or dio was built without the clickhouse module (no libcurl)
 #   ch_proxy           faultproxy.py in front of it, stopped at the end too: $P is its URL
 #   q SQL              the server's answer, tab-separated
 #   x SQL              a statement that answers nothing (or the test fails)
@@ -19,6 +20,8 @@ ch_stop() {
 }
 
 ch_start() {
+	[ "$DIO_CLICKHOUSE" != no ] ||
+		{ echo "SKIP: dio was built without the clickhouse module (no libcurl, or --without-libcurl)"; exit 77; }
 	why=$(sh "$SERVER" check) || { echo "SKIP: $why"; exit 77; }
 	# the server's directory must be reachable by the user it runs as
 	CH=$(mktemp -d /tmp/dio-ch.XXXXXX) || exit 1

@@ -6,6 +6,8 @@
 # A crash, a sanitizer report or a broken promise leaves its input in the build
 # tree's tests/fuzz/crash-* and fails the test.
 fz="$top_builddir/tests/fuzz/fuzz_chreply"
+[ "$DIO_CLICKHOUSE" != no ] ||
+	{ echo "SKIP: dio was built without the clickhouse module (no libcurl, or --without-libcurl)"; exit 77; }
 [ -x "$fz" ] || { echo "FAIL: $fz was not built"; exit 1; }
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include <dio/event.h>
-#include "engine/chsource.h"
+#include "sinks/clickhouse/source.h"
 #include "sinks/clickhouse/reply.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

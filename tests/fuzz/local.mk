@@ -34,17 +34,21 @@ EXTRA_DIST += tests/fuzz/fuzz-records.sh tests/fuzz/record-seeds.py \
 
 # Fuzzing what dio reads from a ClickHouse server (the answers of the clickhouse sink's
 # look-ups, and the rows dio analyze --from reads), with libFuzzer, a fixed number of runs.
+if HAVE_LIBCURL
 check_SCRIPTS += tests/fuzz/fuzz_chreply
+endif
 TESTS += tests/fuzz/fuzz-chreply.sh
 EXTRA_DIST += tests/fuzz/fuzz-chreply.sh tests/fuzz/fuzz_chreply.c \
 	tests/fuzz/chreply/batches.txt tests/fuzz/chreply/counts.txt \
 	tests/fuzz/chreply/messages.txt tests/fuzz/chreply/calls.bin tests/fuzz/chreply/paths.bin \
 	tests/fuzz/chreply/procs.bin tests/fuzz/chreply/block.bin tests/fuzz/chreply/runq.bin
 CLEANFILES += tests/fuzz/fuzz_chreply
-tests/fuzz/fuzz_chreply: $(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
-		$(srcdir)/engine/chsource.h \
+# the module's source and its requests (sender.c), as the module builds them
+tests/fuzz/fuzz_chreply: $(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/sinks/clickhouse/source.c \
+		$(srcdir)/sinks/clickhouse/source.h $(srcdir)/sinks/clickhouse/sender.c \
+		$(srcdir)/sinks/clickhouse/sender.h \
 		$(srcdir)/sinks/clickhouse/reply.h $(srcdir)/sinks/clickhouse/schema.h
 	@mkdir -p tests/fuzz
-	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBCURL_CFLAGS) \
-		$(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/engine/chsource.c \
-		-o $@ $(LIBCURL_LIBS)
+	$(AM_V_CC)$(CLANG) $(FUZZ_CFLAGS) $(LIBCURL_CFLAGS) $(ZLIB_CFLAGS) \
+		$(srcdir)/tests/fuzz/fuzz_chreply.c $(srcdir)/sinks/clickhouse/source.c \
+		$(srcdir)/sinks/clickhouse/sender.c -o $@ $(LIBCURL_LIBS) $(ZLIB_LIBS) -lpthread

@@ -73,6 +73,8 @@ INTEGRATION_TESTS += tests/integration/analyzer-tables.sh
 INTEGRATION_TESTS += tests/integration/record-kill.sh
 # modules and config files: only from places no one else can write
 INTEGRATION_TESTS += tests/integration/plugin-trust.sh
+# dio dump/analyze --from SCHEME:... through the module that offers it, or refused naming it
+INTEGRATION_TESTS += tests/integration/source-module.sh
 # kernel features: listed, degraded with one line, recorded; the fallbacks give the same records
 INTEGRATION_TESTS += tests/integration/trace-features.sh tests/integration/trace-fallbacks.sh
 # dio diff: a workload before and after a change, a trace against itself, bad input

@@ -4,7 +4,8 @@
 # loader and dispatch (tests/unit/modules: modules with good and bad descriptors)
 check_LTLIBRARIES = tests/unit/modules/good.la tests/unit/modules/badabi.la \
 	tests/unit/modules/small.la tests/unit/modules/nosym.la tests/unit/modules/noinit.la \
-	tests/unit/modules/ofdlog.la tests/unit/modules/ruled.la
+	tests/unit/modules/ofdlog.la tests/unit/modules/ruled.la tests/unit/modules/fakesrc.la \
+	tests/unit/modules/othersrc.la
 TEST_MODULE_LDFLAGS = $(MODULE_LDFLAGS) -rpath /nowhere
 tests_unit_modules_good_la_SOURCES = tests/unit/modules/good.c
 tests_unit_modules_good_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
@@ -21,6 +22,17 @@ tests_unit_modules_ofdlog_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-re
 # findings with declared rules, for the report sinks (tests/integration/ci-reports.sh)
 tests_unit_modules_ruled_la_SOURCES = tests/unit/modules/ruled.c
 tests_unit_modules_ruled_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_analyzer$$'
+
+# record sources by scheme (fakesrc: a source module; othersrc: one of another scheme)
+tests_unit_modules_fakesrc_la_SOURCES = tests/unit/modules/fakesrc.c
+tests_unit_modules_fakesrc_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_source$$'
+tests_unit_modules_othersrc_la_SOURCES = tests/unit/modules/othersrc.c
+tests_unit_modules_othersrc_la_LDFLAGS = $(TEST_MODULE_LDFLAGS) -export-symbols-regex '^dio_source$$'
+check_PROGRAMS += tests/unit/test_sources
+TESTS += tests/unit/test_sources
+tests_unit_test_sources_SOURCES = tests/unit/test_sources.c
+tests_unit_test_sources_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_sources_LDADD = $(TEST_ENGINE_LIBS)
 
 check_PROGRAMS += tests/unit/test_plugin
 TESTS += tests/unit/test_plugin

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * dio analyze --from clickhouse:url=URL,session=ID: a session stored by the
- * clickhouse sink, read back as records (chsource.h). Each table's rows of
+ * clickhouse sink, read back as records: this module's source (dio/source.h,
+ * the `dio_source` beside its `dio_sink`). Each table's rows of
  * the session are fetched as RowBinary, in the order of their record number
  * (rec), and the five tables are merged on it: the records come back in the
  * order dio first saw them, and analyzers find what they found then.
@@ -10,7 +11,8 @@
  * a table whose rows are ahead of the others' waits, its transfer paused,
  * with at most BUF_PAUSE bytes in memory, so that a session of any size
  * takes a few MiB. A server that sends nothing for timeout_s while dio
- * waits for a table's rows is given up.
+ * waits for a table's rows is given up. The requests are made as the
+ * sink's (sender.c: ch_setup, ch_request).
  */
 #include <curl/curl.h>
 #include <errno.h>
@@ -18,16 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <dio/event.h>
+#include <dio/source.h>
 
-#include "chsource.h"
-#include "sinks/clickhouse/reply.h"
 #include "sinks/clickhouse/schema.h"
+#include "sinks/clickhouse/sender.h"
+#include "sinks/clickhouse/source.h"
 
 #define BUF_PAUSE	(1u << 20)	/* a table's bytes waiting: past this its transfer pauses */
 #define ROW_MAX		(64u << 10)	/* no row dio writes is longer: past it, not a row */
-#define META_MAX	(1u << 20)	/* the answer about the session */
 
 _Static_assert(sizeof(struct dio_ev_syscall) + 2 * DIO_PATH_MAX <= CHSOURCE_REC_MAX,
 	       "a call with two whole path arguments fits CHSOURCE_REC_MAX");
@@ -60,8 +60,7 @@ struct cursor {
 
 struct chsource {
 	char *url, *database, *prefix, *user, *session;
-	char shown[256];		/* url without a user and password */
-	unsigned int timeout_s;
+	struct ch_conf conf;		/* url, user, timeout_s as the requests take them */
 	char host[256], boot_id[64], command[4096];
 	char info[8192];		/* the row's key=value lines (schema 2) */
 	char tracer_pid[16], fstypes[4096];
@@ -71,14 +70,6 @@ struct chsource {
 	struct cursor c[NSRC];
 	char err[512];
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* ---- RowBinary ----------------------------------------------------------------------- */
 
@@ -296,95 +287,15 @@ static CURL *handle(const struct chsource *s, const char *sql, curl_write_callba
 		    void *ud)
 {
 	CURL *h = curl_easy_init();
-	char *q = h ? curl_easy_escape(h, sql, 0) : NULL, *url = NULL;
+	char err[64];
 
-	if (!q || asprintf(&url, "%s/?query=%s", s->url, q) < 0) {
-		curl_free(q);
+	if (!h || ch_setup(h, &s->conf, sql, err, sizeof(err))) {
 		curl_easy_cleanup(h);
 		return NULL;
 	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, (long)s->timeout_s);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, ud);
-	if (s->user) {
-		curl_easy_setopt(h, CURLOPT_USERNAME, s->user);
-		curl_easy_setopt(h, CURLOPT_PASSWORD, "");
-	}
-	curl_free(q);
-	free(url);
 	return h;
-}
-
-/* what a failed request says: "URL: why", or "URL answered CODE: its first line" */
-static void failed(const struct chsource *s, CURL *h, CURLcode e, const unsigned char *body,
-		   size_t len, char *err, size_t errlen)
-{
-	char line[320];
-	long code = 0;
-
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (e != CURLE_OK) {
-		snprintf(err, errlen, "%s: %s", s->shown, curl_easy_strerror(e));
-	} else {
-		ch_first_line((const char *)body, len, line, sizeof(line));
-		snprintf(err, errlen, "%s answered %ld: %s", s->shown, code, line);
-	}
-}
-
-struct body {
-	unsigned char *p;
-	size_t len;
-};
-
-static size_t on_meta(char *ptr, size_t size, size_t nmemb, void *ud)
-{
-	struct body *b = ud;
-	size_t n = size * nmemb;
-	unsigned char *p;
-
-	if (b->len + n > META_MAX)	/* no answer about a session is this long */
-		return 0;
-	p = realloc(b->p, b->len + n + 1);
-	if (!p)
-		return 0;
-	memcpy(p + b->len, ptr, n);
-	b->p = p;
-	b->len += n;
-	p[b->len] = 0;
-	return n;
-}
-
-/* the answer to sql, whole, within timeout_s, into *out; 0 or -1 with err set */
-static int ask(const struct chsource *s, const char *sql, struct body *out, char *err,
-	       size_t errlen)
-{
-	CURL *h;
-	CURLcode e;
-	long code = 0;
-
-	out->p = NULL;
-	out->len = 0;
-	h = handle(s, sql, on_meta, out);
-	if (!h) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	curl_easy_setopt(h, CURLOPT_TIMEOUT, (long)s->timeout_s);
-	e = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-	if (e != CURLE_OK || code != 200) {
-		failed(s, h, e, out->p, out->len, err, errlen);
-		free(out->p);
-		out->p = NULL;
-		curl_easy_cleanup(h);
-		return -1;
-	}
-	curl_easy_cleanup(h);
-	return 0;
 }
 
 /* a table's rows as they come: kept, or the transfer paused while BUF_PAUSE bytes wait */
@@ -417,7 +328,7 @@ static size_t on_rows(char *ptr, size_t size, size_t nmemb, void *ud)
 	memcpy(c->p + c->len, ptr, n);
 	c->len += n;
 	c->got += n;
-	c->last_ms = now_ms();
+	c->last_ms = ch_now_ms();
 	return n;
 }
 
@@ -466,8 +377,10 @@ static int valid_word(const char *s)
 	return 1;
 }
 
-void chsource__close(struct chsource *s)
+static void chsource__close(void *state)
 {
+	struct chsource *s = state;
+
 	if (!s)
 		return;
 	for (unsigned int k = 0; k < NSRC; k++) {
@@ -508,17 +421,18 @@ static int start(struct chsource *s, unsigned int k, char *err, size_t errlen)
 		return -1;
 	}
 	c->added = 1;
-	c->last_ms = now_ms();
+	c->last_ms = ch_now_ms();
 	return 0;
 }
 
-struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
+static int chsource__meta(void *state, const char *key, char *buf, size_t len);
+
+static void *chsource__open(const char *spec, char *err, size_t errlen)
 {
 	struct chsource *s = calloc(1, sizeof(*s));
-	char sql[1024], *timeout = NULL, *end = NULL;
+	char sql[1024], *timeout = NULL, *end = NULL, *row = NULL;
 	const char *at = NULL;
-	struct body b;
-	size_t l;
+	size_t l, rowlen = 0;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -541,13 +455,15 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 			 "(clickhouse:url=http://HOST:8123,session=ID; dio info shows a recording's session_id)");
 		goto fail;
 	}
-	ch_url_shown(s->url, s->shown, sizeof(s->shown));
+	s->conf.url = s->url;
+	s->conf.user = s->user;		/* with no password, as the server's default has none */
+	ch_url_shown(s->url, s->conf.shown, sizeof(s->conf.shown));
 	if (strncmp(s->url, "http://", 7) && strncmp(s->url, "https://", 8)) {
 		snprintf(err, errlen, "--from clickhouse: url=%s: give the server's HTTP interface, "
-			 "http://HOST:8123", s->shown);
+			 "http://HOST:8123", s->conf.shown);
 		goto fail;
 	}
-	s->timeout_s = 30;
+	s->conf.timeout_s = 30;
 	if (timeout) {
 		unsigned long t = strtoul(timeout, &end, 10);
 
@@ -557,9 +473,10 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 			free(timeout);
 			goto fail;
 		}
-		s->timeout_s = (unsigned int)t;
+		s->conf.timeout_s = (unsigned int)t;
 		free(timeout);
 	}
+	s->conf.connect_s = s->conf.timeout_s;
 	if (!s->database)
 		s->database = strdup("dio");
 	if (!s->prefix)
@@ -570,26 +487,26 @@ struct chsource *chsource__open(const char *spec, char *err, size_t errlen)
 			 "letters, digits, '_' and '-' only");
 		goto fail;
 	}
-	snprintf(s->trace, sizeof(s->trace), "clickhouse:url=%s,session=%s,database=%s%s%s", s->shown,
+	snprintf(s->trace, sizeof(s->trace), "clickhouse:url=%s,session=%s,database=%s%s%s", s->conf.shown,
 		 s->session, s->database, *s->prefix ? ",table_prefix=" : "", s->prefix);
 	snprintf(sql, sizeof(sql), "SELECT host, boot_id, command, realtime_offset, info FROM `%s`.`%ssessions` "
 		 "WHERE session = '%s' ORDER BY complete DESC LIMIT 1 FORMAT RowBinary",
 		 s->database, s->prefix, s->session);
-	if (ask(s, sql, &b, err, errlen))
+	if (ch_request(&s->conf, sql, NULL, 0, 0, &row, &rowlen, err, errlen))
 		goto fail;
 	{
-		struct rd r = { b.p, b.len, 0, 0 };
+		struct rd r = { (const unsigned char *)row, rowlen, 0, 0 };
 
 		rd_str(&r, s->host, sizeof(s->host));
 		rd_str(&r, s->boot_id, sizeof(s->boot_id));
 		rd_str(&r, s->command, sizeof(s->command));
 		s->realtime_off = (int64_t)rd_n(&r, 8);
 		rd_str(&r, s->info, sizeof(s->info));
-		free(b.p);
-		if (!b.len || r.bad || r.off != b.len) {
+		free(row);
+		if (!rowlen || r.bad || r.off != rowlen) {
 			snprintf(err, errlen, "--from clickhouse: no session %s in %s at %s%s",
-				 s->session, s->database, s->shown,
-				 b.len ? " (its row is not as dio writes it)" : "");
+				 s->session, s->database, s->conf.shown,
+				 rowlen ? " (its row is not as dio writes it)" : "");
 			goto fail;
 		}
 	}
@@ -609,10 +526,16 @@ fail:
 	return NULL;
 }
 
-int chsource__meta(const struct chsource *s, const char *key, char *buf, size_t len)
+/* realtime_offset_ns, or a key of the session row's info: tracer_pid, fstypes, the losses */
+static int chsource__meta(void *state, const char *key, char *buf, size_t len)
 {
+	const struct chsource *s = state;
 	size_t kl = strlen(key);
 
+	if (!strcmp(key, "realtime_offset_ns")) {
+		snprintf(buf, len, "%" PRId64, s->realtime_off);
+		return 0;
+	}
 	for (const char *l = s->info; *l; ) {
 		const char *nl = strchr(l, '\n'), *end = nl ? nl : l + strlen(l);
 
@@ -627,8 +550,10 @@ int chsource__meta(const struct chsource *s, const char *key, char *buf, size_t 
 	return -ENOENT;
 }
 
-const char *chsource__info(const struct chsource *s, const char *key)
+static const char *chsource__info(void *state, const char *key)
 {
+	const struct chsource *s = state;
+
 	if (!strcmp(key, "hostname"))
 		return s->host;
 	if (!strcmp(key, "boot_id"))
@@ -646,13 +571,10 @@ const char *chsource__info(const struct chsource *s, const char *key)
 	return NULL;
 }
 
-int64_t chsource__realtime_off(const struct chsource *s)
+static const char *chsource__error(void *state)
 {
-	return s->realtime_off;
-}
+	const struct chsource *s = state;
 
-const char *chsource__error(const struct chsource *s)
-{
 	return s->err;
 }
 
@@ -682,7 +604,7 @@ static int more(struct chsource *s, struct cursor *c)
 	if (c->paused) {
 		/* its rows were taken: it may go on (a pause is not the server's time) */
 		c->paused = 0;
-		c->last_ms = now_ms();
+		c->last_ms = ch_now_ms();
 		curl_easy_pause(c->h, CURLPAUSE_CONT);
 	}
 	for (;;) {
@@ -690,9 +612,9 @@ static int more(struct chsource *s, struct cursor *c)
 		reap(s);
 		if (c->got != got || c->done)
 			return 0;
-		if (now_ms() - c->last_ms >= (uint64_t)s->timeout_s * 1000) {
+		if (ch_now_ms() - c->last_ms >= (uint64_t)s->conf.timeout_s * 1000) {
 			snprintf(s->err, sizeof(s->err), "%s sent nothing for %u s (timeout_s=%u) while "
-				 "dio waited for the rows of %s", s->shown, s->timeout_s, s->timeout_s,
+				 "dio waited for the rows of %s", s->conf.shown, s->conf.timeout_s, s->conf.timeout_s,
 				 ch_tables[sources[c - s->c].t].name);
 			return -ETIMEDOUT;
 		}
@@ -714,8 +636,8 @@ static int fill(struct chsource *s, unsigned int k)
 		/* the status comes before the rows: an error's text is no row */
 		curl_easy_getinfo(c->h, CURLINFO_RESPONSE_CODE, &code);
 		if (c->done && (c->result != CURLE_OK || code != 200)) {
-			failed(s, c->h, c->result, c->p ? c->p + c->off : NULL, c->len - c->off, s->err,
-			       sizeof(s->err));
+			ch_failure(c->h, &s->conf, c->result, c->p ? (const char *)c->p + c->off : NULL,
+				   c->len - c->off, s->err, sizeof(s->err));
 			return -EIO;
 		}
 		if (code == 200 && c->off < c->len)
@@ -729,14 +651,14 @@ static int fill(struct chsource *s, unsigned int k)
 		}
 		if (n == -EINVAL || (code == 200 && c->len - c->off > ROW_MAX + 64)) {
 			snprintf(s->err, sizeof(s->err), "%s sent a row of %s that is not as dio writes it",
-				 s->shown, name);
+				 s->conf.shown, name);
 			return -EINVAL;
 		}
 		if (c->done) {
 			if (c->off == c->len)
 				return 0;	/* none left */
 			snprintf(s->err, sizeof(s->err), "%s ended the rows of %s in the middle of one",
-				 s->shown, name);
+				 s->conf.shown, name);
 			return -EINVAL;
 		}
 		e = more(s, c);
@@ -746,8 +668,10 @@ static int fill(struct chsource *s, unsigned int k)
 	return 0;
 }
 
-int chsource__next(struct chsource *s, const void **rec, size_t *size)
+/* the record of lowest record number among the tables' next ones */
+static int chsource__next(void *state, const void **rec, size_t *size)
 {
+	struct chsource *s = state;
 	unsigned int best = NSRC;
 
 	for (unsigned int k = 0; k < NSRC; k++) {
@@ -765,3 +689,17 @@ int chsource__next(struct chsource *s, const void **rec, size_t *size)
 	*size = s->c[best].size;
 	return 1;
 }
+
+const struct dio_source dio_source = {
+	.abi = DIO_SOURCE_ABI,
+	.size = sizeof(struct dio_source),
+	.name = "clickhouse",
+	.description = "a session the clickhouse sink stored: --from clickhouse:url=URL,session=ID",
+	.scheme = "clickhouse",
+	.open = chsource__open,
+	.next = chsource__next,
+	.error = chsource__error,
+	.info = chsource__info,
+	.meta = chsource__meta,
+	.close = chsource__close,
+};
