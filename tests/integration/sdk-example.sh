@@ -50,7 +50,7 @@ case $cflags in
 -I"$STAGE"/*) ;;
 *) echo "FAIL: pkg-config --cflags dio is '$cflags', not -I$STAGE/..."; exit 1 ;;
 esac
-for h in event plugin analyzer sink hist; do
+for h in event plugin analyzer sink source hist; do
 	if ! cmp -s "$incdir/dio/$h.h" "$top_srcdir/include/dio/$h.h"; then
 		echo "FAIL: $incdir/dio/$h.h is missing or differs from include/dio/$h.h"
 		fail=1
