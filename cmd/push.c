@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "engine/findings.h"
 #include "engine/options.h"
+#include "engine/spec.h"
 #include "engine/util.h"
 
 /* dio push: the clickhouse sink of --to, every analyzer unless named, no summary */

@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "engine/findings.h"
 #include "engine/options.h"
+#include "engine/spec.h"
 #include "engine/util.h"
 
 /* dio report: the html sink writing the page, every analyzer unless named, no summary */

@@ -22,6 +22,7 @@
 #include "syscalls.h"
 #include "config.h"
 #include "optdefs.h"
+#include "spec.h"
 #include "util.h"
 
 #ifndef SYSCONFDIR

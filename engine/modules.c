@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "modules.h"
+#include "spec.h"
 #include "util.h"
 
 struct modules *modules__new(void)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "findings.h"
 #include "optdefs.h"
+#include "spec.h"
 #include "syscalls.h"
 #include "util.h"
 
@@ -83,6 +84,13 @@ static int set_tids(void *base, const struct opt_def *d, const char *v, char *er
 	struct options *o = base;
 
 	return set_idlist(o->tids, &o->ntids, v, "--tid", "thread", err, errlen);
+}
+
+/* --analyzer, --sink: the session spec reads NAME[:key=value,...] (.val 1: a sink) */
+static int set_module(void *base, const struct opt_def *d, const char *v, char *err,
+		      size_t errlen)
+{
+	return options_add_plugin(base, d->val, v, err, errlen);
 }
 
 static int set_comm(void *base, const struct opt_def *d, const char *v, char *err, size_t errlen)
@@ -422,10 +430,10 @@ const struct opt_def opt_defs[] = {
 	  .flags = OPTF_HIDDEN },
 	{ .name = "no-details", .key = "details", .kind = OPT_FLAG, FIELD(details), .val = 0,
 	  .cmds = TRACING | CMD_REPLAY, .help = "no {off= type= tag=} suffix" },
-	{ .name = "analyzer", .key = "analyzers", .kind = OPT_MODULES, .val = 0,
+	{ .name = "analyzer", .key = "analyzers", .kind = OPT_MODULES, .val = 0, .set = set_module,
 	  .cmds = TRACING | CMD_REPLAY | CMD_DIFF, .arg = "NAME[:k=v,...]",
 	  .help = "load an analyzer (name, ./path.so, or all)" },
-	{ .name = "sink", .key = "sinks", .kind = OPT_MODULES, .val = 1,
+	{ .name = "sink", .key = "sinks", .kind = OPT_MODULES, .val = 1, .set = set_module,
 	  .cmds = TRACING | CMD_REPLAY, .arg = "NAME[:k=v,...]",
 	  .help = "load a sink (default: console)" },
 	{ .name = "no-summary", .key = "no_summary", .kind = OPT_FLAG, FIELD(no_summary),

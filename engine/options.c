@@ -42,6 +42,30 @@ void options_init(struct options *o)
  * it is safe after a parse that failed half-way and safe to call twice. The
  * counters say what is owned: nothing past them is ever freed.
  */
+void options_free_sel(struct plugin_sel *s)
+{
+	free(s->name);
+	for (int i = 0; i < s->nkv; i++) {
+		free(s->key[i]);
+		free(s->val[i]);
+		/* where[] points to "command line" (static) or to origin */
+	}
+	free(s->origin);
+	memset(s, 0, sizeof(*s));
+}
+
+void options_free_group(struct plugin_group *g)
+{
+	free(g->kind);
+	free(g->name);
+	for (int i = 0; i < g->nkv; i++) {
+		free(g->key[i]);
+		free(g->val[i]);
+		free(g->where[i]);
+	}
+	memset(g, 0, sizeof(*g));
+}
+
 void options_free(struct options *o)
 {
 	free(o->cgroup);
@@ -58,11 +82,11 @@ void options_free(struct options *o)
 	for (int i = 0; i < o->nexclude; i++)
 		free(o->exclude[i]);
 	for (int i = 0; i < o->nanalyzers; i++)
-		spec__free_sel(&o->analyzers[i]);
+		options_free_sel(&o->analyzers[i]);
 	for (int i = 0; i < o->nsinks; i++)
-		spec__free_sel(&o->sinks[i]);
+		options_free_sel(&o->sinks[i]);
 	for (int i = 0; i < o->ngroups; i++)
-		spec__free_group(&o->groups[i]);
+		options_free_group(&o->groups[i]);
 	options_init(o);
 }
 
@@ -78,11 +102,11 @@ void options_clear_list(struct options *o, const char *name)
 		o->nexclude = 0;
 	} else if (!strcmp(name, "analyzer")) {
 		for (int i = 0; i < o->nanalyzers; i++)
-			spec__free_sel(&o->analyzers[i]);
+			options_free_sel(&o->analyzers[i]);
 		o->nanalyzers = 0;
 	} else if (!strcmp(name, "sink")) {
 		for (int i = 0; i < o->nsinks; i++)
-			spec__free_sel(&o->sinks[i]);
+			options_free_sel(&o->sinks[i]);
 		o->nsinks = 0;
 	}
 }
@@ -250,14 +274,13 @@ int opt_set(void *base, const struct opt_def *d, const char *v, char *err, size_
 		return options_set_string(field, v, err, errlen);
 	case OPT_PATHS:
 		return options_add_prefix(base, v, d->val, err, errlen);
-	case OPT_MODULES:
-		return options_add_plugin(base, d->val, v, err, errlen);
 	case OPT_CONFIG:
 	case OPT_HELP:
 		return 0;	/* the command line's driver reads them first */
 	case OPT_IDS:
 	case OPT_COUNT:
 	case OPT_CUSTOM:
+	case OPT_MODULES:	/* the spec's (optdefs.c): options come before it */
 		break;
 	}
 	return d->set(base, d, v, err, errlen);

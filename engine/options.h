@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include "bpf/dio.h"
-#include "spec.h"
 
 #define OPT_MAX_PIDS	64
 #define DIO_PATH_MAX_BYTES 4096	/* largest --hash-bytes and --capture-data */
@@ -19,6 +18,38 @@ enum trace_mode { MODE_DETAILED = 0, MODE_RAW };
 enum time_style { TIME_NONE = 0, TIME_T, TIME_TT, TIME_TTT };
 enum hash_mode { HASH_OFF = 0, HASH_USER, HASH_KERNEL };
 enum attach_mode { ATTACH_AUTO = 0, ATTACH_SYSCALL, ATTACH_RAW };
+
+#define OPT_MAX_PLUGINS	16
+#define OPT_MAX_KV	32
+
+/* A module chosen with --analyzer/--sink: name or path, plus key=value options. */
+struct plugin_sel {
+	char *name;			/* "console", "./mine.so" */
+	int nkv;
+	char *key[OPT_MAX_KV];
+	char *val[OPT_MAX_KV];
+	const char *where[OPT_MAX_KV];	/* "command line" (static) or origin */
+	char *origin;			/* "FILE:LINE" of a config file's entry; NULL: command line */
+};
+
+/*
+ * Config-file groups for plugins: `analyzer: { summary: { top = 10; }; }` and
+ * `sink: { console: { ... }; }`. Values are kept as text with their file:line
+ * so the plugin loader can check them against the module's option table.
+ */
+struct plugin_group {
+	char *kind;	/* "analyzer" or "sink" */
+	char *name;
+	int nkv;
+	char *key[OPT_MAX_KV];
+	char *val[OPT_MAX_KV];
+	char *where[OPT_MAX_KV];	/* "FILE:LINE" */
+};
+
+/* Free what an entry owns and zero it; safe twice. */
+void options_free_sel(struct plugin_sel *s);
+void options_free_group(struct plugin_group *g);
+
 /* --attach auto: per-syscall tracepoints up to this many selected syscalls */
 #define ATTACH_AUTO_MAX	16
 
@@ -117,7 +148,7 @@ enum opt_kind {
 	OPT_STRING,	/* a copy into a char *; empty: "--NAME: " .hint */
 	OPT_IDS,	/* ids by .set; repeated on the command line they add up */
 	OPT_PATHS,	/* a path prefix added to a list (.val 1: the exclude list) */
-	OPT_MODULES,	/* a module added to a list (.val 1: the sinks) */
+	OPT_MODULES,	/* a module added to a list (.val 1: the sinks), by .set */
 	OPT_COUNT,	/* no value: -t, -tt, -ttt; .set gets the letter as often, at most .max */
 	OPT_CUSTOM,	/* .set takes the text */
 	OPT_CONFIG,	/* -C FILE: read before all else */

@@ -12,30 +12,6 @@
 #include "options.h"
 #include "spec.h"
 
-void spec__free_sel(struct plugin_sel *s)
-{
-	free(s->name);
-	for (int i = 0; i < s->nkv; i++) {
-		free(s->key[i]);
-		free(s->val[i]);
-		/* where[] points to "command line" (static) or to origin */
-	}
-	free(s->origin);
-	memset(s, 0, sizeof(*s));
-}
-
-void spec__free_group(struct plugin_group *g)
-{
-	free(g->kind);
-	free(g->name);
-	for (int i = 0; i < g->nkv; i++) {
-		free(g->key[i]);
-		free(g->val[i]);
-		free(g->where[i]);
-	}
-	memset(g, 0, sizeof(*g));
-}
-
 static const char *option_name(int sink)
 {
 	return sink ? "--sink" : "--analyzer";
@@ -182,7 +158,7 @@ int options_add_plugin(struct options *o, int sink, const char *text, char *err,
 	}
 	e = colon ? add_list(&s, opt, colon + 1, err, errlen) : 0;
 	if (e) {
-		spec__free_sel(&s);
+		options_free_sel(&s);
 		return e;
 	}
 	if (sink)

@@ -5,49 +5,17 @@
  * Commands fill and edit it by name and value (spec__add, spec__set), so a
  * value is never re-read as text: a file name may hold any character. The
  * command line's NAME:key=value form is parsed once, by options_add_plugin.
- * The lists live in struct options (options.h), which the config file and
- * the command line fill together.
+ * The lists and their entries live in struct options (options.h), which the
+ * config file and the command line fill together.
  */
 #ifndef DIO_ENGINE_SPEC_H
 #define DIO_ENGINE_SPEC_H
 
 #include <stddef.h>
-
-#define OPT_MAX_PLUGINS	16
-#define OPT_MAX_KV	32
+#include "options.h"
 
 #define SPEC_ANALYZER	0
 #define SPEC_SINK	1
-
-/* A module chosen with --analyzer/--sink: name or path, plus key=value options. */
-struct plugin_sel {
-	char *name;			/* "console", "./mine.so" */
-	int nkv;
-	char *key[OPT_MAX_KV];
-	char *val[OPT_MAX_KV];
-	const char *where[OPT_MAX_KV];	/* "command line" (static) or origin */
-	char *origin;			/* "FILE:LINE" of a config file's entry; NULL: command line */
-};
-
-/*
- * Config-file groups for plugins: `analyzer: { summary: { top = 10; }; }` and
- * `sink: { console: { ... }; }`. Values are kept as text with their file:line
- * so the plugin loader can check them against the module's option table.
- */
-struct plugin_group {
-	char *kind;	/* "analyzer" or "sink" */
-	char *name;
-	int nkv;
-	char *key[OPT_MAX_KV];
-	char *val[OPT_MAX_KV];
-	char *where[OPT_MAX_KV];	/* "FILE:LINE" */
-};
-
-struct options;
-
-/* Free what an entry owns and zero it; safe twice. */
-void spec__free_sel(struct plugin_sel *s);
-void spec__free_group(struct plugin_group *g);
 
 /*
  * --analyzer NAME[:key=value[,key=value...]] and --sink (sink 1), also "all"
