@@ -47,11 +47,17 @@ static uint64_t now_ms(void)
 
 int live__open(struct live *l)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, sc = { .sa_handler = on_sigchld };
+	/*
+	 * SA_RESTART: a sink's write to a file system that can be interrupted
+	 * (NFS, 9p, FUSE) must not fail with EINTR because the traced program
+	 * exited. The loop still sees every signal: poll and epoll_wait are never
+	 * restarted, whatever the flag (signal(7)).
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART },
+			 sc = { .sa_handler = on_sigchld, .sa_flags = SA_RESTART };
 	char err[1024];
 
 	l->child = (struct child){ .pid = -1, .gate = -1 };
-	/* no SA_RESTART: a signal must end the poll so the loop sees it */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
