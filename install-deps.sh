@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian 12 packages dio needs to build and test.
 # qemu-system-x86 busybox-static kmod xz-utils: make check-kernels (tests/kernels)
+# dmsetup daemontools: its fsync error test, a disk that fails writes under multilog
 # sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd: the real programs
 #   tests/real runs (its README): sqlite3's journal modes, git's config reads, logtail2's
 #   offset after inode reuse, logrotate's rotations, rsyslog's imfile, nginx's
@@ -45,7 +46,7 @@ apt-get install -y -q --no-install-recommends \
 	liburing-dev libaio-dev e2fsprogs mount util-linux \
 	valgrind fio strace bc jq bpftrace linux-perf \
 	python3-jsonschema libxml2-utils python3-yaml systemd man-db \
-	qemu-system-x86 busybox-static kmod xz-utils \
+	qemu-system-x86 busybox-static kmod xz-utils dmsetup daemontools \
 	sqlite3 git logtail logrotate rsyslog nginx-light rocksdb-tools zstd \
 	postgresql redis-server redis-tools memcached libmemcached-tools lmdb-utils \
 	cmake ninja-build mercurial rsync cpio borgbackup restic apache2-utils wrk \

@@ -38,3 +38,48 @@ need_static_busybox() {
 		apt_install busybox-static
 	[ -x /bin/busybox ] || die "busybox-static is installed but /bin/busybox is not there"
 }
+
+# build_env: the variables make check sets (tests/local.mk's
+# AM_TESTS_ENVIRONMENT), from the tree this script is in when run by hand;
+# needs $here, this script's directory
+build_env() {
+	: "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
+	: "${top_builddir:=$top_srcdir}"
+	: "${DIO:=$top_builddir/dio}"
+	: "${DIO_ANALYZER_PATH:=$top_builddir/analyzers}"
+	: "${DIO_SINK_PATH:=$top_builddir/sinks}"
+	export top_srcdir top_builddir DIO DIO_ANALYZER_PATH DIO_SINK_PATH
+	cache=${DIO_KERNEL_CACHE:-$top_builddir/tests/kernels/cache}
+}
+
+# find_kernels: $kernels, the directories of DIO_KERNELS (names of entries of
+# $cache, or kernel directories) or else of every kernel fetch.sh put in $cache
+find_kernels() {
+	local k c
+	kernels=
+	if [ -n "${DIO_KERNELS:-}" ]; then
+		for k in $DIO_KERNELS; do
+			[ -d "$k" ] || k=$cache/$k
+			[ -f "$k/complete" ] || die "DIO_KERNELS: $k is no kernel fetched by fetch.sh"
+			kernels+=" $k"
+		done
+	else
+		for c in "$cache"/*/complete; do
+			[ -f "$c" ] && kernels+=" ${c%/complete}"
+		done
+	fi
+	[ -n "$kernels" ] || die "no kernel in $cache: run tests/kernels/fetch.sh $cache first"
+}
+
+# out_and_keep NAME: $base, where a test of its own (powercut.sh) puts its
+# logs (DIO_KERNEL_OUT/NAME, or a new directory), and $keep, boot.sh's --keep
+# of the source and build trees
+out_and_keep() {
+	local p
+	base=${DIO_KERNEL_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/dio-$1.XXXXXX")}/$1
+	mkdir -p "$base"
+	keep=()
+	for p in "$top_srcdir" "$top_builddir"; do
+		keep+=(--keep "$(cd "$p" && pwd -P)")
+	done
+}

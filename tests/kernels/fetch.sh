@@ -28,9 +28,10 @@ SERIES=(
 # crypto-crc32c, which needs the modules.alias Debian does not ship; without it
 # ext4 refuses the metadata_csum image mkfs.ext4 makes. What a kernel has built
 # in (6.12: virtio_pci, fscache) is skipped. virtio_blk: the disk image of the
-# power-cut test (powercut.sh). A cached kernel fetched for another list is
-# fetched again.
-WANT="virtio_pci 9pnet_virtio 9p loop crc32c_generic ext4 virtio_blk"
+# power-cut test (powercut.sh); dm_flakey (and dm_mod under it): the failing
+# disk of the fsync error test (fsync-eio.sh). A cached kernel fetched for
+# another list is fetched again.
+WANT="virtio_pci 9pnet_virtio 9p loop crc32c_generic ext4 virtio_blk dm_flakey"
 
 need apt-get apt
 need dpkg-deb dpkg

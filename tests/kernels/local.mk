@@ -4,7 +4,8 @@
 # two kernel packages (~180 MB, kept in the cache) and takes minutes.
 KERNEL_HARNESS = tests/kernels/common.sh tests/kernels/fetch.sh tests/kernels/boot.sh \
 	tests/kernels/matrix.sh tests/kernels/initramfs-init.sh tests/kernels/guest-init.sh \
-	tests/kernels/guest-tests.sh tests/kernels/powercut.sh tests/kernels/powercut-guest.sh
+	tests/kernels/guest-tests.sh tests/kernels/powercut.sh tests/kernels/powercut-guest.sh \
+	tests/kernels/fsync-eio.sh tests/kernels/fsync-eio-guest.sh
 EXTRA_DIST += $(KERNEL_HARNESS) tests/kernels/README.md
 # CI caches this directory between runs
 KERNEL_CACHE = $(abs_top_builddir)/tests/kernels/cache
@@ -17,7 +18,9 @@ check-kernels: all $(check_PROGRAMS)
 		bash $(abs_top_srcdir)/tests/kernels/matrix.sh; m=$$?; \
 	$(AM_TESTS_ENVIRONMENT) DIO_KERNEL_CACHE='$(KERNEL_CACHE)' DIO_KERNEL_OUT='$(KERNEL_OUT)' \
 		bash $(abs_top_srcdir)/tests/kernels/powercut.sh; p=$$?; \
-	test $$m -eq 0 && test $$p -eq 0
+	$(AM_TESTS_ENVIRONMENT) DIO_KERNEL_CACHE='$(KERNEL_CACHE)' DIO_KERNEL_OUT='$(KERNEL_OUT)' \
+		bash $(abs_top_srcdir)/tests/kernels/fsync-eio.sh; e=$$?; \
+	test $$m -eq 0 && test $$p -eq 0 && test $$e -eq 0
 
 clean-local: clean-kernels
 clean-kernels:

@@ -34,14 +34,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 read -r -d '' -a tests <<< "${DIO_KERNEL_TESTS:-$TESTS}" || true
 per=${DIO_KERNEL_TEST_TIMEOUT:-120}
 case $per in '' | *[!0-9]*) die "DIO_KERNEL_TEST_TIMEOUT=$per: not a number of seconds" ;; esac
-# as tests/local.mk's AM_TESTS_ENVIRONMENT, for a run by hand in a source tree
-: "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
-: "${top_builddir:=$top_srcdir}"
-: "${DIO:=$top_builddir/dio}"
-: "${DIO_ANALYZER_PATH:=$top_builddir/analyzers}"
-: "${DIO_SINK_PATH:=$top_builddir/sinks}"
-export top_srcdir top_builddir DIO DIO_ANALYZER_PATH DIO_SINK_PATH
-cache=${DIO_KERNEL_CACHE:-$top_builddir/tests/kernels/cache}
+build_env
 
 for t in "${tests[@]}"; do
 	[ -f "$top_srcdir/tests/integration/$t.sh" ] ||
@@ -49,17 +42,7 @@ for t in "${tests[@]}"; do
 done
 [ -x "$DIO" ] || die "no dio binary at $DIO: run make first"
 
-if [ -n "${DIO_KERNELS:-}" ]; then
-	kernels=
-	for k in $DIO_KERNELS; do
-		[ -d "$k" ] || k=$cache/$k
-		[ -f "$k/complete" ] || die "DIO_KERNELS: $k is no kernel fetched by fetch.sh"
-		kernels+=" $k"
-	done
-else
-	kernels=$(for c in "$cache"/*/complete; do [ -f "$c" ] && dirname "$c"; done)
-	[ -n "$kernels" ] || die "no kernel in $cache: run tests/kernels/fetch.sh $cache first"
-fi
+find_kernels
 
 if [ -n "${DIO_KERNEL_OUT:-}" ]; then
 	outroot=$DIO_KERNEL_OUT

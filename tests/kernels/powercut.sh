@@ -19,35 +19,15 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/common.sh"
-: "${top_srcdir:=$(cd "$here/../.." && pwd -P)}"
-: "${top_builddir:=$top_srcdir}"
-: "${DIO:=$top_builddir/dio}"
-: "${DIO_ANALYZER_PATH:=$top_builddir/analyzers}"
-: "${DIO_SINK_PATH:=$top_builddir/sinks}"
-export top_srcdir top_builddir DIO DIO_ANALYZER_PATH DIO_SINK_PATH
-cache=${DIO_KERNEL_CACHE:-$top_builddir/tests/kernels/cache}
+build_env
 rounds=${DIO_POWERCUT_ROUNDS:-4}
 case $rounds in '' | 0 | *[!0-9]*) die "DIO_POWERCUT_ROUNDS=$rounds: not a number of cuts" ;; esac
 need mkfs.ext4 e2fsprogs
 need rsync rsync
 [ -x "$DIO" ] || die "no dio binary at $DIO: run make first"
 
-if [ -n "${DIO_KERNELS:-}" ]; then
-	kernels=
-	for k in $DIO_KERNELS; do
-		[ -d "$k" ] || k=$cache/$k
-		kernels+=" $k"
-	done
-else
-	kernels=$(for c in "$cache"/*/complete; do [ -f "$c" ] && dirname "$c"; done)
-fi
-[ -n "$kernels" ] || die "no kernel in $cache: run tests/kernels/fetch.sh $cache first"
-base=${DIO_KERNEL_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/dio-powercut.XXXXXX")}/powercut
-mkdir -p "$base"
-keep=()
-for p in "$top_srcdir" "$top_builddir"; do
-	keep+=(--keep "$(cd "$p" && pwd -P)")
-done
+find_kernels
+out_and_keep powercut
 
 status=0
 for k in $kernels; do
