@@ -51,7 +51,7 @@ _Static_assert(sizeof(struct dio_sysmeta) == 16, "dio_sysmeta layout");
  */
 #define DIO_LOST_RINGBUF	0	/* ring buffer full */
 #define DIO_LOST_INFLIGHT	1	/* no task storage for a call in flight */
-#define DIO_LOST_PATHTAB	2	/* tag table full: a path not sent */
+#define DIO_LOST_PATHTAB	2	/* a path record lost after its tag was noted as sent */
 #define DIO_LOST_IOURING	3	/* io_uring request table full */
 #define DIO_LOST_OTHER		4
 #define DIO_CNT_PATH_TRUNC	5
@@ -61,6 +61,14 @@ _Static_assert(sizeof(struct dio_sysmeta) == 16, "dio_sysmeta layout");
 #define DIO_LOST_IOURING_UNSEEN	9	/* an io_uring request's completion never reached dio */
 #define DIO_LOST_PROCS		10	/* traced-process table full: a child is not traced */
 #define DIO_LOST_TOP		11	/* dio top: a thread, file or process table full */
+/*
+ * Tags the tag table (tagseen, an LRU of --tag-table entries) took in: not a
+ * loss. The LRU never refuses one, it forgets the least recently used; the
+ * host tells how many it forgot from this and its size (engine/loss.h).
+ */
+#define DIO_CNT_TAG_NEW		12
+/* device table full: kernel threads' block requests to a device are not recorded */
+#define DIO_LOST_BLKDEVS	13
 #define DIO_CNT_MAX		16
 
 /*

@@ -3,8 +3,11 @@
 #ifndef DIO_EMIT_BPF_H
 #define DIO_EMIT_BPF_H
 
-/* Send the path record built in rec (its len bytes of path follow it). */
-static __always_inline void emit_path(struct dio_ev_path *rec, const struct dio_file_tag *tag,
+/*
+ * Send the path record built in rec (its len bytes of path follow it): 0, or
+ * -1 when the ring was full (counted).
+ */
+static __always_inline int emit_path(struct dio_ev_path *rec, const struct dio_file_tag *tag,
 				      __u32 len, __u8 flags, __u8 ftype, __u32 pid)
 {
 	rec->hdr.type = DIO_EV_PATH;
@@ -17,8 +20,11 @@ static __always_inline void emit_path(struct dio_ev_path *rec, const struct dio_
 	rec->ftype = ftype;
 	rec->pid = pid;
 	if (bpf_ringbuf_output(&rb, rec, bounded(sizeof(*rec) + len + 1, 2 * DIO_PATH_MAX - 1),
-			       rb_flags()))
+			       rb_flags())) {
 		count(DIO_LOST_RINGBUF);
+		return -1;
+	}
+	return 0;
 }
 
 static __always_inline void emit_proc(struct task_struct *t, __u16 kind, __u16 pflags,

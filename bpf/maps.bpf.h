@@ -120,7 +120,8 @@ struct {
 /*
  * Tags whose path was sent. A rename changes the dentry's parent or its name
  * hash, a chroot the root the path is seen from: all are kept so that the path
- * is sent again when one changes.
+ * is sent again when one changes. An LRU: a tag it forgets costs its path sent
+ * again at the file's next use, no record (DIO_CNT_TAG_NEW counts what it takes in).
  */
 struct tagseen {
 	__u64 parent;

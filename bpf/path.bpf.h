@@ -258,8 +258,14 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct task_struct *
 	len = walk_path(&sc->w, task, d, KLOAD(f, f_path.mnt), (char *)sc->pathrec + sizeof(*rec),
 			&trunc);
 	nv.match = path_match((char *)sc->pathrec + sizeof(*rec), len);
-	if (bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY))
-		count(DIO_LOST_PATHTAB);
+	/*
+	 * An LRU takes every new tag in, forgetting the least recently used
+	 * (counted as taken in, the host tells how many were forgotten). An
+	 * insert fails only when the LRU found no node to reuse: the path is
+	 * sent all the same and sent again at the file's next use, nothing lost.
+	 */
+	if (!bpf_map_update_elem(&tagseen, tag, &nv, BPF_ANY) && !seen)
+		count(DIO_CNT_TAG_NEW);
 	if (trunc) {
 		flags |= DIO_PF_TRUNC | (trunc & 2 ? DIO_PF_TRUNC_HEAD : 0) |
 			 (trunc & 1 ? DIO_PF_TRUNC_TAIL : 0);
@@ -270,12 +276,23 @@ static __always_inline __u8 ensure_path(struct scratch *sc, struct task_struct *
 	/* filtered-out files need no path in user space */
 	if (!nv.match)
 		return 0;
-	if (ftype == DIO_FT_REG || ftype == DIO_FT_DIR) {
+	/* with -a every device's requests are wanted: the table is not read */
+	if (!trace_all && (ftype == DIO_FT_REG || ftype == DIO_FT_DIR) &&
+	    !bpf_map_lookup_elem(&blkdevs, &tag->dev)) {
 		__u8 one = 1;
 
-		bpf_map_update_elem(&blkdevs, &tag->dev, &one, BPF_NOEXIST);
+		/* failing because another CPU inserted it meanwhile is as good */
+		if (bpf_map_update_elem(&blkdevs, &tag->dev, &one, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&blkdevs, &tag->dev))
+			count(DIO_LOST_BLKDEVS);
 	}
-	emit_path(rec, tag, len, flags, ftype, pid);
+	/*
+	 * The tag is remembered as sent: a path record the ring had no room for
+	 * (counted there too) leaves the file's calls with a tag until the file
+	 * is renamed or the tag table forgets it.
+	 */
+	if (emit_path(rec, tag, len, flags, ftype, pid))
+		count(DIO_LOST_PATHTAB);
 	return 1;
 }
 

@@ -279,7 +279,8 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 {
 	const struct top_row **pr, **th, **fi;
 	size_t np, nt, nf;
-	uint64_t sum[V_CALL_MAX] = { 0 }, lost[LOSS_MAX] = { 0 };
+	uint64_t sum[V_CALL_MAX] = { 0 };
+	struct loss lost = { 0 };
 	uint64_t nlost = 0;
 	char clock[16], a[32], b[32], c[32];
 	time_t now = time(NULL);
@@ -295,9 +296,9 @@ static void print_frame(struct top *t, FILE *f, uint64_t interval_ns, int max_ro
 	for (size_t i = 0; i < np; i++)
 		for (int k = 0; k < V_CALL_MAX; k++)
 			sum[k] += pr[i]->show[k];
-	if (!probe__counters(t->c.live.probe, lost))
-		for (int k = 0; k < DIO_CNT_MAX; k++)
-			nlost += k == DIO_CNT_PATH_TRUNC ? 0 : lost[k];
+	/* records lost: not paths cut, nor tags the kernel took in */
+	if (!probe__counters(t->c.live.probe, lost.n))
+		nlost = loss__records(&lost);
 	nlost += t->c.malformed;
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);

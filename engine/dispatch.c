@@ -102,8 +102,10 @@ void dispatch__free(struct dispatch *d)
 
 static void refresh_counters(struct dispatch *d)
 {
-	if (d->probe)
-		probe__counters(d->probe, d->loss.n);
+	if (d->probe && !probe__counters(d->probe, d->loss.n))
+		d->loss.n[LOSS_KPATHS_EVICTED] =
+			loss__kernel_paths_evicted(d->loss.n[DIO_CNT_TAG_NEW],
+						   probe__tag_entries(d->probe));
 	if (d->rec_loss)
 		d->rec_loss(d->rec_ud, &d->loss);
 	d->loss.n[LOSS_PATHS_EVICTED] = tagtab__evicted(d->tags);

@@ -61,6 +61,25 @@ static const struct reason bounds[] = {
 	  "rows of exited threads and processes added up into one of each (dio top)", NULL },
 };
 
+/*
+ * What the kernel counted that is not a record lost, kept in a trace file
+ * and listed with the losses; a warning for those with advice.
+ */
+static const struct reason notes[] = {
+	{ DIO_LOST_PATHTAB, "lost_pathtab",
+	  "file paths not sent: the ring buffer was full when they were to go",
+	  "calls on those files show a tag until the file is renamed or the kernel's tag table "
+	  "forgets it; make room in the ring as lost_ringbuf says" },
+	{ DIO_LOST_BLKDEVS, "lost_blkdevs",
+	  "paths sent of files on devices past the kernel's device table (256 devices)",
+	  "block requests of kernel threads (writeback, journal) to those devices were not "
+	  "recorded; trace fewer file systems (--path), or every device with -a" },
+	{ LOSS_KPATHS_EVICTED, "kernel_paths_evicted",
+	  "paths the kernel forgot it had sent, at least: its tag table (--tag-table) was full; "
+	  "a file among them used again has its path sent again", NULL },
+	{ DIO_CNT_PATH_TRUNC, "path_truncated", "paths cut at the walk limit", NULL },
+};
+
 static const char *const cause_names[] = {
 	[DIO_WRITER_UNKNOWN] = "unknown",
 	[DIO_WRITER_CPU] = "cpu",
@@ -110,10 +129,13 @@ int loss__meta(const struct loss *l, char *buf, size_t len)
 			     reasons[i].key, count_of(l, reasons[i].idx));
 		off += k > 0 ? (size_t)k : 0;
 	}
+	for (size_t i = 0; i < N(notes); i++) {
+		k = snprintf(buf + off, off < len ? len - off : 0, "%s=%" PRIu64 "\n",
+			     notes[i].key, l->n[notes[i].idx]);
+		off += k > 0 ? (size_t)k : 0;
+	}
 	k = snprintf(buf + off, off < len ? len - off : 0,
-		     "lost_pathtab=%" PRIu64 "\npath_truncated=%" PRIu64 "\ndropped_cause=%s\n"
-		     "part_paths_evicted=%" PRIu64 "\n",
-		     l->n[DIO_LOST_PATHTAB], l->n[DIO_CNT_PATH_TRUNC],
+		     "dropped_cause=%s\npart_paths_evicted=%" PRIu64 "\n",
 		     loss__cause_name(l->writer_cause), l->n[LOSS_PART_PATHS]);
 	off += k > 0 ? (size_t)k : 0;
 	return (int)off;
@@ -122,19 +144,16 @@ int loss__meta(const struct loss *l, char *buf, size_t len)
 void loss__add_meta(struct loss *l, int (*get)(const void *ud, const char *key, char *buf,
 					       size_t len), const void *ud)
 {
-	static const struct {
-		const char *key;
-		int idx;
-	} extra[] = { { "lost_pathtab", DIO_LOST_PATHTAB }, { "path_truncated", DIO_CNT_PATH_TRUNC },
-		      { "part_paths_evicted", LOSS_PART_PATHS } };
 	char v[32];
 
 	for (size_t i = 0; i < N(reasons); i++)
 		if (!get(ud, reasons[i].key, v, sizeof(v)))
 			l->n[reasons[i].idx] += strtoull(v, NULL, 10);
-	for (size_t i = 0; i < N(extra); i++)
-		if (!get(ud, extra[i].key, v, sizeof(v)))
-			l->n[extra[i].idx] += strtoull(v, NULL, 10);
+	for (size_t i = 0; i < N(notes); i++)
+		if (!get(ud, notes[i].key, v, sizeof(v)))
+			l->n[notes[i].idx] += strtoull(v, NULL, 10);
+	if (!get(ud, "part_paths_evicted", v, sizeof(v)))
+		l->n[LOSS_PART_PATHS] += strtoull(v, NULL, 10);
 	if (!get(ud, "dropped_cause", v, sizeof(v)))
 		for (uint32_t c = 0; c < N(cause_names); c++)
 			if (!strcmp(v, cause_names[c]))
@@ -146,6 +165,8 @@ void loss__each(const struct loss *l,
 {
 	for (size_t i = 0; i < N(reasons); i++)
 		cb(ud, reasons[i].key, reasons[i].what, count_of(l, reasons[i].idx));
+	for (size_t i = 0; i < N(notes); i++)
+		cb(ud, notes[i].key, notes[i].what, l->n[notes[i].idx]);
 	for (size_t i = 0; i < N(bounds); i++)
 		cb(ud, bounds[i].key, bounds[i].what, l->n[bounds[i].idx]);
 }
@@ -163,9 +184,10 @@ void loss__warn(const struct loss *l)
 			advice = cause_advice[l->writer_cause < N(cause_advice) ? l->writer_cause : 0];
 		warn_msg("%" PRIu64 " %s%s%s", n, r->what, *advice ? "; " : "", advice);
 	}
-	if (l->n[DIO_LOST_PATHTAB])
-		warn_msg("%" PRIu64 " paths could not be remembered (file-tag table full): raise --tag-table",
-			 l->n[DIO_LOST_PATHTAB]);
+	for (size_t i = 0; i < N(notes); i++)
+		if (l->n[notes[i].idx] && notes[i].advice)
+			warn_msg("%" PRIu64 " %s; %s", l->n[notes[i].idx], notes[i].what,
+				 notes[i].advice);
 	for (size_t i = 0; i < N(bounds); i++)
 		if (l->n[bounds[i].idx] && bounds[i].advice)
 			warn_msg("%" PRIu64 " %s; %s", l->n[bounds[i].idx], bounds[i].what,
@@ -188,4 +210,11 @@ void loss__stats(const struct loss *l, struct dio_stats *out)
 	out->lost_writer = l->n[LOSS_WRITER];
 	out->writer_cause = l->writer_cause;
 	out->paths_evicted = l->n[LOSS_PATHS_EVICTED];
+	out->lost_blkdevs = l->n[DIO_LOST_BLKDEVS];
+	out->kernel_paths_evicted = l->n[LOSS_KPATHS_EVICTED];
+}
+
+uint64_t loss__kernel_paths_evicted(uint64_t taken, uint64_t capacity)
+{
+	return taken > capacity ? taken - capacity : 0;
 }

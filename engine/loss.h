@@ -24,7 +24,13 @@
 #define LOSS_OFD_EVICTED	(DIO_CNT_MAX + 4)	/* processes whose fds were no longer followed */
 #define LOSS_OFD_SWEPT		(DIO_CNT_MAX + 5)	/* processes found gone without their exit */
 #define LOSS_TOP_FOLDED		(DIO_CNT_MAX + 6)	/* dio top's rows of exited tasks added up */
-#define LOSS_MAX	(DIO_CNT_MAX + 7)
+/*
+ * Tags the kernel's tag table forgot, so that their path is sent again at
+ * their file's next use: loss__kernel_paths_evicted() of DIO_CNT_TAG_NEW. The
+ * trace file keeps this, not DIO_CNT_TAG_NEW, whose meaning needs the size.
+ */
+#define LOSS_KPATHS_EVICTED	(DIO_CNT_MAX + 7)
+#define LOSS_MAX	(DIO_CNT_MAX + 8)
 
 struct loss {
 	uint64_t n[LOSS_MAX];
@@ -56,6 +62,13 @@ void loss__stats(const struct loss *l, struct dio_stats *out);
  */
 void loss__each(const struct loss *l,
 		void (*cb)(void *ud, const char *key, const char *what, uint64_t n), void *ud);
+/*
+ * Tags the kernel's LRU tag table of capacity entries forgot when it took
+ * taken in: at least taken - capacity. The kernel's LRU may forget some
+ * before it is full (it keeps free entries per CPU), so this is a floor; two
+ * CPUs that take one tag in at once count it twice, rarely.
+ */
+uint64_t loss__kernel_paths_evicted(uint64_t taken, uint64_t capacity);
 /* Name of a DIO_WRITER_* cause as the metadata writes it ("cpu", "cpu-wait", "disk"). */
 const char *loss__cause_name(uint32_t cause);
 

@@ -654,6 +654,11 @@ int probe__counters(struct probe *p, uint64_t *out)
 	return 0;
 }
 
+uint32_t probe__tag_entries(const struct probe *p)
+{
+	return bpf_map__max_entries(p->skel->maps.tagseen);
+}
+
 int probe__map_fd(const struct probe *p, const char *name)
 {
 	int fd = bpf_object__find_map_fd_by_name(p->skel->obj, name);

@@ -31,6 +31,8 @@ int probe__trace_pid(struct probe *p, pid_t pid);
 int probe__poll(struct probe *p, int timeout_ms);
 /* Hand everything already in the ring to cb. */
 int probe__drain(struct probe *p);
+/* Entries of the kernel's tag table (--tag-table): what DIO_CNT_TAG_NEW is measured against. */
+uint32_t probe__tag_entries(const struct probe *p);
 /* Sum the per-CPU loss counters: out[DIO_CNT_MAX]. */
 int probe__counters(struct probe *p, uint64_t *out);
 /*

@@ -657,6 +657,9 @@ void top__selfstats(struct top_counts *t)
 	if (!probe__counters(t->live.probe, l.n)) {
 		l.n[LOSS_MALFORMED] = t->malformed;
 		l.n[LOSS_PATHS_EVICTED] = tagtab__evicted(t->paths);
+		l.n[LOSS_KPATHS_EVICTED] =
+			loss__kernel_paths_evicted(l.n[DIO_CNT_TAG_NEW],
+						   probe__tag_entries(t->live.probe));
 		l.n[LOSS_TOP_FOLDED] = t->tfolded + t->pfolded;
 		selfstats__loss(t->live.stats, &l);
 	}

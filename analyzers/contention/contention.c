@@ -1087,6 +1087,25 @@ static void put_fix(struct buf *m)
 	    "slow down (level0_slowdown_writes_trigger).");
 }
 
+/*
+ * Threads and processes the tables pushed out to make room, when there were
+ * any: each that came back was taken as new (its group looked up again, its
+ * windows counted afresh), so the finding was decided with that.
+ */
+static void put_evicted(const struct contention *s, struct buf *m)
+{
+	uint64_t th = s->threads.evicted, pr = s->procs.evicted;
+
+	if (!th && !pr)
+		return;
+	put(m, "The analyzer's tables (max_threads=%zu) pushed out ", s->threads.max);
+	if (th)
+		put(m, "%" PRIu64 " thread%s%s", th, th == 1 ? "" : "s", pr ? " and " : "");
+	if (pr)
+		put(m, "%" PRIu64 " process%s", pr, pr == 1 ? "" : "es");
+	put(m, " to make room;\nthose that came back were taken as new.\n");
+}
+
 static void put_members(struct buf *m, const struct group *g)
 {
 	char c[COMM_LABEL_LEN];
@@ -1401,6 +1420,7 @@ static int report(struct contention *s, uint32_t gi, uint32_t unreported)
 			put(&m, "%s %u", i ? "," : "", s->pids[i]);
 		put(&m, "%s.\n", processes > PIDS_SHOWN ? ", ..." : "");
 	}
+	put_evicted(s, &m);
 	put_fix(&m);
 
 	levels_excerpt(s, gi, &sp->many);
@@ -1483,6 +1503,7 @@ static int report_unjudged(struct contention *s)
 	}
 	if (others)
 		put(&m, ".\n");
+	put_evicted(s, &m);
 	put(&m, "To judge it, trace a stretch in which the background threads rest or vary (start "
 	    "dio before\nthe load, or trace longer), or set min_background, baseline_windows and "
 	    "min_calls to the load.");

@@ -37,7 +37,7 @@ static const struct dio_rule rules[] = {
 		"Events were lost",
 		"The session's counters at its end show events lost (the ring buffer, the "
 		"in-flight table or the io_uring table was full) or file paths not sent (the "
-		"file-tag table was full).",
+		"ring buffer was full when they were to go).",
 		"The tables and the analyzers miss the calls that were lost, and a file whose "
 		"path was not sent shows as <tag ...>.\n\n"
 		"Give the ring buffer more room (--ring-size), drain it more often (--drain-ms, "
@@ -581,18 +581,28 @@ static int report_lost(struct summary *s, FILE *f)
 	if (st.paths_evicted)
 		fprintf(f, "dio: warning: %" PRIu64 " file paths forgotten (the host's tag table, "
 			"twice --tag-table, was full)\n", st.paths_evicted);
+	/* not calls either: block requests of kernel threads, how many unknown */
+	if (st.lost_blkdevs)
+		fprintf(f, "dio: warning: %" PRIu64 " file paths on devices past the kernel's "
+			"device table (256): writeback and journal requests to them were not "
+			"recorded\n", st.lost_blkdevs);
+	/* no loss at all: the kernel sends those paths again if their files come back */
+	if (st.kernel_paths_evicted)
+		fprintf(f, "dio: note: %" PRIu64 " file paths forgotten by the kernel, at least "
+			"(its tag table, --tag-table, was full): sent again if their file is "
+			"used again\n", st.kernel_paths_evicted);
 	if (!lost && !st.lost_pathtab)
 		return 0;
 	put_causes(causes, sizeof(causes), c, n, 0);
 	if (lost && st.lost_pathtab)
 		snprintf(title, sizeof(title),
 			 "%" PRIu64 " events were lost (%s); %" PRIu64 " file paths were not sent "
-			 "(file-tag table full)", lost, causes, st.lost_pathtab);
+			 "(ring buffer full)", lost, causes, st.lost_pathtab);
 	else if (lost)
 		snprintf(title, sizeof(title), "%" PRIu64 " events were lost (%s)", lost, causes);
 	else
 		snprintf(title, sizeof(title),
-			 "%" PRIu64 " file paths were not sent (file-tag table full)",
+			 "%" PRIu64 " file paths were not sent (ring buffer full)",
 			 st.lost_pathtab);
 	if (lost)
 		fprintf(f, "dio: warning: %" PRIu64 " events lost\n", lost);
@@ -607,8 +617,10 @@ static int report_lost(struct summary *s, FILE *f)
 		snprintf(msg, sizeof(msg), "The tables above miss these calls. %s", advice);
 		fd.message = msg;
 	} else {
-		fd.message = "Files whose path was not sent show as <tag ...>. Trace fewer files (--path,\n"
-			     "--only-files) to keep the table small enough.";
+		fd.message = "Files whose path was not sent show as <tag ...> until they are\n"
+			     "renamed or the kernel forgets it sent them. Give the ring buffer\n"
+			     "more room (--ring-size), drain it more often (--drain-ms), or\n"
+			     "trace less (-p, --path, --only-files).";
 	}
 	fd.count = lost ? lost : st.lost_pathtab;
 	return s->host->emit_finding(s->ctx, &fd);

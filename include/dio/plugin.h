@@ -146,7 +146,8 @@ struct dio_stats {
 	uint64_t events;		/* records received from the kernel */
 	uint64_t lost_ringbuf;		/* ring buffer full */
 	uint64_t lost_inflight;		/* no per-thread slot for a call in flight */
-	uint64_t lost_pathtab;		/* file-tag table full: path not sent */
+	uint64_t lost_pathtab;		/* path records lost to a full ring after their tag
+					 * was remembered: those files show as a tag */
 	uint64_t lost_iouring;		/* io_uring request table full */
 	uint64_t lost_other;
 	uint64_t path_truncated;	/* paths cut at the walk limit */
@@ -166,6 +167,12 @@ struct dio_stats {
 	uint64_t paths_evicted;		/* paths the host forgot to bound its tag table:
 					 * tag_path gives NULL for those files from then on,
 					 * until the kernel sends their path again */
+	/* ABI 1, appended: */
+	uint64_t lost_blkdevs;		/* paths sent of files on devices past the kernel's
+					 * device table: kernel threads' block requests to
+					 * those devices (writeback, journal) not recorded */
+	uint64_t kernel_paths_evicted;	/* tags the kernel's tag table (--tag-table) forgot,
+					 * at least: their path is sent again (no loss) */
 };
 
 /* dio_stats.writer_cause */

@@ -446,6 +446,8 @@ static void session_info(struct ch *c, const struct dio_stats *st, int complete,
 		{ "lost_mappings", st->lost_mappings }, { "lost_procs", st->lost_procs },
 		{ "dropped_records", st->lost_writer }, { "lost_other", st->lost_other },
 		{ "lost_pathtab", st->lost_pathtab }, { "path_truncated", st->path_truncated },
+		{ "lost_blkdevs", st->lost_blkdevs },
+		{ "kernel_paths_evicted", st->kernel_paths_evicted },
 	};
 	const char *keys[] = { "tracer_pid", "fstypes" }, *v;
 	size_t off = 0;

@@ -126,6 +126,17 @@ paths_forgotten() {
 	fi
 }
 
+# kernel_forgot WHAT COUNT: whether COUNT, the tags the kernel's tag table forgot when a
+# shell made $N files under --tag-table 1024 (the tags it took in past 1024: the files
+# and the few the shell opens before them), is N - 1024 to N - 1024 + 64; FAIL if not
+kernel_forgot() {
+	if [ -z "$2" ] || [ "$2" -lt $((N - 1024)) ] || [ "$2" -gt $((N - 1024 + 64)) ]; then
+		echo "FAIL: $1: '$2', want $((N - 1024)) to $((N - 1024 + 64)):"
+		cat "$TMP/err"
+		return 1
+	fi
+}
+
 # calls PID FILE: the call lines of process PID (not its +++ process records,
 # nor its --- block requests and run-queue waits)
 calls() {

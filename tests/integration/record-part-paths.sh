@@ -7,7 +7,8 @@
 # name at most 2048 files of the parts before (the last part exactly 2048),
 # the last part read alone names the last file, and the paths not repeated
 # are counted the same in the exit warning, in --stats and in the last
-# part's metadata (dio info).
+# part's metadata (dio info), which also says how many tags the kernel's
+# table (--tag-table 1024) forgot.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
 PY=/usr/bin/python3
@@ -59,4 +60,6 @@ grep -q "^  dropped part_paths_evicted  *$n  *paths not repeated" "$TMP/err" ||
 	{ echo "FAIL: --stats does not count $n paths not repeated:"; cat "$TMP/err"; fail=1; }
 "$DIO" info "$last" | grep -qx "part_paths_evicted=$n" ||
 	{ echo "FAIL: dio info $last does not say part_paths_evicted=$n:"; "$DIO" info "$last"; fail=1; }
+k=$("$DIO" info "$last" | sed -n 's/^kernel_paths_evicted=//p')
+kernel_forgot "dio info $last: kernel_paths_evicted" "$k" || fail=1
 exit $fail

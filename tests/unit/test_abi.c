@@ -215,7 +215,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_rule, description, 24),
 		OFF(dio_rule, help, 32),
 
-		SZ(dio_stats, 120),
+		SZ(dio_stats, 136),
 		OFF(dio_stats, events, 0),
 		OFF(dio_stats, lost_ringbuf, 8),
 		OFF(dio_stats, lost_inflight, 16),
@@ -232,6 +232,8 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_stats, writer_cause, 104),
 		OFF(dio_stats, pad, 108),
 		OFF(dio_stats, paths_evicted, 112),
+		OFF(dio_stats, lost_blkdevs, 120),
+		OFF(dio_stats, kernel_paths_evicted, 128),
 
 		SZ(dio_syscall_info, 24),
 		OFF(dio_syscall_info, name, 0),

@@ -186,6 +186,7 @@ static void pattern_gives_one_finding_with_the_numbers(void **unused)
 	assert_non_null(strstr(f->message, "Background threads doing I/O then: rocksdb:low0, "
 			       "rocksdb:low1, rocksdb:low2, rocksdb:low3 (40 calls, 40.0 MiB).\n"));
 	assert_null(strstr(f->message, "processes of"));
+	assert_null(strstr(f->message, "pushed out"));
 	assert_non_null(strstr(f->message, "rate_limiter"));
 	assert_non_null(strstr(f->message, "ionice -c3"));
 	/* the excerpt: a call of each background thread, then the slowest client call */
@@ -193,6 +194,32 @@ static void pattern_gives_one_finding_with_the_numbers(void **unused)
 	assert_non_null(strstr(f->excerpt, "[100/304 rocksdb:low3] pwrite64(5) = 1048576\n"));
 	assert_non_null(strstr(f->excerpt, "[100/201 client0] pwrite64(3) = 4096\n"));
 	assert_null(strstr(f->excerpt, "more"));
+}
+
+/*
+ * Six threads through a table of four: the finding stays what it is with
+ * room for all (a thread that comes back keeps its group, by name), and its
+ * message says how many were pushed out. Each contended window feeds the
+ * four background threads, then the two clients in turn: the least recent
+ * goes each time one is missing, 4 in the first window (both clients, then
+ * two background threads) and 6 in each of the 9 others (the two background
+ * threads left, both clients, the two fed first): 58.
+ */
+static void threads_pushed_out_are_counted_in_the_finding(void **unused)
+{
+	const struct fake_finding *f;
+
+	(void)unused;
+	opts_reset("max_threads", "4", NULL);
+	scenario(10, 50, 400000, 4);
+	f = finding(CODE);
+	assert_non_null(f);
+	assert_string_equal(f->title, "client: 500 I/O calls/s instead of 1000 (-50%), p99 400 us "
+			    "instead of 100 us (x4.0) while 4 background threads did I/O, against none");
+	assert_int_equal(f->cost_ns, 500000000);
+	assert_non_null(strstr(f->message, "\nThe analyzer's tables (max_threads=4) pushed out 58 "
+			       "threads to make room;\nthose that came back were taken as new.\n"
+			       "The background I/O fills"));
 }
 
 static void fixed_counterpart_gives_none(void **unused)
@@ -1026,6 +1053,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pattern_gives_one_finding_with_the_numbers),
+		cmocka_unit_test(threads_pushed_out_are_counted_in_the_finding),
 		cmocka_unit_test(fixed_counterpart_gives_none),
 		cmocka_unit_test(thresholds_at_their_edges),
 		cmocka_unit_test(harm_below_the_cost_floor_is_no_finding),

@@ -47,11 +47,14 @@ static void every_counter_round_trips_through_the_metadata(void **unused)
 
 		if (i == LOSS_MALFORMED)	/* written as part of lost_other */
 			want = 0;
-		else if (i >= LOSS_PATHS_EVICTED && i != LOSS_PART_PATHS)
+		else if (i >= LOSS_PATHS_EVICTED && i != LOSS_PART_PATHS &&
+			 i != LOSS_KPATHS_EVICTED)
 			want = 0;	/* the host's own: a replay has its own */
 		else if (i == DIO_LOST_OTHER)
 			want = l.n[i] + l.n[LOSS_MALFORMED];
-		else if (i > DIO_LOST_TOP && i < DIO_CNT_MAX)
+		else if (i == DIO_CNT_TAG_NEW)
+			want = 0;	/* kept as what it means: kernel_paths_evicted */
+		else if (i > DIO_LOST_BLKDEVS && i < DIO_CNT_MAX)
 			want = 0;	/* no counter there */
 		if (back.n[i] != want)
 			fail_msg("counter %d: %llu back, %llu written", i,
@@ -65,6 +68,10 @@ static void every_counter_round_trips_through_the_metadata(void **unused)
 	/* what a --max-size part did not repeat is the recording's */
 	assert_non_null(strstr(meta, "part_paths_evicted=119\n"));
 	assert_null(strstr(meta, "ofd_procs"));
+	assert_non_null(strstr(meta, "lost_pathtab=102\n"));
+	assert_non_null(strstr(meta, "lost_blkdevs=113\n"));
+	assert_non_null(strstr(meta, "kernel_paths_evicted=123\n"));
+	assert_null(strstr(meta, "=112\n"));
 }
 
 /* a recording made before the reasons had keys of their own */
@@ -86,6 +93,7 @@ static void an_old_file_reads_with_its_drops_unexplained(void **unused)
 	assert_int_equal(st.lost_writer, 6);
 	assert_int_equal(st.writer_cause, DIO_WRITER_UNKNOWN);
 	assert_int_equal(st.lost_block + st.lost_block_unseen + st.lost_mappings, 0);
+	assert_int_equal(st.lost_blkdevs + st.kernel_paths_evicted, 0);
 	assert_int_equal(loss__records(&l), 1 + 2 + 4 + 5 + 6);
 }
 
@@ -164,6 +172,16 @@ static void list_row(void *ud, const char *key, const char *what, uint64_t n)
 			l->n = n;
 }
 
+/* loss__each lists keys[i] with i + 1 */
+static void assert_listed_in_order(const struct loss *l, struct listed *keys)
+{
+	loss__each(l, list_row, keys);
+	for (int i = 0; keys[i].key; i++)
+		if (keys[i].n != (uint64_t)i + 1)
+			fail_msg("%s: %llu listed, want %d", keys[i].key,
+				 (unsigned long long)keys[i].n, i + 1);
+}
+
 /*
  * What the host's own tables forgot or swept is listed with the losses
  * (--stats) under its own key, but no record was lost.
@@ -180,11 +198,62 @@ static void host_bounds_are_listed_but_lose_no_record(void **unused)
 	l.n[LOSS_OFD_EVICTED] = 3;
 	l.n[LOSS_OFD_SWEPT] = 4;
 	l.n[LOSS_TOP_FOLDED] = 5;
-	loss__each(&l, list_row, keys);
-	for (int i = 0; keys[i].key; i++)
-		if (keys[i].n != (uint64_t)i + 1)
-			fail_msg("%s: %llu listed, want %d", keys[i].key,
-				 (unsigned long long)keys[i].n, i + 1);
+	assert_listed_in_order(&l, keys);
+	assert_int_equal(loss__records(&l), 0);
+	assert_int_equal(loss__dropped(&l), 0);
+}
+
+/*
+ * The kernel's tag table is an LRU: it forgets a tag for each one it takes
+ * in once full, so at least the tags taken in past its size; never below 0.
+ */
+static void kernel_paths_evicted_are_the_tags_taken_in_past_the_table(void **unused)
+{
+	static const struct {
+		uint64_t taken, capacity, want;
+	} cases[] = {
+		{ 0, 65536, 0 },
+		{ 1000, 65536, 0 },
+		{ 65536, 65536, 0 },
+		{ 65537, 65536, 1 },
+		{ 20070, 1024, 19046 },
+		{ UINT64_MAX, 1024, UINT64_MAX - 1024 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint64_t got = loss__kernel_paths_evicted(cases[i].taken, cases[i].capacity);
+
+		if (got != cases[i].want)
+			fail_msg("%llu taken in, %llu entries: %llu evicted, want %llu",
+				 (unsigned long long)cases[i].taken,
+				 (unsigned long long)cases[i].capacity, (unsigned long long)got,
+				 (unsigned long long)cases[i].want);
+	}
+}
+
+/*
+ * What the kernel counted that is no record lost is listed under its key,
+ * reaches modules, and loses no record: paths not sent (their calls are
+ * there), paths of files on devices past the device table, paths sent again.
+ */
+static void kernel_notes_are_listed_but_lose_no_record(void **unused)
+{
+	struct loss l = { 0 };
+	struct dio_stats st = { 0 };
+	struct listed keys[] = { { "lost_pathtab", 0 }, { "lost_blkdevs", 0 },
+				 { "kernel_paths_evicted", 0 }, { "path_truncated", 0 },
+				 { NULL, 0 } };
+
+	l.n[DIO_LOST_PATHTAB] = 1;
+	l.n[DIO_LOST_BLKDEVS] = 2;
+	l.n[LOSS_KPATHS_EVICTED] = 3;
+	l.n[DIO_CNT_PATH_TRUNC] = 4;
+	l.n[DIO_CNT_TAG_NEW] = 5;
+	assert_listed_in_order(&l, keys);
+	loss__stats(&l, &st);
+	assert_int_equal(st.lost_pathtab, 1);
+	assert_int_equal(st.lost_blkdevs, 2);
+	assert_int_equal(st.kernel_paths_evicted, 3);
 	assert_int_equal(loss__records(&l), 0);
 	assert_int_equal(loss__dropped(&l), 0);
 }
@@ -199,6 +268,8 @@ int main(void)
 		cmocka_unit_test(meta_into_a_small_buffer_says_how_much_it_needs),
 		cmocka_unit_test(the_writer_is_blamed_on_what_held_it_back),
 		cmocka_unit_test(host_bounds_are_listed_but_lose_no_record),
+		cmocka_unit_test(kernel_paths_evicted_are_the_tags_taken_in_past_the_table),
+		cmocka_unit_test(kernel_notes_are_listed_but_lose_no_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -445,7 +445,7 @@ static void every_loss_counter_is_named(void **st)
 	assert_int_equal(nfound, 1);
 	assert_string_equal(found[0].title,
 			    "5 events were lost (io_uring table full: 2, other: 3); "
-			    "4 file paths were not sent (file-tag table full)");
+			    "4 file paths were not sent (ring buffer full)");
 	assert_int_equal(found[0].count, 5);
 }
 
@@ -552,11 +552,37 @@ static void lost_paths_alone_are_reported(void **st)
 	start(fx);
 	assert_int_equal(dio_analyzer.finish(fx->state), 0);
 	assert_int_equal(nfound, 1);
-	assert_string_equal(found[0].title, "9 file paths were not sent (file-tag table full)");
+	assert_string_equal(found[0].title, "9 file paths were not sent (ring buffer full)");
 	assert_int_equal(found[0].count, 9);
 	got = slurp(fx->path);
 	assert_null(strstr(got, "events lost"));
 	assert_non_null(strstr(got, "dio: warning: 9 file paths not sent\n"));
+	free(got);
+}
+
+/*
+ * Paths on devices past the kernel's device table, and paths the kernel
+ * forgot it sent: said under the tables, with their numbers, but no call was lost.
+ */
+static void kernel_table_bounds_are_said_without_a_finding(void **st)
+{
+	struct fixture *fx = *st;
+	char *got;
+
+	fake_stats_val.lost_blkdevs = 3;
+	fake_stats_val.kernel_paths_evicted = 70000;
+	opts_reset(NULL);
+	start(fx);
+	assert_int_equal(dio_analyzer.finish(fx->state), 0);
+	assert_int_equal(nfound, 0);
+	got = slurp(fx->path);
+	assert_non_null(strstr(got, "\ndio: warning: 3 file paths on devices past the kernel's "
+				"device table (256): writeback and journal requests to them "
+				"were not recorded\n"));
+	assert_non_null(strstr(got, "\ndio: note: 70000 file paths forgotten by the kernel, at "
+				"least (its tag table, --tag-table, was full): sent again if "
+				"their file is used again\n"));
+	assert_null(strstr(got, "events lost"));
 	free(got);
 }
 
@@ -630,6 +656,7 @@ int main(void)
 		T(completions_never_shown_are_no_warning),
 		T(writer_drops_name_what_held_the_writer_back),
 		T(lost_paths_alone_are_reported),
+		T(kernel_table_bounds_are_said_without_a_finding),
 		T(failed_finding_fails_finish),
 		T(write_error_fails_finish_and_says_why),
 		T(unopenable_output_fails_at_init),
