@@ -21,8 +21,7 @@ static int set_default(struct plugin *p, const char *key, const char *val, char 
 		       size_t errlen)
 {
 	for (int i = 0; i < p->nopts; i++)
-		if (!strcmp(p->options[i].name, key) && p->options[i].type == DIO_OPT_STRING &&
-		    !p->opts[i].set)
+		if (!strcmp(p->options[i].name, key) && !p->opts[i].set)
 			return plugin__set(p, key, val, "command line", err, errlen);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "options.h"
 #include "spec.h"
+#include "syscalls.h"
 
 void spec__free_sel(struct plugin_sel *s)
 {
@@ -275,6 +276,21 @@ static const char *time_name(enum time_style t)
 	}
 }
 
+/* -e trace=SPEC left out some call: the console prints the selected calls alone */
+static int calls_only(const struct options *o)
+{
+	const struct dio_syscall *t;
+	size_t n;
+
+	if (!o->syscalls)
+		return 0;
+	t = syscall_table(&n);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].nr < DIO_NR_MAX && !o->sel[t[i].nr])
+			return 1;
+	return 0;
+}
+
 int spec__shortcuts(const struct options *o, int sink, const char *name, struct spec_kv *kv,
 		    int max)
 {
@@ -300,6 +316,12 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 			all[n++] = (struct spec_kv){ "details", "false", 0 };
 		if (o->hints)
 			all[n++] = (struct spec_kv){ "hints", "true", 0 };
+		/* as strace -e trace=: other lines only when the sink's options ask */
+		if (calls_only(o)) {
+			all[n++] = (struct spec_kv){ "proc", "false", 1 };
+			all[n++] = (struct spec_kv){ "block", "false", 1 };
+			all[n++] = (struct spec_kv){ "runq", "false", 1 };
+		}
 	}
 	/* -o FILE: the summary's tables follow the events into FILE */
 	if (!sink && !strcmp(name, "summary") && o->output)
