@@ -220,6 +220,7 @@ struct plugin_sel *spec__own_sink(struct options *o, const char *name, int given
 	/* a list on the command line replaces the config file's: so does the command's sink */
 	if (!given)
 		options_clear_list(o, "sink");
+	o->console_taken = 1;
 	return spec__add(o, SPEC_SINK, name, err, errlen);
 }
 
@@ -245,6 +246,7 @@ int spec__json(struct options *o, char *err, size_t errlen)
 {
 	struct plugin_sel *s = spec__add(o, SPEC_SINK, "json", err, errlen);
 
+	o->console_taken = 1;
 	return s ? spec__set(s, "file", o->output ? o->output : "-", err, errlen) : -EINVAL;
 }
 
