@@ -733,6 +733,30 @@ static int by_change(const void *a, const void *b)
 	return x->m - y->m;
 }
 
+/*
+ * key escaped, cut in the middle to at most w bytes ("/srv/a/b...x/y/log"),
+ * so that the columns after it stay in line; --format json keeps it whole.
+ * Cut between the raw bytes, so that no escape is split.
+ */
+static const char *fit(const char *key, int w, char *buf, size_t len)
+{
+	size_t n = strlen(key), i = 0, j = n, hl = 0, tl = 0, hw, tw, off;
+	char one[8];
+
+	if (w < 5 || (int)dio_escape(key, n, 0, buf, len) <= w)
+		return buf;
+	hw = (size_t)(w - 3) / 2;
+	tw = (size_t)(w - 3) - hw;
+	while (i < j && hl + dio_escape(key + i, 1, 0, one, sizeof(one)) <= hw)
+		hl += dio_escape(key + i++, 1, 0, one, sizeof(one));
+	while (j > i && tl + dio_escape(key + j - 1, 1, 0, one, sizeof(one)) <= tw)
+		tl += dio_escape(key + --j, 1, 0, one, sizeof(one));
+	off = dio_escape(key, i, 0, buf, len);
+	off += (size_t)snprintf(buf + off, len - off, "...");
+	dio_escape(key + j, n - j, 0, buf + off, len - off);
+	return buf;
+}
+
 static int print_table(const struct cmp *c, const struct table *t, FILE *out)
 {
 	struct line *l = calloc(t->n * M_N + 1, sizeof(*l));
@@ -776,7 +800,7 @@ static int print_table(const struct cmp *c, const struct table *t, FILE *out)
 		fmt_value(m, p->v[1][m], vb, sizeof(vb));
 		diff_ratio_text(p->v[0][m], p->v[1][m], ch, sizeof(ch));
 		fprintf(out, "  %-*s%s%-9s %14s %14s %10s%s\n", width < 0 ? 0 : width,
-			width < 0 ? "" : escaped(p->key, 0, esc, sizeof(esc)), width < 0 ? "" : " ",
+			width < 0 ? "" : fit(p->key, width, esc, sizeof(esc)), width < 0 ? "" : " ",
 			metrics[m].text, va, vb, ch, regressed(c, t, p, m) ? " !" : "");
 	}
 	free(l);

@@ -89,10 +89,9 @@ int cmd_push(int argc, char **argv)
 				continue;
 			av[n++] = argv[i];
 		}
+		/* the sink says what it sent, or that the server had it all already */
 		c = cmd_replay(n, av, 2, &edit);
-		if (c == 0 || c == DIO_EXIT_FINDINGS)
-			fprintf(stderr, "dio: pushed %s\n", argv[f]);
-		else
+		if (c != 0 && c != DIO_EXIT_FINDINGS)
 			code = c;
 	}
 	free(av);

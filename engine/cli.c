@@ -195,8 +195,10 @@ static void prescan(int argc, char **argv, const char *shortopts, const struct o
 static int load_config(const char *file, struct options *o, char *err, size_t errlen)
 {
 	char cwd[PATH_MAX], top[PATH_MAX];
-	int e = 0;
+	int e = 0, quiet = o->quiet;
 
+	/* the config's quiet = true is -q's: the named sinks alone (quiet_given) */
+	o->quiet = 0;
 	if (!file) {
 		file = secure_getenv("DIO_CONFIG");	/* not for a dio with file capabilities */
 		if (!file)
@@ -206,6 +208,8 @@ static int load_config(const char *file, struct options *o, char *err, size_t er
 	}
 	if (file)
 		e = config_load(file, o, err, errlen);
+	o->quiet_given = o->quiet;
+	o->quiet |= quiet;
 	/* no srcroot in the config: the git work tree's top, which CI tools resolve paths from */
 	if (!e && !o->srcroot && getcwd(cwd, sizeof(cwd)) && !worktree_top(cwd, top, sizeof(top)))
 		e = opt_set(o, optdefs__key("srcroot"), top, err, errlen);
@@ -464,6 +468,7 @@ int cli_parse_tracing(const struct cli_cmd *c, int argc, char **argv,
 	if (e)
 		goto cleanup;
 	o->argv = optind < argc ? &argv[optind] : NULL;
+	o->quiet_given |= given(&t, &st, "quiet");
 	/* a target named here replaces the config's: "-p 7" must not also mean its "all" */
 	pid = given(&t, &st, "pid");
 	all = given(&t, &st, "all");
@@ -513,6 +518,7 @@ int cli_read(const struct cli_cmd *c, int argc, char **argv, struct options *o,
 	if (c->after_config)
 		c->after_config(o);
 	e = read_options(&t, c, argc, argv, o, &st, err, errlen);
+	o->quiet_given |= given(&t, &st, "quiet");
 	if (g) {
 		g->sink = given(&t, &st, "sink");
 		g->analyzer = given(&t, &st, "analyzer");

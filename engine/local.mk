@@ -33,6 +33,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/pack.c engine/pack.h \
 	engine/loss.c engine/loss.h \
 	engine/replay.c engine/replay.h \
+	engine/progress.c engine/progress.h \
 	engine/recorder.c engine/recorder.h \
 	engine/lathist.c engine/lathist.h \
 	engine/findings.c engine/findings.h \

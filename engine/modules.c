@@ -22,8 +22,7 @@ static int set_default(struct plugin *p, const char *key, const char *val, char 
 		       size_t errlen)
 {
 	for (int i = 0; i < p->nopts; i++)
-		if (!strcmp(p->options[i].name, key) && p->options[i].type == DIO_OPT_STRING &&
-		    !p->opts[i].set)
+		if (!strcmp(p->options[i].name, key) && !p->opts[i].set)
 			return plugin__set(p, key, val, "command line", err, errlen);
 	return 0;
 }
@@ -158,12 +157,19 @@ static int init_plugin(struct modules *m, struct plugin *p, char *err, size_t er
 int modules__start(struct modules *m, const struct options *o, const struct dio_host *host,
 		   void *host_ud, char *err, size_t errlen)
 {
-	int e = 0;
+	int e = 0, console = 0;
 
 	m->host = host;
 	m->host_ud = host_ud;
-	/* sinks first: findings of analyzers need somewhere to go */
-	if (o->nsinks == 0 && !o->findings_only)
+	for (int i = 0; i < o->nsinks; i++)
+		console |= !strcmp(o->sinks[i].name, "console");
+	/*
+	 * sinks first: findings of analyzers need somewhere to go. --sink adds to
+	 * the console, so the terminal still shows what it showed without it;
+	 * -q with --sink asks for the named sinks alone, and a command's own
+	 * output (a page, a server, --format json) takes the console's place.
+	 */
+	if (!console && !o->findings_only && !o->console_taken && !(o->nsinks && o->quiet_given))
 		e = add_plugin(m, o, PLUGIN_SINK, "console", NULL, err, errlen);
 	for (int i = 0; !e && i < o->nsinks; i++)
 		e = add_plugin(m, o, PLUGIN_SINK, o->sinks[i].name, &o->sinks[i], err, errlen);

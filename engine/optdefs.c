@@ -435,7 +435,8 @@ const struct opt_def opt_defs[] = {
 	  .help = "load an analyzer (name, ./path.so, or all)" },
 	{ .name = "sink", .key = "sinks", .kind = OPT_MODULES, .val = 1, .set = set_module,
 	  .cmds = TRACING | CMD_REPLAY, .arg = "NAME[:k=v,...]",
-	  .help = "load a sink (default: console)" },
+	  .help = "add a sink beside the console (with -q: the\n"
+		  "named sinks alone)" },
 	{ .name = "no-summary", .key = "no_summary", .kind = OPT_FLAG, FIELD(no_summary),
 	  .val = 1, .cmds = TRACING | CMD_REPLAY, .help = "no summary table at exit" },
 	{ .name = "hints", .key = "hints", .kind = OPT_FLAG, FIELD(hints), .val = 1,

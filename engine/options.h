@@ -101,6 +101,9 @@ struct options {
 	int durations;			/* -T */
 	uint32_t strsize;		/* -s N: bytes of captured data shown; 0: all */
 	int quiet;			/* -q: no per-event lines, findings/summary only */
+	int quiet_given;		/* -q given (or quiet = true): --sink's sinks without the console */
+	int console_taken;		/* the command's own sink has the console's place (dio report,
+					 * dio push, --format json) */
 	int details;			/* 1 (default): {off= type= tag=} suffix; --no-details */
 	int hints;			/* --hints: info findings on the console too */
 	/* modules */

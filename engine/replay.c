@@ -13,6 +13,7 @@
 #include <dio/plugin.h>
 #include "format.h"
 #include "options.h"
+#include "progress.h"
 #include "record.h"
 #include "replay.h"
 #include "loss.h"
@@ -260,14 +261,38 @@ int replay__run_from(struct session *s, int (*next)(void *ud, const void **rec, 
 	return session__status(s, session__finish(s) || code);
 }
 
+struct file_read {
+	struct tf_reader *r;
+	struct progress p;
+	uint64_t n, total;
+};
+
 static int next_record(void *ud, const void **rec, size_t *size)
 {
-	return tf_reader__next(ud, rec, size);
+	struct file_read *f = ud;
+	int e = tf_reader__next(f->r, rec, size);
+
+	/* the progress line looks at the clock once every 4096 records, off the hot path */
+	if (e == 1 && !(++f->n & 4095) && f->p.on) {
+		uint64_t done, len;
+
+		tf_reader__progress(f->r, &done, &len, NULL);
+		progress__update(&f->p, done, len, f->n, f->total);
+	}
+	return e;
 }
 
 int replay__run(struct session *s, struct tf_reader *r)
 {
-	int code = dispatch_all(s, next_record, r, "the trace file");
+	struct file_read f = { .r = r };
+	const char *path = session__info(s, "trace");
+	uint64_t done, len;
+	int code;
+
+	progress__start(&f.p, session__options(s), path ? path : "the trace");
+	tf_reader__progress(r, &done, &len, &f.total);
+	code = dispatch_all(s, next_record, &f, "the trace file");
+	progress__end(&f.p);
 
 	/* the recording's losses, from the metadata its writer appended at the end */
 	loss__add_meta(session__loss(s), meta_get, r);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "options.h"
 #include "spec.h"
+#include "syscalls.h"
 
 static const char *option_name(int sink)
 {
@@ -195,6 +196,7 @@ struct plugin_sel *spec__own_sink(struct options *o, const char *name, int given
 	/* a list on the command line replaces the config file's: so does the command's sink */
 	if (!given)
 		options_clear_list(o, "sink");
+	o->console_taken = 1;
 	return spec__add(o, SPEC_SINK, name, err, errlen);
 }
 
@@ -220,6 +222,7 @@ int spec__json(struct options *o, char *err, size_t errlen)
 {
 	struct plugin_sel *s = spec__add(o, SPEC_SINK, "json", err, errlen);
 
+	o->console_taken = 1;
 	return s ? spec__set(s, "file", o->output ? o->output : "-", err, errlen) : -EINVAL;
 }
 
@@ -251,6 +254,21 @@ static const char *time_name(enum time_style t)
 	}
 }
 
+/* -e trace=SPEC left out some call: the console prints the selected calls alone */
+static int calls_only(const struct options *o)
+{
+	const struct dio_syscall *t;
+	size_t n;
+
+	if (!o->syscalls)
+		return 0;
+	t = syscall_table(&n);
+	for (size_t i = 0; i < n; i++)
+		if (t[i].nr < DIO_NR_MAX && !o->sel[t[i].nr])
+			return 1;
+	return 0;
+}
+
 int spec__shortcuts(const struct options *o, int sink, const char *name, struct spec_kv *kv,
 		    int max)
 {
@@ -276,6 +294,12 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 			all[n++] = (struct spec_kv){ "details", "false", 0 };
 		if (o->hints)
 			all[n++] = (struct spec_kv){ "hints", "true", 0 };
+		/* as strace -e trace=: other lines only when the sink's options ask */
+		if (calls_only(o)) {
+			all[n++] = (struct spec_kv){ "proc", "false", 1 };
+			all[n++] = (struct spec_kv){ "block", "false", 1 };
+			all[n++] = (struct spec_kv){ "runq", "false", 1 };
+		}
 	}
 	/* -o FILE: the summary's tables follow the events into FILE */
 	if (!sink && !strcmp(name, "summary") && o->output)

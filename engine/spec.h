@@ -58,7 +58,7 @@ int spec__push_to(struct options *o, const char *to, int given, char *err, size_
 
 /* A setting the command line gives a module beside its own key=value options. */
 /* the most shortcuts one module gets */
-#define SPEC_SHORTCUTS_MAX	9
+#define SPEC_SHORTCUTS_MAX	12
 
 struct spec_kv {
 	const char *key, *val;
@@ -68,7 +68,8 @@ struct spec_kv {
 /*
  * What the options say to the module name (a sink when sink): -o, -t, -T,
  * -q, --no-details and --hints are the console sink's options under strace's
- * names; -o sends the summary's tables to FILE too; a diff's analyzers write
+ * names, and -e trace= that leaves calls out turns its proc, block and runq
+ * lines off unless the sink's own options set them; -o sends the summary's tables to FILE too; a diff's analyzers write
  * their tables to /dev/null. Fills at most max entries of kv (strings owned
  * by o or static) in the order they apply; returns how many.
  */

@@ -1008,6 +1008,18 @@ int tf_reader__meta_get(const struct tf_reader *r, const char *key, char *buf, s
 	return -ENOENT;
 }
 
+void tf_reader__progress(const struct tf_reader *r, uint64_t *done, uint64_t *size,
+			 uint64_t *records)
+{
+	*done = r->pos;
+	*size = r->size;
+	if (!records)
+		return;
+	*records = 0;
+	for (size_t i = 0; i < r->nidx; i++)
+		*records += r->idx[i].nrec;
+}
+
 int tf_reader__next(struct tf_reader *r, const void **rec, size_t *size)
 {
 	uint32_t kind;

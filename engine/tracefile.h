@@ -234,6 +234,12 @@ void tf_reader__set_window(struct tf_reader *r, uint64_t lo, uint64_t hi);
  */
 uint64_t tf_reader__first_ts(struct tf_reader *r);
 void tf_reader__stats(const struct tf_reader *r, struct tf_stats *out);
+/*
+ * How far reading is: *done bytes of the file's *size, and (records not NULL)
+ * the records the index says the file holds (0 when it has no valid index).
+ */
+void tf_reader__progress(const struct tf_reader *r, uint64_t *done, uint64_t *size,
+			 uint64_t *records);
 void tf_reader__close(struct tf_reader *r);
 
 #endif

@@ -372,8 +372,16 @@ int verdict__status(struct verdict *v, int code)
 
 	if (v->base || v->supp) {
 		char line[512];
+		uint64_t cut = 0;
 		int n = snprintf(line, sizeof(line), "%llu finding%s", (unsigned long long)v->n_all,
 				 v->n_all == 1 ? "" : "s");
+
+		/* the count states what was printed: those --max-findings cut are in it */
+		for (size_t i = 0; i < v->ncodes; i++)
+			cut += v->codes[i].left_out;
+		if (cut)
+			n += snprintf(line + n, sizeof(line) - n, " (%llu not shown: --max-findings %u)",
+				      (unsigned long long)cut, v->o->max_findings);
 
 		if (v->base)
 			n += snprintf(line + n, sizeof(line) - n,

@@ -877,8 +877,10 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	if (c->skip_all) {
 		struct ch_counts n;
 
-		host->log(ctx, "session %s is in %s whole already: nothing to send", c->session,
-			  c->conf.database);
+		v = host->info(ctx, "trace");
+		/* the one line of a push that sent nothing: dio push says no more of it */
+		host->log(ctx, "%s: already in ClickHouse at %s (database %s, session %s), nothing "
+			  "sent", v ? v : "the session", c->conf.shown, c->conf.database, c->session);
 		sender_stop(c->sender, 0, &n);
 		c->sender = NULL;
 	} else {
@@ -939,7 +941,18 @@ static int ch_finish(void *state)
 			     "in the spool %s for the next dio that sends to it", c->conf.shown,
 			     n.left_rows, c->drain_s, n.left_batches, c->conf.spool);
 	/* a push that could not send everything has not pushed: its caller tries again */
-	return n.dropped_rows ? -EIO : c->push && n.left_rows ? -EAGAIN : 0;
+	if (n.dropped_rows)
+		return -EIO;
+	if (c->push && n.left_rows)
+		return -EAGAIN;
+	if (c->push) {
+		const char *v = c->host->info(c->ctx, "trace");
+
+		c->host->log(c->ctx, "%s: pushed to %s (database %s, session %s): %" PRIu64
+			     " rows sent", v ? v : "the session", c->conf.shown, c->conf.database,
+			     c->session, n.sent_rows);
+	}
+	return 0;
 }
 
 const struct dio_sink dio_sink = {

@@ -81,7 +81,12 @@ for n in 1 2; do
 	echo "push $n: stored $got (the recording: $(counts "$TMP/c.dio"))"
 	[ "$got" = "$(counts "$TMP/c.dio")" ] || { echo "FAIL: push $n: the tables do not hold the recording"; fail=1; }
 done
-grep -q "whole already" "$TMP/push2.err" || { echo "FAIL: the second push did not say it had nothing to send"; fail=1; }
+# each push says in one line what it sent: the second, only that it sent nothing
+grep -Eqx "dio: clickhouse: $TMP/c.dio: pushed to $U \(database dio, session $SC\): [1-9][0-9]* rows sent" \
+	"$TMP/push1.err" && [ "$(wc -l < "$TMP/push1.err")" -eq 1 ] ||
+	{ echo "FAIL: the first push did not say in one line what it sent:"; cat "$TMP/push1.err"; fail=1; }
+[ "$(cat "$TMP/push2.err")" = "dio: clickhouse: $TMP/c.dio: already in ClickHouse at $U (database dio, session $SC), nothing sent" ] ||
+	{ echo "FAIL: the second push did not say, alone, that it sent nothing:"; cat "$TMP/push2.err"; fail=1; }
 [ "$(twice dio "$SC")" = 0 ] || { echo "FAIL: a push stored rows twice"; fail=1; }
 [ "$(q "SELECT count() FROM dio.findings WHERE session = '$SC' AND code = 'redundant-open.churn'")" = 1 ] ||
 	{ echo "FAIL: the pushed recording's finding is not stored once"; fail=1; }

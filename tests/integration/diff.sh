@@ -148,6 +148,26 @@ if odd or d["regressions"] or d["failed"] or any(f["state"] != "unchanged" for f
 print(f"ok: a trace against itself: {len(rows)} rows, every ratio 1")
 PY
 
+# a path wider than a terminal: cut in the middle to the name column's width, the
+# columns after it in line; --format json names it whole
+rel=$(printf 'a%.0s' $(seq 120))/$(printf 'b%.0s' $(seq 100))/log
+for v in before after; do
+	rm -rf "$MNT/w" "$MNT/a"* && mkdir -p "$MNT/${rel%/log}"
+	run_dio record -q --no-summary -o "$TMP/long-$v.dio" -- "$WL/appender" "$v" "$MNT/${rel%/log}" \
+		> /dev/null 2>&1 || { echo "FAIL: dio record ... appender $v in a long directory exited with $RC"; fail=1; }
+done
+"$DIO" diff "$TMP/long-before.dio" "$TMP/long-after.dio" --srcroot "$MNT" --analyzer redundant-open \
+	> "$TMP/long.txt" 2>&1
+sed -n '/^per file (paths relative to --srcroot):$/,/^$/p' "$TMP/long.txt" | sed '1,2d;/^$/d' > "$TMP/long.rows"
+cut40="$(printf '%s' "$rel" | cut -c1-18)\.\.\.$(printf '%s' "$rel" | rev | cut -c1-19 | rev)"
+has "$TMP/long.rows" "  $cut40 fsyncs +1 +200 +200\.00x" "  $cut40 opens +1 +200 +200\.00x"
+[ -s "$TMP/long.rows" ] && [ "$(awk '{ print length($0) }' "$TMP/long.rows" | sort -u | wc -l)" -eq 1 ] ||
+	{ echo "FAIL: the rows of the file table differ in width:"; cat "$TMP/long.txt"; fail=1; }
+"$DIO" diff "$TMP/long-before.dio" "$TMP/long-after.dio" --srcroot "$MNT" --analyzer redundant-open \
+	--format json > "$TMP/long.json" 2> /dev/null
+grep -qF "{\"path\":\"$rel\"," "$TMP/long.json" ||
+	{ echo "FAIL: dio diff --format json does not name $rel whole"; fail=1; }
+
 # bad input: one line, status 2 (usage) or 1 (a file)
 bad() {	# WANT_STATUS ARGS...
 	b_want=$1

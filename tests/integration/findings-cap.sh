@@ -42,6 +42,18 @@ grep -q 'dio.findings-left-out' "$TMP/all" && { echo "FAIL: a left-out note with
 titles "$TMP/offline" > "$TMP/got2"
 cmp -s "$TMP/got" "$TMP/got2" || { echo "FAIL: inline and offline differ:"; diff "$TMP/got" "$TMP/got2"; fail=1; }
 
+# the closing count of --suppress states what was printed: all, or the cap's cut too
+printf 'suppress = ( );\n' > "$TMP/none.supp"
+"$DIO" analyze "$TMP/t.dio" --analyzer errors --no-summary --max-findings 0 --suppress "$TMP/none.supp" \
+	> "$TMP/supp0" 2>&1
+"$DIO" analyze "$TMP/t.dio" --analyzer errors --no-summary --max-findings 2 --suppress "$TMP/none.supp" \
+	> "$TMP/supp2" 2>&1
+[ "$(grep '^dio: [0-9]* finding' "$TMP/supp0")" = "dio: $total findings: 0 suppressed" ] ||
+	{ echo "FAIL: the count after $total findings printed:"; cat "$TMP/supp0"; fail=1; }
+[ "$(grep '^dio: [0-9]* finding' "$TMP/supp2")" = \
+  "dio: $total findings ($((total - 2)) not shown: --max-findings 2): 0 suppressed" ] ||
+	{ echo "FAIL: the count after 2 of $total findings printed:"; cat "$TMP/supp2"; fail=1; }
+
 # from the config file
 printf 'max_findings = 1;\n' > "$TMP/dio.conf"
 "$DIO" analyze "$TMP/t.dio" -C "$TMP/dio.conf" --analyzer errors --no-summary > "$TMP/conf" 2>&1

@@ -33,6 +33,10 @@ INTEGRATION_TESTS += tests/integration/list-rules.sh
 # -p of a thread, --tid of threads that end or never were (python3 threads)
 INTEGRATION_TESTS += tests/integration/trace-ids.sh
 INTEGRATION_TESTS += tests/integration/strace-habits.sh
+# reading a big trace on a terminal: a progress line, erased at the end; none elsewhere
+INTEGRATION_TESTS += tests/integration/progress.sh
+# --sink adds to the console; -q with --sink: the named sinks alone
+INTEGRATION_TESTS += tests/integration/sink-beside-console.sh
 # paths too deep or too long for the kernel walk: marked where they were cut
 INTEGRATION_TESTS += tests/integration/trace-longpath.sh
 # dio with file capabilities (CAP_BPF, CAP_PERFMON) run by an ordinary user

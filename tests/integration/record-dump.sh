@@ -102,8 +102,18 @@ filt() {	# filt NAME WANT-FILE dump-options...: the filtered dump must equal WAN
 child=$(sed -n 's/^\[\([0-9]*\)\/[0-9]* [^]]*\] +++ exited with .*/\1/p' "$TMP/dump" | head -1)
 grep "^\[$child/" "$TMP/dump" | grep -v '^\[[^]]*\] --- ' > "$TMP/want.pid"
 filt "--pid of the first process to exit" "$TMP/want.pid" --pid "$child"
+# -e trace=: the selected calls alone, as strace prints them (no process, block or
+# run-queue line); a sink option brings the process lines back, trace=%all all lines
+grep -E '\] (write|pwrite64)\(' "$TMP/dump" > "$TMP/want.sc"
+"$DIO" dump "$TMP/t.dio" -e trace=write,pwrite64 > "$TMP/sc.out" 2>&1
+cmp -s "$TMP/want.sc" "$TMP/sc.out" && [ -s "$TMP/want.sc" ] ||
+	{ echo "FAIL: dio dump -e trace=write,pwrite64: -the calls +printed:"; diff "$TMP/want.sc" "$TMP/sc.out" | head; fail=1; }
 grep -E '\] (write|pwrite64)\(|\] \+\+\+ ' "$TMP/dump" > "$TMP/want.sc"
-filt "-e trace=write,pwrite64" "$TMP/want.sc" -e trace=write,pwrite64
+filt "-e trace=write,pwrite64, proc=true" "$TMP/want.sc" -e trace=write,pwrite64 \
+	--sink console:proc=true,output=-
+"$DIO" dump "$TMP/t.dio" -e trace=%all > "$TMP/all.out" 2>&1
+cmp -s "$TMP/dump" "$TMP/all.out" ||
+	{ echo "FAIL: dio dump -e trace=%all differs from the whole dump:"; diff "$TMP/dump" "$TMP/all.out" | head; fail=1; }
 # calls that name the directory, and calls without an fd on a file known to be in it (munmap)
 grep -E "$callre" "$TMP/dump" | awk -v d="$MNT/wd" '
 	{ tag = ""; if (match($0, / tag=[^ }]*/)) tag = substr($0, RSTART, RLENGTH) }
