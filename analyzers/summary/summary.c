@@ -329,7 +329,10 @@ static int tag_cmp(const struct dio_file_tag *a, const struct dio_file_tag *b)
  * by their inode (pipe:[N], socket:[N]): a path of their own each, which
  * would give a server's hundred connections a hundred rows.
  */
-enum { ROW_PATH, ROW_SOCKETS, ROW_PIPES, ROW_TAG };
+enum {
+	ROW_PATH = DIO_PATH_NAMED, ROW_SOCKETS = DIO_PATH_SOCKET, ROW_PIPES = DIO_PATH_PIPE,
+	ROW_TAG,		/* a file whose path is not known */
+};
 
 /* a row: one file, or the files that had one path (or were sockets, or pipes) */
 struct frow {
@@ -338,17 +341,6 @@ struct frow {
 	uint64_t files;
 	int kind;
 };
-
-static int row_kind(const char *path)
-{
-	if (!path)
-		return ROW_TAG;
-	if (!strncmp(path, "socket:[", 8))
-		return ROW_SOCKETS;
-	if (!strncmp(path, "pipe:[", 6))
-		return ROW_PIPES;
-	return ROW_PATH;
-}
 
 /* most time first; ties by calls, then the tag, so the output does not depend on qsort */
 static int cost_cmp(const struct filerow *x, const struct filerow *y)
@@ -501,7 +493,7 @@ static struct frow *file_rows(struct summary *s, size_t *n)
 		v[k].sum = s->files[i];
 		v[k].path = s->host->tag_path(s->ctx, &s->files[i].tag);
 		v[k].files = 1;
-		v[k].kind = s->by_tag ? (v[k].path ? ROW_PATH : ROW_TAG) : row_kind(v[k].path);
+		v[k].kind = s->by_tag ? (v[k].path ? ROW_PATH : ROW_TAG) : (v[k].path ? dio_path_kind(v[k].path) : ROW_TAG);
 		k++;
 	}
 	if (!s->by_tag) {
