@@ -9,7 +9,8 @@
 # 2 million calls gives a page under 10 MB that loads without errors too, whose
 # buckets grew to hold its span and whose timeline zooms with the wheel.
 # A journal created and deleted 40 times and 100 sockets are a row each in
-# the page and in the summary, "... (40 files)" and "sockets (100)".
+# the page and in the summary, "... (40 files)" and "sockets (100)"; the
+# page's files table shows 25 rows, and the others on a click.
 # --report on dio trace writes the same page at the end of a live session.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
@@ -77,7 +78,8 @@ rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: the demo's page in Chromium:"; cat "$TMP/b.out"; fail=1; }
 
 # files by path: a journal created and deleted 40 times and 100 sockets are
-# one row each, in the page (its data and its table) and in the summary
+# one row each, in the page (its data and its table) and in the summary; with
+# 30 more files the table shows 25 rows and one that shows the others
 cat > "$TMP/kinds.py" << 'PY'
 import os, socket, sys
 d = sys.argv[1]
@@ -94,6 +96,8 @@ for i in range(50):
     socks += [a, b]
 for s in socks:
     s.close()
+for i in range(30):
+    open("%s/f%d" % (d, i), "w").close()
 PY
 mkdir "$TMP/kinds"
 run_dio record -q -o "$TMP/kinds.dio" -- $PY "$TMP/kinds.py" "$TMP/kinds" > /dev/null 2> "$TMP/kinds.err"
@@ -114,10 +118,14 @@ for b in bad: print("FAIL: the page of 40 journals and 100 sockets: " + b)
 sys.exit(1 if bad else 0)
 PY
 $PY "$BROWSER" check "$TMP/kinds.html" --expect-js "document.body.dataset.ready=1" \
+	--expect-js "document.querySelectorAll('#files tbody tr:not(.more)').length=25" \
+	--expect-js "document.querySelector('#files tr.more').textContent === '\u2026 and ' + (D.files.length + (D.files_other.files ? 1 : 0) - 25) + ' more paths (show all)'=true" \
+	--click "#files tr.more" \
+	--expect-js "document.querySelectorAll('#files tbody tr').length === D.files.length + (D.files_other.files ? 1 : 0)=true" \
 	--expect-js "document.querySelector('#files tr[data-kind=sockets] td').textContent === 'sockets (100)'=true" \
 	--expect-js "document.querySelector('#files tr[data-path=\"$TMP/kinds/journal\"] td').textContent === '$TMP/kinds/journal (40 files)'=true" \
 	> "$TMP/b3.out" 2>&1 || { echo "FAIL: the page of 40 journals and 100 sockets in Chromium:"; cat "$TMP/b3.out"; fail=1; }
-"$DIO" analyze "$TMP/kinds.dio" > "$TMP/kinds.sum" 2>&1
+"$DIO" analyze "$TMP/kinds.dio" --analyzer summary:top=1000 > "$TMP/kinds.sum" 2>&1
 J=$TMP/kinds/journal awk 'NF < 3 { next } $NF == "files)" && $(NF - 2) == ENVIRON["J"] && $(NF - 1) == "(40" { j = $3 }
 	$(NF - 1) == "sockets" && $NF == "(100)" { s = $3 } END { exit !(j == 120 && s == 200) }' "$TMP/kinds.sum" ||
 	{ echo "FAIL: the summary of 40 journals and 100 sockets:"; cat "$TMP/kinds.sum"; fail=1; }
