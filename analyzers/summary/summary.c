@@ -28,7 +28,8 @@ static const struct dio_option options[] = {
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
 	[O_FILES_BY] = { "files_by", DIO_OPT_STRING, "path",
-			 "\"path\": a row per path, sockets and pipes a row each; \"tag\": a row per file" },
+			 "\"path\": a row per path, sockets and pipes a row each; "
+			 "\"tag\": a row per file" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -493,7 +494,10 @@ static struct frow *file_rows(struct summary *s, size_t *n)
 		v[k].sum = s->files[i];
 		v[k].path = s->host->tag_path(s->ctx, &s->files[i].tag);
 		v[k].files = 1;
-		v[k].kind = s->by_tag ? (v[k].path ? ROW_PATH : ROW_TAG) : (v[k].path ? dio_path_kind(v[k].path) : ROW_TAG);
+		if (!v[k].path)
+			v[k].kind = ROW_TAG;
+		else
+			v[k].kind = s->by_tag ? ROW_PATH : dio_path_kind(v[k].path);
 		k++;
 	}
 	if (!s->by_tag) {

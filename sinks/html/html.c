@@ -24,7 +24,8 @@ enum { O_FILE, O_FILES_BY };
 static const struct dio_option options[] = {
 	[O_FILE] = { "file", DIO_OPT_STRING, NULL, "HTML report to write when the session ends" },
 	[O_FILES_BY] = { "files_by", DIO_OPT_STRING, "path",
-			 "\"path\": a file row per path, sockets and pipes a row each; \"tag\": per file" },
+			 "\"path\": a file row per path, sockets and pipes a row each; "
+			 "\"tag\": a row per file" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -640,7 +641,10 @@ static struct frow *file_rows(struct html *h, size_t *n)
 		v[k].sum = t[i];
 		v[k].path = h->r.host->tag_path(h->r.ctx, &t[i].tag);
 		v[k].files = 1;
-		v[k].kind = h->by_tag ? (v[k].path ? ROW_PATH : ROW_TAG) : (v[k].path ? dio_path_kind(v[k].path) : ROW_TAG);
+		if (!v[k].path)
+			v[k].kind = ROW_TAG;
+		else
+			v[k].kind = h->by_tag ? ROW_PATH : dio_path_kind(v[k].path);
 		k++;
 	}
 	if (!h->by_tag) {

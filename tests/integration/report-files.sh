@@ -8,7 +8,8 @@
 # Files are rows by path: a journal created, written, closed and deleted 40
 # times (40 inodes, one path), 100 sockets and 3 pipes are three rows in the
 # page and in the summary ("/srv/db/journal (40 files)", "sockets (100)",
-# "pipes (3)"), and files_by=tag gives a row per file again.
+# "pipes (3)"), files_by=tag gives a row per file again, and another
+# files_by is refused.
 . "$top_srcdir/tests/integration/lib.sh"
 PY=/usr/bin/python3
 fail=0
@@ -153,4 +154,9 @@ diff -u "$TMP/want" "$TMP/rows" || { echo "FAIL: the summary's files by path (ab
 grep -q ' /srv/db/journal$' "$TMP/sumtag" && ! grep -q 'sockets (\|(40 files)' "$TMP/sumtag" &&
 	grep -q ' (134 more files)$' "$TMP/sumtag" ||
 	{ echo "FAIL: summary:files_by=tag is not a row per file:"; cat "$TMP/sumtag"; fail=1; }
+# a files_by that is neither: refused before anything is written
+"$DIO" analyze "$TMP/kinds.dio" --no-summary --sink html:file="$TMP/bad.html",files_by=inode \
+	> "$TMP/bad" 2>&1 && { echo "FAIL: html:files_by=inode was accepted"; fail=1; }
+[ "$(cat "$TMP/bad")" = "dio: html: files_by: 'inode' is not path or tag" ] && [ ! -e "$TMP/bad.html" ] ||
+	{ echo "FAIL: html:files_by=inode: a page, or not the error expected:"; cat "$TMP/bad"; fail=1; }
 exit $fail
