@@ -19,7 +19,7 @@
 #define KIND_READ	DIO_IO_READ	/* a positive return value is bytes read */
 #define KIND_WRITE	DIO_IO_WRITE	/* ... bytes written */
 
-enum { O_TOP, O_MAX_FILES, O_OUTPUT };
+enum { O_TOP, O_MAX_FILES, O_OUTPUT, O_FILES_BY };
 
 static const struct dio_option options[] = {
 	[O_TOP] = { "top", DIO_OPT_INT, "10", "files listed, by total time" },
@@ -27,6 +27,9 @@ static const struct dio_option options[] = {
 			  "files tracked; more are added up as (other files)" },
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
 		       "file for the tables; \"-\" for standard output (default: standard error)" },
+	[O_FILES_BY] = { "files_by", DIO_OPT_STRING, "path",
+			 "\"path\": a row per path, sockets and pipes a row each; "
+			 "\"tag\": a row per file" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -68,6 +71,7 @@ struct summary {
 	size_t size, nfiles, max_files;
 	struct filerow other;		/* files that did not fit */
 	uint64_t top;
+	int by_tag;			/* files_by=tag: a row per file, as the table keeps them */
 };
 
 /*
@@ -125,7 +129,7 @@ static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 			const struct dio_optval *o, void **state)
 {
 	struct summary *s = calloc(1, sizeof(*s));
-	const char *path = o[O_OUTPUT].s;
+	const char *path = o[O_OUTPUT].s, *by = o[O_FILES_BY].s;
 	int err = 0;
 
 	if (!s)
@@ -138,6 +142,12 @@ static int summary_init(const struct dio_host *host, struct dio_ctx *ctx,
 		err = -EINVAL;
 		goto cleanup;
 	}
+	if (by && strcmp(by, "path") && strcmp(by, "tag")) {
+		host->log(ctx, "files_by: '%s' is not path or tag", by);
+		err = -EINVAL;
+		goto cleanup;
+	}
+	s->by_tag = by && !strcmp(by, "tag");
 	s->top = (uint64_t)o[O_TOP].i;
 	s->max_files = (size_t)o[O_MAX_FILES].i;
 	s->size = FILES_MIN;
@@ -315,16 +325,59 @@ static int tag_cmp(const struct dio_file_tag *a, const struct dio_file_tag *b)
 	return 0;
 }
 
-static int file_cmp(const void *a, const void *b)
-{
-	const struct filerow *x = *(const struct filerow *const *)a;
-	const struct filerow *y = *(const struct filerow *const *)b;
+/*
+ * What a row of the file table stands for. The host names pipes and sockets
+ * by their inode (pipe:[N], socket:[N]): a path of their own each, which
+ * would give a server's hundred connections a hundred rows.
+ */
+enum {
+	ROW_PATH = DIO_PATH_NAMED, ROW_SOCKETS = DIO_PATH_SOCKET, ROW_PIPES = DIO_PATH_PIPE,
+	ROW_TAG,		/* a file whose path is not known */
+};
 
+/* a row: one file, or the files that had one path (or were sockets, or pipes) */
+struct frow {
+	struct filerow sum;	/* sum.tag: its costliest file's, to order ties */
+	const char *path;	/* the host's, valid until finish returns; NULL: ROW_TAG */
+	uint64_t files;
+	int kind;
+};
+
+/* most time first; ties by calls, then the tag, so the output does not depend on qsort */
+static int cost_cmp(const struct filerow *x, const struct filerow *y)
+{
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? 1 : -1;
 	if (x->calls != y->calls)
 		return x->calls < y->calls ? 1 : -1;
 	return tag_cmp(&x->tag, &y->tag);
+}
+
+static int frow_cost_cmp(const void *a, const void *b)
+{
+	return cost_cmp(&((const struct frow *)a)->sum, &((const struct frow *)b)->sum);
+}
+
+/* the rows of one path (or kind) together, the costliest first; a tag row alone */
+static int frow_key_cmp(const void *a, const void *b)
+{
+	const struct frow *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->kind == ROW_PATH) {
+		int c = strcmp(x->path, y->path);
+
+		if (c)
+			return c;
+	}
+	return cost_cmp(&x->sum, &y->sum);
+}
+
+static int same_key(const struct frow *x, const struct frow *y)
+{
+	return x->kind == y->kind && x->kind != ROW_TAG &&
+	       (x->kind != ROW_PATH || !strcmp(x->path, y->path));
 }
 
 static double pct(uint64_t part, uint64_t whole)
@@ -421,49 +474,106 @@ static int put_calls(struct summary *s, FILE *f)
 	return 0;
 }
 
+/*
+ * The rows of the file table, most costly first: one per file with
+ * files_by=tag, else one per path, one for the sockets and one for the
+ * pipes, with a file whose path is not known alone. Made from the table of
+ * files when the session is over, when every path the host will ever have
+ * is known: memory bounded by max_files, as that table is. Sets *n.
+ */
+static struct frow *file_rows(struct summary *s, size_t *n)
+{
+	struct frow *v = calloc(s->nfiles ? s->nfiles : 1, sizeof(*v));
+	size_t k = 0, w = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < s->size; i++) {
+		if (!s->files[i].used)
+			continue;
+		v[k].sum = s->files[i];
+		v[k].path = s->host->tag_path(s->ctx, &s->files[i].tag);
+		v[k].files = 1;
+		if (!v[k].path)
+			v[k].kind = ROW_TAG;
+		else
+			v[k].kind = s->by_tag ? ROW_PATH : dio_path_kind(v[k].path);
+		k++;
+	}
+	if (!s->by_tag) {
+		qsort(v, k, sizeof(*v), frow_key_cmp);
+		for (size_t i = 0; i < k; i++) {
+			if (w && same_key(&v[w - 1], &v[i])) {
+				add_file(&v[w - 1].sum, &v[i].sum);
+				v[w - 1].files++;
+			} else {
+				v[w++] = v[i];
+			}
+		}
+		k = w;
+	}
+	qsort(v, k, sizeof(*v), frow_cost_cmp);
+	*n = k;
+	return v;
+}
+
+static void put_row_name(FILE *f, const struct frow *r)
+{
+	char t[DIO_FILE_TAG_LEN];
+
+	switch (r->kind) {
+	case ROW_SOCKETS:
+		fprintf(f, "sockets (%" PRIu64 ")", r->files);
+		return;
+	case ROW_PIPES:
+		fprintf(f, "pipes (%" PRIu64 ")", r->files);
+		return;
+	case ROW_TAG:
+		/* path record lost or not sent yet: the tag still tells files apart */
+		dio_file_tag_format(&r->sum.tag, t, sizeof(t));
+		fprintf(f, "<tag %s>", t);
+		return;
+	}
+	put_path(f, r->path);
+	if (r->files > 1)
+		fprintf(f, " (%" PRIu64 " files)", r->files);
+}
+
 static int put_files(struct summary *s, FILE *f)
 {
-	struct filerow **rows, rest = { 0 }, total = s->other;
+	struct filerow rest = { 0 }, total = s->other;
+	struct frow *rows;
+	uint64_t rest_files = 0;
 	size_t n = 0;
 
 	if (!s->nfiles && !s->other.calls)
 		return 0;
-	rows = calloc(s->nfiles ? s->nfiles : 1, sizeof(*rows));
+	rows = file_rows(s, &n);
 	if (!rows)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->size; i++) {
-		if (!s->files[i].used)
-			continue;
-		rows[n++] = &s->files[i];
-		add_file(&total, &s->files[i]);
-	}
-	qsort(rows, n, sizeof(*rows), file_cmp);
+	for (size_t i = 0; i < n; i++)
+		add_file(&total, &rows[i].sum);
 	fprintf(f, "\n%6s %11s %9s %9s %12s %12s %s\n", "% time", "seconds", "calls", "errors",
 		"read", "written", "file");
 	fprintf(f, "%s\n", file_dashes);
 	for (size_t i = 0; i < n; i++) {
-		const char *path;
-
 		if (i >= s->top) {
-			add_file(&rest, rows[i]);
+			add_file(&rest, &rows[i].sum);
+			rest_files += rows[i].files;
 			continue;
 		}
-		put_file_start(f, rows[i], total.ns);
-		path = s->host->tag_path(s->ctx, &rows[i]->tag);
-		if (path) {
-			put_path(f, path);
-		} else {
-			/* path record lost or not sent yet: the tag still tells files apart */
-			char t[DIO_FILE_TAG_LEN];
-
-			dio_file_tag_format(&rows[i]->tag, t, sizeof(t));
-			fprintf(f, "<tag %s>", t);
-		}
+		put_file_start(f, &rows[i].sum, total.ns);
+		put_row_name(f, &rows[i]);
 		fputc('\n', f);
 	}
 	if (n > s->top) {
 		put_file_start(f, &rest, total.ns);
-		fprintf(f, "(%zu more files)\n", n - (size_t)s->top);
+		/* as many rows as files: each was one file */
+		if (rest_files == n - (size_t)s->top)
+			fprintf(f, "(%" PRIu64 " more files)\n", rest_files);
+		else
+			fprintf(f, "(%zu more paths, %" PRIu64 " files)\n", n - (size_t)s->top,
+				rest_files);
 	}
 	if (s->other.calls) {
 		put_file_start(f, &s->other, total.ns);

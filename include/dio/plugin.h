@@ -378,6 +378,35 @@ static inline void dio_thread_group(const char *comm, char out[DIO_COMM_LEN])
 	out[n] = 0;
 }
 
+/*
+ * The files dio names by their inode, a name of their own each (pipe:[N],
+ * socket:[N], as /proc/PID/fd shows them), that the summary and the html
+ * report add up in one row per kind: dio_path_kind() of a path the host
+ * gave is DIO_PATH_SOCKET, DIO_PATH_PIPE, or DIO_PATH_NAMED for any other
+ * (a named FIFO has its path, an anonymous file the name of its kind).
+ */
+#define DIO_PATH_NAMED	0
+#define DIO_PATH_SOCKET	1
+#define DIO_PATH_PIPE	2
+
+static inline int dio_path_kind(const char *path)
+{
+	/* by DIO_PATH_* less one; no <string.h> in this header */
+	static const char *const prefix[] = { "socket:[", "pipe:[" };
+
+	for (int k = 0; k < 2; k++) {
+		const char *p = path, *q = prefix[k];
+
+		while (*q && *p == *q) {
+			p++;
+			q++;
+		}
+		if (!*q)
+			return k + 1;
+	}
+	return DIO_PATH_NAMED;
+}
+
 /* dio_escape() flags */
 #define DIO_ESC_QUOTE	0x1	/* the text goes inside "...": '"' is escaped too */
 #define DIO_ESC_BIN	0x2	/* all n bytes: a NUL is written as \0, not the end */

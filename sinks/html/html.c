@@ -19,10 +19,13 @@
 #include "sinks/html/html-page.h"
 #include "sinks/html/timeline.h"
 
-enum { O_FILE };
+enum { O_FILE, O_FILES_BY };
 
 static const struct dio_option options[] = {
 	[O_FILE] = { "file", DIO_OPT_STRING, NULL, "HTML report to write when the session ends" },
+	[O_FILES_BY] = { "files_by", DIO_OPT_STRING, "path",
+			 "\"path\": a file row per path, sockets and pipes a row each; "
+			 "\"tag\": a row per file" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -93,6 +96,7 @@ struct html {
 	struct tstat tother;		/* the threads summed into one row */
 	uint64_t ntother;		/* rows summed into it */
 	struct timeline tl;
+	int by_tag;			/* files_by=tag: a file row per file, as the table keeps them */
 };
 
 static void html_destroy(void *state)
@@ -335,10 +339,17 @@ static int html_init(const struct dio_host *host, struct dio_ctx *ctx,
 		     const struct dio_optval *o, void **state)
 {
 	struct html *h = calloc(1, sizeof(*h));
+	const char *by = o[O_FILES_BY].s;
 	int err;
 
 	if (!h)
 		return -ENOMEM;
+	if (by && strcmp(by, "path") && strcmp(by, "tag")) {
+		host->log(ctx, "files_by: '%s' is not path or tag", by);
+		html_destroy(h);
+		return -EINVAL;
+	}
+	h->by_tag = by && !strcmp(by, "tag");
 	if (!DIO_HOST_HAS(host, syscall_info) || !DIO_HOST_HAS(host, stats_sized)) {
 		host->log(ctx, "this dio is older than the html sink: it lacks syscall_info");
 		html_destroy(h);
@@ -561,40 +572,156 @@ static void json_findings(struct html *h, struct rbuf *b)
 	rbuf_str(b, "]");
 }
 
+/*
+ * What a file row stands for. dio names a socket or a pipe by its inode
+ * (socket:[N], pipe:[N]): a name of its own each, that would give a
+ * server's hundred connections a hundred rows.
+ */
+enum {
+	ROW_PATH = DIO_PATH_NAMED, ROW_SOCKETS = DIO_PATH_SOCKET, ROW_PIPES = DIO_PATH_PIPE,
+	ROW_TAG,		/* a file whose path is not known */
+};
+
+static const char *const row_kinds[] = { NULL, "sockets", "pipes", NULL };
+
+/* a file row: one file, or the files that had one path (or were sockets, or pipes) */
+struct frow {
+	struct fstat sum;	/* tag, pid and ftype: its costliest file's */
+	const char *path;	/* the host's, valid until finish returns; NULL: ROW_TAG */
+	uint64_t files;
+	int kind;
+};
+
+static int frow_by_cost(const void *a, const void *b)
+{
+	const struct fstat *x = &((const struct frow *)a)->sum, *y = &((const struct frow *)b)->sum;
+
+	return by_cost(&x, &y);
+}
+
+/* the rows of one path (or kind) together, the costliest first; a tag row alone */
+static int frow_by_key(const void *a, const void *b)
+{
+	const struct frow *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->kind == ROW_PATH && strcmp(x->path, y->path))
+		return strcmp(x->path, y->path);
+	return frow_by_cost(a, b);
+}
+
+static void add_fstat(struct fstat *sum, const struct fstat *f)
+{
+	sum->calls += f->calls;
+	sum->errors += f->errors;
+	sum->rbytes += f->rbytes;
+	sum->wbytes += f->wbytes;
+	sum->ns += f->ns;
+}
+
+/*
+ * The page's file rows, most costly first: one per path, one for the
+ * sockets and one for the pipes (one per file with files_by=tag), a file
+ * whose path is not known alone; past FILES_SHOWN rows, the rest are added
+ * into h->other. Made from the bounded table of files when the session is
+ * over, when each file's last path is known. Sets *n; NULL without memory.
+ */
+static struct frow *file_rows(struct html *h, size_t *n)
+{
+	struct frow *v = calloc(h->files.n ? h->files.n : 1, sizeof(*v));
+	const struct fstat *t = h->files.v;
+	size_t k = 0, w = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < h->files.cap; i++) {
+		if (!t[i].used)
+			continue;
+		v[k].sum = t[i];
+		v[k].path = h->r.host->tag_path(h->r.ctx, &t[i].tag);
+		v[k].files = 1;
+		if (!v[k].path)
+			v[k].kind = ROW_TAG;
+		else
+			v[k].kind = h->by_tag ? ROW_PATH : dio_path_kind(v[k].path);
+		k++;
+	}
+	if (!h->by_tag) {
+		qsort(v, k, sizeof(*v), frow_by_key);
+		for (size_t i = 0; i < k; i++) {
+			struct frow *last = w ? &v[w - 1] : NULL;
+
+			if (last && last->kind == v[i].kind && last->kind != ROW_TAG &&
+			    (last->kind != ROW_PATH || !strcmp(last->path, v[i].path))) {
+				add_fstat(&last->sum, &v[i].sum);
+				last->files++;
+			} else {
+				v[w++] = v[i];
+			}
+		}
+		k = w;
+	}
+	qsort(v, k, sizeof(*v), frow_by_cost);
+	for (size_t i = FILES_SHOWN; i < k; i++) {
+		add_fstat(&h->other, &v[i].sum);
+		h->nother += v[i].files;
+	}
+	*n = k < FILES_SHOWN ? k : FILES_SHOWN;
+	return v;
+}
+
+static void json_file(struct html *h, struct rbuf *b, const struct frow *r, int first)
+{
+	const struct dio_host *host = h->r.host;
+	char tag[DIO_FILE_TAG_LEN];
+
+	dio_file_tag_format(&r->sum.tag, tag, sizeof(tag));
+	rbuf_str(b, first ? "{\"path\":" : ",{\"path\":");
+	page_str(b, r->kind == ROW_PATH ? r->path : NULL);
+	rbuf_str(b, ",\"kind\":");
+	page_str(b, row_kinds[r->kind]);
+	rbuf_fmt(b, ",\"files\":%" PRIu64 ",\"tag\":", r->files);
+	/* a row of many files has no one tag */
+	page_str(b, r->files == 1 ? tag : NULL);
+	rbuf_str(b, ",\"type\":");
+	page_str(b, DIO_HOST_HAS(host, name_of) ?
+		 host->name_of(h->r.ctx, DIO_NAME_FTYPE, r->sum.ftype) : NULL);
+	rbuf_fmt(b, ",\"pid\":%u,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
+		 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "}",
+		 r->sum.pid, r->sum.calls, r->sum.errors, r->sum.rbytes, r->sum.wbytes, r->sum.ns);
+}
+
 static void json_files(struct html *h, struct rbuf *b)
 {
+	size_t n = 0;
+	struct frow *rows = file_rows(h, &n);
 	const struct fstat *v;
-	const struct dio_host *host = h->r.host;
 	int first = 1;
 
-	/* without memory to sort, every row is written: a larger page, nothing lost */
-	keep_costly(h, FILES_SHOWN);
-	v = h->files.v;
 	rbuf_fmt(b, "\"files_other\":{\"files\":%" PRIu64 ",\"calls\":%" PRIu64
 		 ",\"errors\":%" PRIu64 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64
 		 ",\"ns\":%" PRIu64 "},", h->nother, h->other.calls, h->other.errors,
 		 h->other.rbytes, h->other.wbytes, h->other.ns);
 	rbuf_str(b, "\"files\":[");
+	for (size_t i = 0; rows && i < n; i++)
+		json_file(h, b, &rows[i], !i);
+	free(rows);
+	if (rows) {
+		rbuf_str(b, "]");
+		return;
+	}
+	/* without memory to group, a row per file: a larger page, nothing lost */
+	v = h->files.v;
 	for (size_t i = 0; i < h->files.cap; i++) {
-		const struct fstat *f = &v[i];
-		const char *path;
-		char tag[DIO_FILE_TAG_LEN];
+		struct frow r = { .sum = v[i], .files = 1 };
 
-		if (!f->used)
+		if (!v[i].used)
 			continue;
-		path = host->tag_path(h->r.ctx, &f->tag);
-		dio_file_tag_format(&f->tag, tag, sizeof(tag));
-		rbuf_str(b, first ? "{\"path\":" : ",{\"path\":");
+		r.path = h->r.host->tag_path(h->r.ctx, &v[i].tag);
+		r.kind = r.path ? ROW_PATH : ROW_TAG;
+		json_file(h, b, &r, first);
 		first = 0;
-		page_str(b, path);
-		rbuf_str(b, ",\"tag\":");
-		page_str(b, tag);
-		rbuf_str(b, ",\"type\":");
-		page_str(b, DIO_HOST_HAS(host, name_of) ?
-			 host->name_of(h->r.ctx, DIO_NAME_FTYPE, f->ftype) : NULL);
-		rbuf_fmt(b, ",\"pid\":%u,\"calls\":%" PRIu64 ",\"errors\":%" PRIu64
-			 ",\"read\":%" PRIu64 ",\"written\":%" PRIu64 ",\"ns\":%" PRIu64 "}",
-			 f->pid, f->calls, f->errors, f->rbytes, f->wbytes, f->ns);
 	}
 	rbuf_str(b, "]");
 }

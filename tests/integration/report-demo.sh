@@ -8,6 +8,9 @@
 # selects its time span and its file; its screenshot is not blank. A flood of
 # 2 million calls gives a page under 10 MB that loads without errors too, whose
 # buckets grew to hold its span and whose timeline zooms with the wheel.
+# A journal created and deleted 40 times and 100 sockets are a row each in
+# the page and in the summary, "... (40 files)" and "sockets (100)"; the
+# page's files table shows 25 rows, and the others on a click.
 # --report on dio trace writes the same page at the end of a live session.
 . "$top_srcdir/tests/integration/lib.sh"
 need_root_bpf
@@ -73,6 +76,59 @@ $PY "$BROWSER" check "$TMP/demo.html" --viewport 1300x1500 \
 rc=$?
 [ "$rc" -eq 77 ] && { cat "$TMP/b.out"; echo "SKIP: no chromium (apt-get install chromium)"; exit 77; }
 [ "$rc" -eq 0 ] || { echo "FAIL: the demo's page in Chromium:"; cat "$TMP/b.out"; fail=1; }
+
+# files by path: a journal created and deleted 40 times and 100 sockets are
+# one row each, in the page (its data and its table) and in the summary; with
+# 30 more files the table shows 25 rows and one that shows the others
+cat > "$TMP/kinds.py" << 'PY'
+import os, socket, sys
+d = sys.argv[1]
+for i in range(40):
+    fd = os.open(d + "/journal", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.write(fd, b"x" * 100)
+    os.close(fd)
+    os.unlink(d + "/journal")
+socks = []
+for i in range(50):
+    a, b = socket.socketpair()
+    os.write(a.fileno(), b"ping")
+    os.read(b.fileno(), 4)
+    socks += [a, b]
+for s in socks:
+    s.close()
+for i in range(30):
+    open("%s/f%d" % (d, i), "w").close()
+PY
+mkdir "$TMP/kinds"
+run_dio record -q -o "$TMP/kinds.dio" -- $PY "$TMP/kinds.py" "$TMP/kinds" > /dev/null 2> "$TMP/kinds.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio record of 40 journals and 100 sockets exited $RC:"; cat "$TMP/kinds.err"; fail=1; }
+run_dio report "$TMP/kinds.dio" -o "$TMP/kinds.html" 2> "$TMP/kinds.err"
+[ "$RC" -eq 0 ] || { echo "FAIL: dio report of 40 journals and 100 sockets exited $RC:"; cat "$TMP/kinds.err"; fail=1; }
+$PY - "$TMP/kinds.html" "$TMP/kinds/journal" << 'PY' || fail=1
+import json, re, sys
+page = open(sys.argv[1]).read()
+d = json.loads(re.search(r'<script id="dio-data" type="application/json">(.*?)</script>', page, re.S).group(1))
+bad = []
+journal = [(f["files"], f["calls"], f["written"]) for f in d["files"] if f["path"] == sys.argv[2]]
+if journal != [(40, 120, 4000)]: bad.append(f"journal rows (files, calls, written): {journal}, want [(40, 120, 4000)]")
+socks = [(f["files"], f["calls"], f["read"], f["written"], f["type"]) for f in d["files"] if f["kind"] == "sockets"]
+if socks != [(100, 200, 200, 200, "sock")]: bad.append(f"sockets rows (files, calls, read, written, type): {socks}")
+if any(f["path"].startswith("socket:[") for f in d["files"]): bad.append("a socket has a row of its own")
+for b in bad: print("FAIL: the page of 40 journals and 100 sockets: " + b)
+sys.exit(1 if bad else 0)
+PY
+$PY "$BROWSER" check "$TMP/kinds.html" --expect-js "document.body.dataset.ready=1" \
+	--expect-js "document.querySelectorAll('#files tbody tr:not(.more)').length=25" \
+	--expect-js "document.querySelector('#files tr.more').textContent === '\u2026 and ' + (D.files.length + (D.files_other.files ? 1 : 0) - 25) + ' more paths (show all)'=true" \
+	--click "#files tr.more" \
+	--expect-js "document.querySelectorAll('#files tbody tr').length === D.files.length + (D.files_other.files ? 1 : 0)=true" \
+	--expect-js "document.querySelector('#files tr[data-kind=sockets] td').textContent === 'sockets (100)'=true" \
+	--expect-js "document.querySelector('#files tr[data-path=\"$TMP/kinds/journal\"] td').textContent === '$TMP/kinds/journal (40 files)'=true" \
+	> "$TMP/b3.out" 2>&1 || { echo "FAIL: the page of 40 journals and 100 sockets in Chromium:"; cat "$TMP/b3.out"; fail=1; }
+"$DIO" analyze "$TMP/kinds.dio" --analyzer summary:top=1000 > "$TMP/kinds.sum" 2>&1
+J=$TMP/kinds/journal awk 'NF < 3 { next } $NF == "files)" && $(NF - 2) == ENVIRON["J"] && $(NF - 1) == "(40" { j = $3 }
+	$(NF - 1) == "sockets" && $NF == "(100)" { s = $3 } END { exit !(j == 120 && s == 200) }' "$TMP/kinds.sum" ||
+	{ echo "FAIL: the summary of 40 journals and 100 sockets:"; cat "$TMP/kinds.sum"; fail=1; }
 
 # a flood of calls: the page holds figures, not records
 run_dio record -q --no-summary -o "$TMP/big.dio" -- "$top_builddir/bench/callcost" "$TMP/f" 10 100000 \

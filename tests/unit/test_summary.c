@@ -235,13 +235,17 @@ static void each_tag_is_its_own_file(void **st)
 		"100.00    0.000003         3         0            3            0 total\n");
 }
 
-/* an inode number re-used 300 times is 300 files, even where the hash slots collide */
+/*
+ * an inode number re-used 300 times is 300 files, even where the hash slots
+ * collide: rows by tag, as the table keeps them (by path, 299 of them have
+ * one path and make one row)
+ */
 static void generations_never_merge(void **st)
 {
 	struct fixture *fx = *st;
 	char *got;
 
-	opts_reset("top", "0", NULL);
+	opts_reset("top", "0", "files_by", "tag", NULL);
 	start(fx);
 	for (uint32_t g = 0; g < 300; g++) {
 		struct dio_file_tag t = tag_of(1, 5);
@@ -394,6 +398,135 @@ static void many_files_all_counted(void **st)
 		FILE_DASH
 		"100.00    0.007500      7500         0         7500            0 total\n");
 	free(got);
+}
+
+/*
+ * Paths as dio names them for a journal re-created 40 times (dev 8:3,
+ * inodes 1000 to 1039), 100 sockets (sockfs, 0:8) and 3 pipes (pipefs,
+ * 0:13); the other files as the fake host names them.
+ */
+static const char *kinds_tag_path(struct dio_ctx *ctx, const struct dio_file_tag *tag)
+{
+	static char names[200][24];
+
+	if (tag->dev == (8 << 20 | 3) && tag->ino >= 1000 && tag->ino < 1040)
+		return "/var/lib/app/journal";
+	if ((tag->dev == 8 || tag->dev == 13) && tag->ino < 200) {
+		snprintf(names[tag->ino], sizeof(names[0]), "%s:[%llu]",
+			 tag->dev == 8 ? "socket" : "pipe", (unsigned long long)tag->ino);
+		return names[tag->ino];
+	}
+	return fake_tag_path(ctx, tag);
+}
+
+/*
+ * 40 journals of 100 bytes written in 1 us each, 100 sockets of 10 bytes
+ * read in 0.5 us each, 3 pipes, /tmp/b, and two files whose path never came
+ */
+static void feed_kinds(struct fixture *fx, const char *top, const char *by)
+{
+	static struct dio_host kinds_host;
+	struct dio_file_tag t = { .dev = 8 << 20 | 3 };
+	struct dio_ev_syscall e;
+
+	kinds_host = host;
+	kinds_host.tag_path = kinds_tag_path;
+	opts_reset("top", top, "files_by", by, "output", fx->path, NULL);
+	assert_int_equal(dio_analyzer.init(&kinds_host, &fake_ctx, opts, &fx->state), 0);
+	for (uint64_t i = 0; i < 40; i++) {
+		t.ino = 1000 + i;
+		e = sc(NR_WRITE, 100, 1000, &t);
+		feed(fx, &e);
+	}
+	for (uint64_t i = 0; i < 100; i++) {
+		t = (struct dio_file_tag){ .dev = 8, .ino = 100 + i };
+		e = sc(NR_READ, 10, 500, &t);
+		feed(fx, &e);
+	}
+	for (uint64_t i = 0; i < 3; i++) {
+		t = (struct dio_file_tag){ .dev = 13, .ino = 10 + i };
+		e = sc(NR_READ, 1, 100, &t);
+		feed(fx, &e);
+	}
+	t = tag_of(2);
+	e = sc(NR_PREAD64, 5, 2000, &t);
+	feed(fx, &e);
+	t = tag_of(99);
+	e = sc(NR_READ, 1, 300, &t);
+	feed(fx, &e);
+	t = tag_of(98);
+	e = sc(NR_READ, 1, 300, &t);
+	feed(fx, &e);
+}
+
+#define KINDS_CALLS \
+	CALL_HEAD \
+	" 54.79    0.000050           0           0       105         0         1005 read\n" \
+	" 43.06    0.000040           1           1        40         0         4000 write\n" \
+	"  2.15    0.000002           2           2         1         0            5 pread64\n" \
+	CALL_DASH \
+	"100.00    0.000092           0           2       146         0         5010 total\n"
+
+/* one row for the path of 40 files, one for the sockets, one for the pipes */
+static void files_grouped_by_path_sockets_and_pipes(void **st)
+{
+	struct fixture *fx = *st;
+
+	feed_kinds(fx, "10", "path");
+	finish_expect(fx, 0,
+		KINDS_CALLS
+		FILE_HEAD
+		" 53.82    0.000050       100         0         1000            0 sockets (100)\n"
+		" 43.06    0.000040        40         0            0         4000 /var/lib/app/journal (40 files)\n"
+		"  2.15    0.000002         1         0            5            0 /tmp/b\n"
+		"  0.32    0.000000         3         0            3            0 pipes (3)\n"
+		"  0.32    0.000000         1         0            1            0 <tag 8:1|98|5>\n"
+		"  0.32    0.000000         1         0            1            0 <tag 8:1|99|5>\n"
+		FILE_DASH
+		"100.00    0.000092       146         0         1010         4000 total\n");
+}
+
+/* past top, the rest in one row that says how many paths and files it holds */
+static void grouped_rows_past_top_say_paths_and_files(void **st)
+{
+	struct fixture *fx = *st;
+
+	feed_kinds(fx, "2", "path");
+	finish_expect(fx, 0,
+		KINDS_CALLS
+		FILE_HEAD
+		" 53.82    0.000050       100         0         1000            0 sockets (100)\n"
+		" 43.06    0.000040        40         0            0         4000 /var/lib/app/journal (40 files)\n"
+		"  3.12    0.000002         6         0           10            0 (4 more paths, 6 files)\n"
+		FILE_DASH
+		"100.00    0.000092       146         0         1010         4000 total\n");
+}
+
+/* files_by=tag: a row per file, sockets by their own name */
+static void files_by_tag_keeps_a_row_per_file(void **st)
+{
+	struct fixture *fx = *st;
+
+	feed_kinds(fx, "3", "tag");
+	finish_expect(fx, 0,
+		KINDS_CALLS
+		FILE_HEAD
+		"  2.15    0.000002         1         0            5            0 /tmp/b\n"
+		"  1.08    0.000001         1         0            0          100 /var/lib/app/journal\n"
+		"  1.08    0.000001         1         0            0          100 /var/lib/app/journal\n"
+		" 95.69    0.000088       143         0         1005         3800 (143 more files)\n"
+		FILE_DASH
+		"100.00    0.000092       146         0         1010         4000 total\n");
+}
+
+static void files_by_is_path_or_tag(void **st)
+{
+	void *state = NULL;
+
+	opts_reset("files_by", "inode", NULL);
+	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &state), -EINVAL);
+	assert_string_equal(logged, "files_by: 'inode' is not path or tag");
+	assert_null(state);
 }
 
 static void no_finding_when_nothing_was_lost(void **st)
@@ -649,6 +782,10 @@ int main(void)
 		T(top_limits_the_listed_files),
 		T(max_files_caps_the_table),
 		T(many_files_all_counted),
+		T(files_grouped_by_path_sockets_and_pipes),
+		T(grouped_rows_past_top_say_paths_and_files),
+		T(files_by_tag_keeps_a_row_per_file),
+		T(files_by_is_path_or_tag),
 		T(no_finding_when_nothing_was_lost),
 		T(lost_events_give_a_warning_line_and_a_finding),
 		T(every_loss_counter_is_named),
