@@ -416,7 +416,7 @@ static const char *kinds_tag_path(struct dio_ctx *ctx, const struct dio_file_tag
 			 tag->dev == 8 ? "socket" : "pipe", (unsigned long long)tag->ino);
 		return names[tag->ino];
 	}
-	return fake_tag_path(ctx, tag);
+	return fakehost.tag_path(ctx, tag);
 }
 
 /*
@@ -429,34 +429,34 @@ static void feed_kinds(struct fixture *fx, const char *top, const char *by)
 	struct dio_file_tag t = { .dev = 8 << 20 | 3 };
 	struct dio_ev_syscall e;
 
-	kinds_host = host;
+	kinds_host = fakehost;
 	kinds_host.tag_path = kinds_tag_path;
 	opts_reset("top", top, "files_by", by, "output", fx->path, NULL);
 	assert_int_equal(dio_analyzer.init(&kinds_host, &fake_ctx, opts, &fx->state), 0);
 	for (uint64_t i = 0; i < 40; i++) {
 		t.ino = 1000 + i;
-		e = sc(NR_WRITE, 100, 1000, &t);
-		feed(fx, &e);
+		e = sc(NR_write, 100, 1000, &t);
+		feed(fx->state, &e);
 	}
 	for (uint64_t i = 0; i < 100; i++) {
 		t = (struct dio_file_tag){ .dev = 8, .ino = 100 + i };
-		e = sc(NR_READ, 10, 500, &t);
-		feed(fx, &e);
+		e = sc(NR_read, 10, 500, &t);
+		feed(fx->state, &e);
 	}
 	for (uint64_t i = 0; i < 3; i++) {
 		t = (struct dio_file_tag){ .dev = 13, .ino = 10 + i };
-		e = sc(NR_READ, 1, 100, &t);
-		feed(fx, &e);
+		e = sc(NR_read, 1, 100, &t);
+		feed(fx->state, &e);
 	}
-	t = tag_of(2);
-	e = sc(NR_PREAD64, 5, 2000, &t);
-	feed(fx, &e);
-	t = tag_of(99);
-	e = sc(NR_READ, 1, 300, &t);
-	feed(fx, &e);
-	t = tag_of(98);
-	e = sc(NR_READ, 1, 300, &t);
-	feed(fx, &e);
+	t = tag_of(2, 5);
+	e = sc(NR_pread64, 5, 2000, &t);
+	feed(fx->state, &e);
+	t = tag_of(99, 5);
+	e = sc(NR_read, 1, 300, &t);
+	feed(fx->state, &e);
+	t = tag_of(98, 5);
+	e = sc(NR_read, 1, 300, &t);
+	feed(fx->state, &e);
 }
 
 #define KINDS_CALLS \
@@ -524,7 +524,7 @@ static void files_by_is_path_or_tag(void **st)
 	void *state = NULL;
 
 	opts_reset("files_by", "inode", NULL);
-	assert_int_equal(dio_analyzer.init(&host, &fake_ctx, opts, &state), -EINVAL);
+	assert_int_equal(dio_analyzer.init(&fakehost, &fake_ctx, opts, &state), -EINVAL);
 	assert_string_equal(logged, "files_by: 'inode' is not path or tag");
 	assert_null(state);
 }
