@@ -40,6 +40,8 @@ struct verdict {
 		uint8_t changed;	/* emitted again since */
 		uint8_t decided;	/* --max-findings has ruled on it */
 		uint8_t capped;		/* and left it out */
+		uint32_t sev;		/* the figures the live sinks have */
+		uint64_t count, cost;
 	} *sent;
 	size_t nsent;
 	uint64_t pass;		/* rounds of judgement so far */
@@ -382,6 +384,20 @@ static int capped(struct verdict *v, struct sent *st, const struct dio_finding *
 	return st->capped;
 }
 
+/*
+ * Whether the live sinks lack f as it stands (a tick that judges the same
+ * again is no news), and from now on they have it.
+ */
+static int news(struct sent *st, const struct dio_finding *f)
+{
+	if (st->sent && st->count == f->count && st->cost == f->cost_ns && st->sev == f->severity)
+		return 0;
+	st->count = f->count;
+	st->cost = f->cost_ns;
+	st->sev = f->severity;
+	return 1;
+}
+
 /* the held findings judged since the last round to the live sinks: new ones, or updates */
 int verdict__send(struct verdict *v)
 {
@@ -398,7 +414,7 @@ int verdict__send(struct verdict *v)
 		st->changed = 0;
 		f = *held__get(v->held, i);
 		classify(v, &f, uri, sizeof(uri), 0);
-		if (capped(v, st, &f))
+		if (capped(v, st, &f) || !news(st, &f))
 			continue;
 		f.update = st->sent;
 		st->sent = 1;
@@ -426,7 +442,7 @@ static int deliver_held(void *ud, struct dio_finding *f)
 	}
 	to_finding_sinks(v, f, TO_END);
 	/* the live sinks have it as it stands: nothing new to say */
-	if (!st->changed)
+	if (!st->changed || !news(st, f))
 		return 0;
 	f->update = 1;
 	to_finding_sinks(v, f, TO_LIVE);

@@ -18,6 +18,9 @@
  * in all its processes, are one finding at the end of the trace, with the
  * time the failing calls took and its share of the program's time in system
  * calls; under min_share it is left out, unless data was likely lost.
+ * With --report-every, the same judgement runs on the windows closed so far
+ * (tick): a program reported then is reported again at the end, with its
+ * final figures, whatever its share by then.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -293,6 +296,11 @@ struct pref {
 	const char *name;
 };
 
+/* a window this much older than a tick's now may still get a call that ran long: left open */
+#define TICK_LATE_NS	1000000000ULL
+/* programs a tick reported, remembered to report them at the end too; past that, the end judges */
+#define TICKED_MAX	64
+
 struct errs {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
@@ -310,6 +318,10 @@ struct errs {
 	uint32_t answer_of[DIO_NR_MAX];	/* bit i: answers[i] names the call */
 	uint8_t role[DIO_NR_MAX];
 	struct psum scratch;	/* the program being reported */
+	/* ticks: the programs reported (name keys), allocated at the first */
+	char (*ticked)[DIO_COMM_LEN];
+	size_t nticked;
+	int in_tick, ending;
 };
 
 /* fds table values */
@@ -578,6 +590,18 @@ static size_t who_text(const struct psum *p, char *buf, size_t len)
 	return at;
 }
 
+/* whether a tick reported program name */
+static int ticked(const struct errs *s, const char *name)
+{
+	char key[DIO_COMM_LEN];
+
+	name_key(key, name);
+	for (size_t i = 0; i < s->nticked; i++)
+		if (!memcmp(s->ticked[i], key, sizeof(key)))
+			return 1;
+	return 0;
+}
+
 /* report p unless it is under the floors; 0 or -errno */
 static int report(struct errs *s, const struct psum *p)
 {
@@ -593,8 +617,14 @@ static int report(struct errs *s, const struct psum *p)
 	if (sys < p->cost_ns)
 		sys = p->cost_ns;
 	frac = sys ? (double)p->cost_ns / (double)sys : 1;
-	if (p->sev < DIO_SEV_ERROR && frac < s->min_share)
+	if (p->sev < DIO_SEV_ERROR && frac < s->min_share && !(s->ending && ticked(s, p->name)))
 		return 0;
+	/* a program a tick reports must be reported at the end: remembered, or left to the end */
+	if (s->in_tick && !ticked(s, p->name)) {
+		if (s->nticked == TICKED_MAX)
+			return 0;
+		name_key(s->ticked[s->nticked++], p->name);
+	}
 	share_text(frac, share, sizeof(share));
 	title_of(s, p, share, title, sizeof(title));
 	at = who_text(p, msg, sizeof(msg));
@@ -928,6 +958,7 @@ static void errs_destroy(void *state)
 	expool_free(&s->pool);
 	free(s->refs);
 	free(s->prefs);
+	free(s->ticked);
 	free(s);
 }
 
@@ -1292,6 +1323,7 @@ static int errs_event(void *state, const struct dio_ev_hdr *ev)
 struct collect {
 	struct errs *s;
 	size_t n;
+	uint64_t until;		/* windows that began before until - window_ns are over */
 };
 
 static void collect(void *key, void *val, void *ud)
@@ -1299,7 +1331,9 @@ static void collect(void *key, void *val, void *ud)
 	struct collect *c = ud;
 	struct group *g = val;
 
-	window_close(c->s, g);
+	/* a window still open at a tick may yet grow: the next failure would close the others */
+	if (g->win_count && g->win_start + c->s->window_ns <= c->until)
+		window_close(c->s, g);
 	if (g->bursts && c->n < c->s->nrefs_max)
 		c->s->refs[c->n++] = (struct ref){ key, g, way_key(key) };
 }
@@ -1413,10 +1447,10 @@ static void sum_refs(struct errs *s, struct psum *p, struct ref *r, size_t n)
 	}
 }
 
-static int errs_finish(void *state)
+/* the programs with bursts in the windows over by until, reported */
+static void judge(struct errs *s, uint64_t until)
 {
-	struct errs *s = state;
-	struct collect c = { s, 0 };
+	struct collect c = { s, 0, until };
 	struct summaries sum = { s, 0, 0 };
 
 	table_each(&s->procs, flush_proc, s);
@@ -1452,6 +1486,33 @@ static int errs_finish(void *state)
 		sum_refs(s, &s->scratch, s->refs + r->ref0, r->nrefs);
 		report(s, &s->scratch);
 	}
+}
+
+/*
+ * --report-every: the bursts of the windows over by now. A window stays
+ * open TICK_LATE_NS longer, for the calls that began in it and are still
+ * running (their records come when they return).
+ */
+static int errs_tick(void *state, uint64_t now_ns)
+{
+	struct errs *s = state;
+
+	if (s->err || now_ns < TICK_LATE_NS)
+		return s->err;
+	if (!s->ticked && !(s->ticked = calloc(TICKED_MAX, sizeof(*s->ticked))))
+		return -ENOMEM;
+	s->in_tick = 1;
+	judge(s, now_ns - TICK_LATE_NS);
+	s->in_tick = 0;
+	return s->err;
+}
+
+static int errs_finish(void *state)
+{
+	struct errs *s = state;
+
+	s->ending = 1;
+	judge(s, UINT64_MAX);
 	if (!s->err) {
 		const struct table_use u[] = {
 			/* a group pushed out is kept in its program's tally: only that one counts */
@@ -1479,4 +1540,5 @@ const struct dio_analyzer dio_analyzer = {
 	.finish = errs_finish,
 	.destroy = errs_destroy,
 	.rules = rules,
+	.tick = errs_tick,
 };

@@ -116,8 +116,12 @@ static void judged_during_the_run_goes_to_live_sinks_at_once_then_as_updates(voi
 	assert_int_equal(x.live.f[0].count, 5);
 	assert_int_equal(x.live.f[0].update, 0);
 	assert_int_equal(x.end.n, 0);
-	/* a round in which it was not emitted again sends nothing */
+	/* a round in which it was not emitted again, or judged the same, sends nothing */
 	verdict__begin(x.v);
+	assert_int_equal(verdict__send(x.v), 0);
+	assert_int_equal(x.live.n, 1);
+	verdict__begin(x.v);
+	emit(&x, "an.burst", "/a", 5);
 	assert_int_equal(verdict__send(x.v), 0);
 	assert_int_equal(x.live.n, 1);
 	verdict__begin(x.v);
