@@ -301,6 +301,18 @@ struct pref {
 /* programs a tick reported, remembered to report them at the end too; past that, the end judges */
 #define TICKED_MAX	64
 
+/*
+ * A program a tick reported, and what its finding was named by then (the
+ * fingerprint is made of them): its later reports keep them, so that they
+ * are updates of that finding, whichever way is the worst by then.
+ */
+struct ticked {
+	char name[DIO_COMM_LEN];
+	char comm[DIO_COMM_LEN];
+	char path[WHAT_KEEP];
+	uint32_t has_path;
+};
+
 struct errs {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
@@ -319,7 +331,7 @@ struct errs {
 	uint8_t role[DIO_NR_MAX];
 	struct psum scratch;	/* the program being reported */
 	/* ticks: the programs reported (name keys), allocated at the first */
-	char (*ticked)[DIO_COMM_LEN];
+	struct ticked *ticked;
 	size_t nticked;
 	int in_tick, ending;
 };
@@ -590,16 +602,16 @@ static size_t who_text(const struct psum *p, char *buf, size_t len)
 	return at;
 }
 
-/* whether a tick reported program name */
-static int ticked(const struct errs *s, const char *name)
+/* what a tick reported of program name, or NULL */
+static const struct ticked *ticked(const struct errs *s, const char *name)
 {
 	char key[DIO_COMM_LEN];
 
 	name_key(key, name);
 	for (size_t i = 0; i < s->nticked; i++)
-		if (!memcmp(s->ticked[i], key, sizeof(key)))
-			return 1;
-	return 0;
+		if (!memcmp(s->ticked[i].name, key, sizeof(key)))
+			return &s->ticked[i];
+	return NULL;
 }
 
 /* report p unless it is under the floors; 0 or -errno */
@@ -610,6 +622,7 @@ static int report(struct errs *s, const struct psum *p)
 	char title[1024], msg[4096], e1[16], share[16], span[32], sysspan[32];
 	uint64_t sys = prog_time(s, p->name);
 	double frac;
+	const struct ticked *tk;
 	size_t at;
 	int err;
 
@@ -620,10 +633,18 @@ static int report(struct errs *s, const struct psum *p)
 	if (p->sev < DIO_SEV_ERROR && frac < s->min_share && !(s->ending && ticked(s, p->name)))
 		return 0;
 	/* a program a tick reports must be reported at the end: remembered, or left to the end */
-	if (s->in_tick && !ticked(s, p->name)) {
+	tk = ticked(s, p->name);
+	if (s->in_tick && !tk) {
+		struct ticked *n = &s->ticked[s->nticked];
+
 		if (s->nticked == TICKED_MAX)
 			return 0;
-		name_key(s->ticked[s->nticked++], p->name);
+		name_key(n->name, p->name);
+		memcpy(n->comm, p->comm, sizeof(n->comm));
+		memcpy(n->path, p->path, sizeof(n->path));
+		n->has_path = p->path[0] != 0;
+		tk = n;
+		s->nticked++;
 	}
 	share_text(frac, share, sizeof(share));
 	title_of(s, p, share, title, sizeof(title));
@@ -678,8 +699,8 @@ static int report(struct errs *s, const struct psum *p)
 	fd.message = msg;
 	fd.pid = p->pid;
 	fd.tid = p->tid;
-	fd.comm = p->comm;
-	fd.path = p->path[0] ? p->path : NULL;
+	fd.comm = tk ? tk->comm : p->comm;
+	fd.path = tk ? (tk->has_path ? tk->path : NULL) : p->path[0] ? p->path : NULL;
 	fd.tag = p->tag;
 	fd.has_tag = p->has_tag;
 	fd.ts_first = p->ts_first;

@@ -1044,6 +1044,32 @@ static void test_what_a_tick_reported_the_end_reports(void **state)
 	assert_int_equal(nfound, 0);
 }
 
+/* the worst way changes after a tick: the end's report keeps the file the tick named */
+static void test_a_ticked_finding_keeps_its_name(void **state)
+{
+	(void)state;
+	opts_reset(NULL);
+	st = start();
+	storm(T0, PID, "/a", 100, MS);
+	assert_int_equal(dio_analyzer.tick(st, T0 + 3000 * MS), 0);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].path, "/a");
+	storm(T0 + 4000 * MS, PID, "/b", 300, US);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 400);
+	assert_string_equal(found[1].path, "/a");
+	assert_string_equal(found[1].comm, found[0].comm);
+	assert_non_null(strstr(found[1].title, "on 2 paths, most on \"/b\""));
+	/* without the tick, the end names the worst */
+	st = start();
+	storm(T0, PID, "/a", 100, MS);
+	storm(T0 + 4000 * MS, PID, "/b", 300, US);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].path, "/b");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1072,6 +1098,7 @@ int main(void)
 		cmocka_unit_test(test_bad_options_are_refused),
 		cmocka_unit_test(test_a_tick_reports_the_windows_over),
 		cmocka_unit_test(test_what_a_tick_reported_the_end_reports),
+		cmocka_unit_test(test_a_ticked_finding_keeps_its_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
