@@ -89,6 +89,17 @@ if (len(res) != 1 or res[0]["properties"]["count"] != 800 or
 sys.exit(bad)
 PY
 
+# the update lines are what docs/json-schema.json says (Debian's python3 has jsonschema)
+/usr/bin/python3 - "$top_srcdir/docs/json-schema.json" "$TMP/live.json" << 'PY' || fail=1
+import json, sys
+import jsonschema
+
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+for o in map(json.loads, open(sys.argv[2])):
+    if o["type"] == "finding" and not v.is_valid(o):
+        sys.exit("FAIL: not as docs/json-schema.json says: " + json.dumps(o)[:300])
+PY
+
 # without --report-every, nothing comes before the end: the finding once, with 800
 rm -f "$TMP/d/seen"
 run_dio trace --no-summary --analyzer errors --sink console:events=false -o "$TMP/con2" \
