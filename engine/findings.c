@@ -564,6 +564,7 @@ int baseline__next_absent(struct baseline *b, size_t *i, struct dio_finding *f)
 struct held_one {
 	struct dio_finding f;	/* strings owned: copies */
 	uint64_t merged;	/* results of the run it stands for */
+	uint64_t pass;		/* the round of judgement that stated it whole; 0: none */
 };
 
 /* grown as findings come, up to max: a session holds a few findings, or none */
@@ -649,6 +650,7 @@ static int held_copy(struct held_one *o, const struct dio_finding *f)
 	o->f = *f;
 	o->f.size = sizeof(o->f);
 	o->merged = 1;
+	o->pass = 0;
 	for (int i = 0; (p = held_str(&o->f, i)); i++)
 		if (*p && !(*p = strdup(*p))) {
 			for (int k = i + 1; (p = held_str(&o->f, k)); k++)
@@ -664,7 +666,7 @@ static int held_merge(struct held_one *o, const struct dio_finding *f)
 {
 	struct held_one in;
 	uint64_t count = o->f.count + f->count, cost = o->f.cost_ns + f->cost_ns;
-	uint64_t first = o->f.ts_first, last = o->f.ts_last, merged = o->merged + 1;
+	uint64_t first = o->f.ts_first, last = o->f.ts_last, merged = o->merged + 1, pass = o->pass;
 	uint32_t procs = (o->f.processes ? o->f.processes : 1) + (f->processes ? f->processes : 1);
 	uint64_t ffirst = f->ts_first ? f->ts_first : f->ts_last;
 
@@ -675,6 +677,7 @@ static int held_merge(struct held_one *o, const struct dio_finding *f)
 		*o = in;
 	}
 	o->merged = merged;
+	o->pass = pass;
 	o->f.count = count;
 	o->f.cost_ns = cost;
 	o->f.processes = procs;
@@ -685,23 +688,51 @@ static int held_merge(struct held_one *o, const struct dio_finding *f)
 	return 0;
 }
 
-int held__add(struct held *h, const struct dio_finding *f)
+/* a round of judgement states the finding whole: what an earlier one said is replaced */
+static int held_replace(struct held_one *o, const struct dio_finding *f)
+{
+	struct held_one in;
+
+	if (held_copy(&in, f))
+		return -ENOMEM;
+	held_one_free(o);
+	*o = in;
+	return 0;
+}
+
+int held__add(struct held *h, const struct dio_finding *f, uint64_t pass)
 {
 	size_t i;
+	int e;
 
 	if (h->n == h->cap && h->n < h->max && held_grow(h))
 		return -ENOMEM;
 	i = h->cap ? (size_t)fnv1a(FNV_START, f->fingerprint) & h->mask : 0;
 	while (h->cap && h->slot[i] && strcmp(h->v[h->slot[i] - 1].f.fingerprint, f->fingerprint))
 		i = (i + 1) & h->mask;
-	if (h->cap && h->slot[i])
-		return held_merge(&h->v[h->slot[i] - 1], f);
+	if (h->cap && h->slot[i]) {
+		struct held_one *o = &h->v[h->slot[i] - 1];
+
+		if (pass && o->pass && o->pass != pass)
+			e = held_replace(o, f);
+		else
+			e = held_merge(o, f);
+		if (!e && pass)
+			o->pass = pass;
+		return e ? e : (int)(h->slot[i] - 1);
+	}
 	if (h->n == h->max)
 		return -ENOSPC;
 	if (held_copy(&h->v[h->n], f))
 		return -ENOMEM;
+	h->v[h->n].pass = pass;
 	h->slot[i] = ++h->n;
-	return 0;
+	return (int)(h->n - 1);
+}
+
+struct dio_finding *held__get(struct held *h, size_t i)
+{
+	return i < h->n ? &h->v[i].f : NULL;
 }
 
 int held__each(struct held *h, int (*cb)(void *ud, struct dio_finding *f), void *ud)

@@ -91,11 +91,22 @@ struct held;
 struct held *held__new(size_t max);
 /*
  * Copy f (fingerprint set) in, or into the held finding with its
- * fingerprint: 0; -ENOSPC when max fingerprints are held already (deliver f
- * now), -ENOMEM.
+ * fingerprint. pass: 0 for a result added to the others (an analyzer's
+ * record or finish); else the number of the round of judgement (an
+ * analyzer's tick, or the finish after ticks) that stated f whole: f
+ * replaces a finding an earlier round stated, and adds to one of the same
+ * round. Returns the finding's index (the order its fingerprint first
+ * came), -ENOSPC when max fingerprints are held already (deliver f now),
+ * -ENOMEM.
  */
-int held__add(struct held *h, const struct dio_finding *f);
-/* Each held finding, in the order the first of each came: cb's return, if not 0, stops. */
+int held__add(struct held *h, const struct dio_finding *f, uint64_t pass);
+/* The held finding of index i (from held__add), as it stands: no note on what it merged. */
+struct dio_finding *held__get(struct held *h, size_t i);
+/*
+ * Each held finding, in the order the first of each came, its message
+ * saying how many results it merged: cb's return, if not 0, stops. Once:
+ * the note is added to the findings.
+ */
 int held__each(struct held *h, int (*cb)(void *ud, struct dio_finding *f), void *ud);
 void held__free(struct held *h);
 

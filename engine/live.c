@@ -162,19 +162,30 @@ void live__close(struct live *l)
 	l->probe = NULL;
 }
 
-/* dio trace's: the session, and when the in-flight tables were last swept */
+/* dio trace's: the session, and when the in-flight tables were last swept and findings sent */
 struct tracing {
 	struct session *s;
-	uint64_t last_sweep;
+	uint64_t last_sweep, last_report;
 };
 
 static int trace_tick(struct live *l)
 {
 	struct tracing *tr = l->ud;
+	double every = session__options(tr->s)->report_every;
 	int e = session__tick(tr->s);
 
 	if (e)
 		return e;
+	/* --report-every: between records, as an analyzer's calls must be */
+	if (every > 0 && now_ms() - tr->last_report >= (uint64_t)(every * 1000)) {
+		struct timespec ts;
+
+		tr->last_report = now_ms();
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		e = session__report(tr->s, (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+		if (e)
+			return e;
+	}
 	/*
 	 * The in-flight tables fail when full instead of evicting: what
 	 * nobody removes (a process's mappings at its exit, requests its
@@ -209,7 +220,7 @@ int live__trace(struct session *s)
 		live__close(&l);
 		return code;
 	}
-	tr.last_sweep = now_ms();
+	tr.last_sweep = tr.last_report = now_ms();
 	if (live__run(&l) == LIVE_FAILED) {
 		if (l.error && !session__failed(s))
 			die_msg("reading the ring buffer failed: %s", strerror(-l.error));

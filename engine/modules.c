@@ -227,6 +227,25 @@ int modules__finish_analyzers(struct modules *m)
 	return ret;
 }
 
+int modules__tick_analyzers(struct modules *m, uint64_t now_ns)
+{
+	int ret = 0;
+
+	for (int i = 0; i < m->n; i++) {
+		struct plugin *p = &m->plugins[i];
+		int e;
+
+		if (!p->an || !p->inited || !PLUGIN_HAS(p->an, tick) || !p->an->tick)
+			continue;
+		e = p->an->tick(p->state, now_ns);
+		if (e < 0) {
+			warn_msg("analyzer %s failed to judge: %s", p->name, strerror(-e));
+			ret = e;
+		}
+	}
+	return ret;
+}
+
 int modules__finish_sinks(struct modules *m)
 {
 	int ret = 0;

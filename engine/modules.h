@@ -48,6 +48,8 @@ int modules__flush(struct modules *m);
 /* The end: every started analyzer's finish, or every sink's; 0 or the last -errno (said). */
 int modules__finish_analyzers(struct modules *m);
 int modules__finish_sinks(struct modules *m);
+/* Every started analyzer's tick (those that have one); 0 or the last -errno (said). */
+int modules__tick_analyzers(struct modules *m, uint64_t now_ns);
 /* Analyzers first: their destroy may still report through sinks. NULL-safe. */
 void modules__free(struct modules *m);
 

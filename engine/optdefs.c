@@ -454,6 +454,15 @@ const struct opt_def opt_defs[] = {
 	  .cmds = TRACING | CMD_REPLAY, .arg = "N",
 	  .help = "report at most N findings of each code (default 10,\n"
 		  "0: all); one more says how many were left out" },
+	/*
+	 * Off unless asked: a trace of a command reads as it did, findings
+	 * after the calls; an always-on trace asks for it (in /etc/dio).
+	 */
+	{ .name = "report-every", .key = "report_every", .kind = OPT_SECONDS,
+	  FIELD(report_every), .cmds = TRACING, .arg = "SECONDS",
+	  .help = "send findings while tracing: judge every\n"
+		  "SECONDS, each finding once, then its updates\n"
+		  "(default: all at exit)" },
 	{ .name = "fail-on", .key = "fail_on", .kind = OPT_CUSTOM, .set = set_fail_on,
 	  .cmds = TRACING | CMD_REPLAY | CMD_DIFF, .arg = "info|warning|error[,NAME...]",
 	  .help = "exit 3 when a finding this severe\n"

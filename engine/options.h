@@ -115,6 +115,7 @@ struct options {
 	struct plugin_group groups[2 * OPT_MAX_PLUGINS];
 	int no_summary;			/* --no-summary */
 	uint32_t flush_ms;		/* dio record --flush-ms: records older than this reach the file, default 1000 */
+	double report_every;		/* --report-every SECONDS: findings while tracing; 0: at the end */
 	uint32_t max_findings;		/* --max-findings: reported per finding code, 0: all; default 10 */
 	int fail_on;			/* --fail-on: DIO_SEV_* that makes the exit status
 					 * DIO_EXIT_FINDINGS; -1 (default): none */

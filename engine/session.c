@@ -175,6 +175,18 @@ int session__tick(struct session *s)
 	return dispatch__tick(s->d);
 }
 
+int session__report(struct session *s, uint64_t now_ns)
+{
+	int e;
+
+	verdict__begin(s->v);
+	e = modules__tick_analyzers(s->m, now_ns);
+	if (verdict__send(s->v) < 0 || e < 0)
+		dispatch__fail(s->d);
+	flush_sinks(s);
+	return e;
+}
+
 int session__sweep(struct session *s, int end)
 {
 	return dispatch__sweep(s->d, end);
@@ -213,6 +225,8 @@ static int finish_analyzers(struct session *s)
 	/* the events so far before any table an analyzer writes (-o FILE holds both) */
 	flush_sinks(s);
 	ret = dispatch__end(s->d);
+	/* what finish says replaces what the analyzers' ticks said */
+	verdict__begin(s->v);
 	e = modules__finish_analyzers(s->m);
 	if (e)
 		ret = e;

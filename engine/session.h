@@ -88,6 +88,12 @@ void session__set_stats(struct session *s, struct selfstats *st);
 /* Each round of the live loop: the sinks flush, dio record's writer catches up. 0 or -errno (said). */
 int session__tick(struct session *s);
 /*
+ * --report-every: the analyzers judge what they can by now_ns
+ * (CLOCK_MONOTONIC) and the findings judged go to the live sinks. 0, or
+ * -errno when an analyzer failed (said): the session ends as failed.
+ */
+int session__report(struct session *s, uint64_t now_ns);
+/*
  * The processes whose files are followed and that are gone without their
  * exit record end what they held: when their table has doubled, or at the
  * end (end). 0, or -errno when the probe or a module failed.

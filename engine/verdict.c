@@ -4,6 +4,9 @@
  * (subject, fingerprint, URI, rule title), --suppress and --baseline, the
  * findings held to the end so that one fingerprint is one finding,
  * --max-findings per code, and the exit status --fail-on makes of them.
+ * With --report-every, the sinks that take findings as they come (live
+ * ones) get each held finding when it is judged, and its updates; the
+ * others, the counts and the exit status still see it once, at the end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +34,19 @@ struct verdict {
 	struct suppressions *supp;
 	struct baseline *base;
 	struct held *held;	/* findings until the end: one per fingerprint */
+	/* what the live sinks were sent of each held finding, by its index */
+	struct sent {
+		uint8_t sent;		/* went to the live sinks */
+		uint8_t changed;	/* emitted again since */
+		uint8_t decided;	/* --max-findings has ruled on it */
+		uint8_t capped;		/* and left it out */
+		uint32_t sev;		/* the figures the live sinks have */
+		uint64_t count, cost;
+	} *sent;
+	size_t nsent;
+	uint64_t pass;		/* rounds of judgement so far */
+	size_t nend;		/* the held finding verdict__end is at */
+	int in_pass;		/* findings now come from one: they state themselves whole */
 	uint64_t failing;	/* findings that make --fail-on fail */
 	uint64_t n_all, n_new, n_unchanged, n_suppressed, n_absent;	/* absent: not in n_all */
 	/* dio diff: every finding also goes here */
@@ -79,6 +95,7 @@ void verdict__free(struct verdict *v)
 	suppressions__free(v->supp);
 	baseline__free(v->base);
 	held__free(v->held);
+	free(v->sent);
 	for (size_t i = 0; i < v->ncodes; i++)
 		free(v->codes[i].code);
 	free(v->codes);
@@ -123,20 +140,32 @@ static int within_cap(struct verdict *v, const struct dio_finding *f, const char
 	return 0;
 }
 
-static int to_finding_sinks(struct verdict *v, const struct dio_finding *f)
+/* which sinks a finding goes to */
+#define TO_ALL		0
+#define TO_LIVE		1	/* those that take findings as they come (dio_sink.live) */
+#define TO_END		2	/* the others, and dio diff's callback */
+
+static int is_live(const struct plugin *p)
+{
+	return PLUGIN_HAS(p->sk, live) && p->sk->live;
+}
+
+static int to_finding_sinks(struct verdict *v, const struct dio_finding *f, int to)
 {
 	int e, ret = 0;
 
 	for (int i = 0; i < v->m->nfinding; i++) {
 		struct plugin *p = v->m->finding_sinks[i];
 
+		if ((to == TO_LIVE && !is_live(p)) || (to == TO_END && is_live(p)))
+			continue;
 		e = p->sk->finding(p->state, f);
 		if (e < 0) {
 			warn_msg("sink %s failed on a finding: %s", p->name, strerror(-e));
 			ret = e;
 		}
 	}
-	if (v->on_finding && (e = v->on_finding(v->on_finding_ud, f)) < 0)
+	if (to != TO_LIVE && v->on_finding && (e = v->on_finding(v->on_finding_ud, f)) < 0)
 		ret = e;
 	return ret;
 }
@@ -234,8 +263,12 @@ static void identify(struct verdict *v, struct dio_finding *f, char *subject, si
 	f->fingerprint = fp;
 }
 
-/* ... and, when it is delivered, all else: f's subject and fingerprint are set */
-static void classify(struct verdict *v, struct dio_finding *f, char *uri, size_t ulen)
+/*
+ * ... and, when it is delivered, all else: f's subject and fingerprint are
+ * set. Counted (for the closing line and --fail-on) when count is set: once
+ * a finding, at the end, with its final figures.
+ */
+static void classify(struct verdict *v, struct dio_finding *f, char *uri, size_t ulen, int count)
 {
 	const struct dio_rule *r = find_rule(v, f->code, NULL);
 	int rel;
@@ -249,6 +282,9 @@ static void classify(struct verdict *v, struct dio_finding *f, char *uri, size_t
 	f->suppress_reason = suppressions__match(v->supp, f);
 	f->suppressed = f->suppress_reason != NULL;
 	f->baseline = v->base ? baseline__classify(v->base, f->fingerprint) : DIO_BASELINE_NONE;
+	f->gates = gates(v, f, r);
+	if (!count)
+		return;
 	v->n_all++;
 	if (f->suppressed)
 		v->n_suppressed++;
@@ -256,12 +292,37 @@ static void classify(struct verdict *v, struct dio_finding *f, char *uri, size_t
 		v->n_new++;
 	else if (f->baseline == DIO_BASELINE_UNCHANGED)
 		v->n_unchanged++;
-	f->gates = gates(v, f, r);
 	if (f->gates && v->o->fail_on >= 0)
 		v->failing++;
 }
 
 static int deliver(struct verdict *v, struct dio_finding *f);
+
+/* held finding i was emitted: new, or changed since the live sinks had it */
+static int mark_changed(struct verdict *v, size_t i)
+{
+	if (i >= v->nsent) {
+		size_t n = v->nsent ? 2 * v->nsent : 16;
+		struct sent *s;
+
+		while (n <= i)
+			n *= 2;
+		s = realloc(v->sent, n * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		memset(s + v->nsent, 0, (n - v->nsent) * sizeof(*s));
+		v->sent = s;
+		v->nsent = n;
+	}
+	v->sent[i].changed = 1;
+	return 0;
+}
+
+void verdict__begin(struct verdict *v)
+{
+	v->pass++;
+	v->in_pass = 1;
+}
 
 int verdict__emit(struct verdict *v, const struct dio_finding *f, const char *analyzer)
 {
@@ -288,10 +349,12 @@ int verdict__emit(struct verdict *v, const struct dio_finding *f, const char *an
 		return 0;
 	/* held to the end, so that the results of one fingerprint are one finding */
 	if (v->held) {
-		int e = held__add(v->held, &copy);
+		int i = held__add(v->held, &copy, v->in_pass ? v->pass : 0);
 
-		if (e != -ENOSPC)
-			return e;
+		if (i >= 0)
+			return mark_changed(v, (size_t)i);
+		if (i != -ENOSPC)
+			return i;
 	}
 	return deliver(v, &copy);
 }
@@ -301,15 +364,88 @@ static int deliver(struct verdict *v, struct dio_finding *f)
 {
 	char uri[3 * DIO_PATH_MAX + 16];
 
-	classify(v, f, uri, sizeof(uri));
+	classify(v, f, uri, sizeof(uri), 1);
 	if (!within_cap(v, f, f->analyzer))
 		return 0;
-	return to_finding_sinks(v, f);
+	return to_finding_sinks(v, f, TO_ALL);
 }
 
+/*
+ * --max-findings rules once on a fingerprint, the first time it is sent:
+ * fingerprints come to it in the order they were first held, live or at
+ * the end, so it keeps the same ones either way.
+ */
+static int capped(struct verdict *v, struct sent *st, const struct dio_finding *f)
+{
+	if (!st->decided) {
+		st->capped = !within_cap(v, f, f->analyzer);
+		st->decided = 1;
+	}
+	return st->capped;
+}
+
+/*
+ * Whether the live sinks lack f as it stands (a tick that judges the same
+ * again is no news), and from now on they have it.
+ */
+static int news(struct sent *st, const struct dio_finding *f)
+{
+	if (st->sent && st->count == f->count && st->cost == f->cost_ns && st->sev == f->severity)
+		return 0;
+	st->count = f->count;
+	st->cost = f->cost_ns;
+	st->sev = f->severity;
+	return 1;
+}
+
+/* the held findings judged since the last round to the live sinks: new ones, or updates */
+int verdict__send(struct verdict *v)
+{
+	int ret = 0, e;
+
+	v->in_pass = 0;
+	for (size_t i = 0; i < v->nsent; i++) {
+		struct sent *st = &v->sent[i];
+		struct dio_finding f;
+		char uri[3 * DIO_PATH_MAX + 16];
+
+		if (!st->changed)
+			continue;
+		st->changed = 0;
+		f = *held__get(v->held, i);
+		classify(v, &f, uri, sizeof(uri), 0);
+		if (capped(v, st, &f) || !news(st, &f))
+			continue;
+		f.update = st->sent;
+		st->sent = 1;
+		e = to_finding_sinks(v, &f, TO_LIVE);
+		if (e)
+			ret = e;
+	}
+	return ret;
+}
+
+/* the end of a held finding: counted, and to each sink that does not have it as it stands */
 static int deliver_held(void *ud, struct dio_finding *f)
 {
-	deliver(ud, f);
+	struct verdict *v = ud;
+	struct sent none = { 0 }, *st = v->nend < v->nsent ? &v->sent[v->nend] : &none;
+	char uri[3 * DIO_PATH_MAX + 16];
+
+	v->nend++;
+	classify(v, f, uri, sizeof(uri), 1);
+	if (capped(v, st, f))
+		return 0;
+	if (!st->sent) {
+		to_finding_sinks(v, f, TO_ALL);
+		return 0;
+	}
+	to_finding_sinks(v, f, TO_END);
+	/* the live sinks have it as it stands: nothing new to say */
+	if (!st->changed || !news(st, f))
+		return 0;
+	f->update = 1;
+	to_finding_sinks(v, f, TO_LIVE);
 	return 0;
 }
 
@@ -326,7 +462,7 @@ static void absent_findings(struct verdict *v)
 		if (!f.analyzer)
 			f.analyzer = "dio";
 		v->n_absent++;
-		to_finding_sinks(v, &f);
+		to_finding_sinks(v, &f, TO_ALL);
 	}
 }
 
@@ -356,7 +492,7 @@ static void left_out_findings(struct verdict *v)
 			 "The first %llu %s findings are above; %llu more came after them. "
 			 "Give --max-findings 0 to see them all, or narrow the trace (-p, --comm, --path).",
 			 (unsigned long long)c->shown, c->code, (unsigned long long)c->left_out);
-		to_finding_sinks(v, &f);
+		to_finding_sinks(v, &f, TO_ALL);
 	}
 }
 
@@ -404,6 +540,8 @@ int verdict__status(struct verdict *v, int code)
 
 void verdict__end(struct verdict *v)
 {
+	v->in_pass = 0;
+	v->nend = 0;
 	if (v->held)
 		held__each(v->held, deliver_held, v);
 	left_out_findings(v);

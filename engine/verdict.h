@@ -30,6 +30,19 @@ void verdict__free(struct verdict *v);
 int verdict__emit(struct verdict *v, const struct dio_finding *f, const char *analyzer);
 /* The rule i of the analyzers' and then the host's (host->rule); NULL past the last. */
 const struct dio_rule *verdict__rule(struct verdict *v, unsigned int i, const char **analyzer);
+/*
+ * A round of judgement begins (the analyzers' ticks, or their finish):
+ * until verdict__send or verdict__end, a finding emitted states itself
+ * whole, and replaces what an earlier round emitted of its fingerprint.
+ */
+void verdict__begin(struct verdict *v);
+/*
+ * The round is over: each held finding emitted since the last one goes to
+ * the live sinks (dio_sink.live), the first time as a finding, then as an
+ * update (dio_finding.update) with its figures as they stand. The others
+ * get it at the end. 0, or the last sink's -errno (it said why).
+ */
+int verdict__send(struct verdict *v);
 /* The end of the findings: the held ones, one per code --max-findings cut, the baseline's absent ones. */
 void verdict__end(struct verdict *v);
 /*

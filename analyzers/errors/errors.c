@@ -18,6 +18,9 @@
  * in all its processes, are one finding at the end of the trace, with the
  * time the failing calls took and its share of the program's time in system
  * calls; under min_share it is left out, unless data was likely lost.
+ * With --report-every, the same judgement runs on the windows closed so far
+ * (tick): a program reported then is reported again at the end, with its
+ * final figures, whatever its share by then.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -293,6 +296,23 @@ struct pref {
 	const char *name;
 };
 
+/* a window this much older than a tick's now may still get a call that ran long: left open */
+#define TICK_LATE_NS	1000000000ULL
+/* programs a tick reported, remembered to report them at the end too; past that, the end judges */
+#define TICKED_MAX	64
+
+/*
+ * A program a tick reported, and what its finding was named by then (the
+ * fingerprint is made of them): its later reports keep them, so that they
+ * are updates of that finding, whichever way is the worst by then.
+ */
+struct ticked {
+	char name[DIO_COMM_LEN];
+	char comm[DIO_COMM_LEN];
+	char path[WHAT_KEEP];
+	uint32_t has_path;
+};
+
 struct errs {
 	const struct dio_host *host;
 	struct dio_ctx *ctx;
@@ -310,6 +330,10 @@ struct errs {
 	uint32_t answer_of[DIO_NR_MAX];	/* bit i: answers[i] names the call */
 	uint8_t role[DIO_NR_MAX];
 	struct psum scratch;	/* the program being reported */
+	/* ticks: the programs reported (name keys), allocated at the first */
+	struct ticked *ticked;
+	size_t nticked;
+	int in_tick, ending;
 };
 
 /* fds table values */
@@ -578,6 +602,18 @@ static size_t who_text(const struct psum *p, char *buf, size_t len)
 	return at;
 }
 
+/* what a tick reported of program name, or NULL */
+static const struct ticked *ticked(const struct errs *s, const char *name)
+{
+	char key[DIO_COMM_LEN];
+
+	name_key(key, name);
+	for (size_t i = 0; i < s->nticked; i++)
+		if (!memcmp(s->ticked[i].name, key, sizeof(key)))
+			return &s->ticked[i];
+	return NULL;
+}
+
 /* report p unless it is under the floors; 0 or -errno */
 static int report(struct errs *s, const struct psum *p)
 {
@@ -586,6 +622,7 @@ static int report(struct errs *s, const struct psum *p)
 	char title[1024], msg[4096], e1[16], share[16], span[32], sysspan[32];
 	uint64_t sys = prog_time(s, p->name);
 	double frac;
+	const struct ticked *tk;
 	size_t at;
 	int err;
 
@@ -593,8 +630,22 @@ static int report(struct errs *s, const struct psum *p)
 	if (sys < p->cost_ns)
 		sys = p->cost_ns;
 	frac = sys ? (double)p->cost_ns / (double)sys : 1;
-	if (p->sev < DIO_SEV_ERROR && frac < s->min_share)
+	if (p->sev < DIO_SEV_ERROR && frac < s->min_share && !(s->ending && ticked(s, p->name)))
 		return 0;
+	/* a program a tick reports must be reported at the end: remembered, or left to the end */
+	tk = ticked(s, p->name);
+	if (s->in_tick && !tk) {
+		struct ticked *n = &s->ticked[s->nticked];
+
+		if (s->nticked == TICKED_MAX)
+			return 0;
+		name_key(n->name, p->name);
+		memcpy(n->comm, p->comm, sizeof(n->comm));
+		memcpy(n->path, p->path, sizeof(n->path));
+		n->has_path = p->path[0] != 0;
+		tk = n;
+		s->nticked++;
+	}
 	share_text(frac, share, sizeof(share));
 	title_of(s, p, share, title, sizeof(title));
 	at = who_text(p, msg, sizeof(msg));
@@ -648,8 +699,8 @@ static int report(struct errs *s, const struct psum *p)
 	fd.message = msg;
 	fd.pid = p->pid;
 	fd.tid = p->tid;
-	fd.comm = p->comm;
-	fd.path = p->path[0] ? p->path : NULL;
+	fd.comm = tk ? tk->comm : p->comm;
+	fd.path = tk ? (tk->has_path ? tk->path : NULL) : p->path[0] ? p->path : NULL;
 	fd.tag = p->tag;
 	fd.has_tag = p->has_tag;
 	fd.ts_first = p->ts_first;
@@ -928,6 +979,7 @@ static void errs_destroy(void *state)
 	expool_free(&s->pool);
 	free(s->refs);
 	free(s->prefs);
+	free(s->ticked);
 	free(s);
 }
 
@@ -1292,6 +1344,7 @@ static int errs_event(void *state, const struct dio_ev_hdr *ev)
 struct collect {
 	struct errs *s;
 	size_t n;
+	uint64_t until;		/* windows that began before until - window_ns are over */
 };
 
 static void collect(void *key, void *val, void *ud)
@@ -1299,7 +1352,9 @@ static void collect(void *key, void *val, void *ud)
 	struct collect *c = ud;
 	struct group *g = val;
 
-	window_close(c->s, g);
+	/* a window still open at a tick may yet grow: the next failure would close the others */
+	if (g->win_count && g->win_start + c->s->window_ns <= c->until)
+		window_close(c->s, g);
 	if (g->bursts && c->n < c->s->nrefs_max)
 		c->s->refs[c->n++] = (struct ref){ key, g, way_key(key) };
 }
@@ -1413,10 +1468,10 @@ static void sum_refs(struct errs *s, struct psum *p, struct ref *r, size_t n)
 	}
 }
 
-static int errs_finish(void *state)
+/* the programs with bursts in the windows over by until, reported */
+static void judge(struct errs *s, uint64_t until)
 {
-	struct errs *s = state;
-	struct collect c = { s, 0 };
+	struct collect c = { s, 0, until };
 	struct summaries sum = { s, 0, 0 };
 
 	table_each(&s->procs, flush_proc, s);
@@ -1452,6 +1507,33 @@ static int errs_finish(void *state)
 		sum_refs(s, &s->scratch, s->refs + r->ref0, r->nrefs);
 		report(s, &s->scratch);
 	}
+}
+
+/*
+ * --report-every: the bursts of the windows over by now. A window stays
+ * open TICK_LATE_NS longer, for the calls that began in it and are still
+ * running (their records come when they return).
+ */
+static int errs_tick(void *state, uint64_t now_ns)
+{
+	struct errs *s = state;
+
+	if (s->err || now_ns < TICK_LATE_NS)
+		return s->err;
+	if (!s->ticked && !(s->ticked = calloc(TICKED_MAX, sizeof(*s->ticked))))
+		return -ENOMEM;
+	s->in_tick = 1;
+	judge(s, now_ns - TICK_LATE_NS);
+	s->in_tick = 0;
+	return s->err;
+}
+
+static int errs_finish(void *state)
+{
+	struct errs *s = state;
+
+	s->ending = 1;
+	judge(s, UINT64_MAX);
 	if (!s->err) {
 		const struct table_use u[] = {
 			/* a group pushed out is kept in its program's tally: only that one counts */
@@ -1479,4 +1561,5 @@ const struct dio_analyzer dio_analyzer = {
 	.finish = errs_finish,
 	.destroy = errs_destroy,
 	.rules = rules,
+	.tick = errs_tick,
 };

@@ -36,6 +36,21 @@ struct dio_analyzer {
 	 * rules, one JUnit test case per rule, passing when it found nothing).
 	 */
 	const struct dio_rule *rules;
+	/*
+	 * ABI 1, appended (NULL: it reports at finish only): a live session
+	 * calls it every --report-every seconds, between records. now_ns is
+	 * CLOCK_MONOTONIC, as record times; records still to come are newer,
+	 * but for calls running now (a record comes when its call returns,
+	 * with the time it began) and the last few ms not drained. Report
+	 * what is judged by now and will not change with the records to come,
+	 * as finish would: the host sends a finding to the sinks at once. A
+	 * finding emitted here states the whole of it so far: emitted again
+	 * (by a later tick, or by finish, which must emit again what a tick
+	 * reported, with the same code, path and comm and its final figures),
+	 * it replaces what was emitted before instead of adding to it.
+	 * 0 or -errno.
+	 */
+	int (*tick)(void *state, uint64_t now_ns);
 };
 
 #endif /* DIO_ANALYZER_H */

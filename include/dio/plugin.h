@@ -111,7 +111,14 @@ struct dio_finding {
 	 * is dropped, and the baseline's is fixed.
 	 */
 	uint32_t below;
-	uint32_t pad2;
+	/*
+	 * ABI 1, in what was padding (0 from older hosts), set by the host for
+	 * sinks that take findings as they come (dio_sink.live): 1 when this
+	 * fingerprint went to the sink before in this session. It is the same
+	 * finding, as it stands now: its count and cost replace, not add to,
+	 * what the sink was given before.
+	 */
+	uint32_t update;
 };
 
 /*

@@ -37,6 +37,15 @@ struct dio_sink {
 	 * 0 or -errno. NULL: nothing to do.
 	 */
 	int (*finish)(void *state);
+	/*
+	 * ABI 1, appended: 1 to be given findings as soon as they are judged
+	 * (dio trace --report-every), each fingerprint once, and then its
+	 * updates (dio_finding.update) as its count grows, the last at the end.
+	 * 0 (and older modules): each finding once, at the end, with its final
+	 * figures, as a report written at finish needs.
+	 */
+	uint32_t live;
+	uint32_t pad2;
 };
 
 #endif /* DIO_SINK_H */

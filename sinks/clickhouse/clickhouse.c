@@ -970,4 +970,6 @@ const struct dio_sink dio_sink = {
 	.flush = ch_flush,
 	.destroy = ch_destroy,
 	.finish = ch_finish,
+	/* a finding's rows: its first and its updates, the latest (seq) as it stands */
+	.live = 1,
 };

@@ -316,6 +316,31 @@ static const char *state_name(const struct dio_finding *f)
 	       f->baseline == DIO_BASELINE_ABSENT ? ", fixed" : "";
 }
 
+/*
+ * A finding printed before whose count grew (--report-every): one line,
+ * found again by its fingerprint, not the whole text again.
+ */
+static int put_update(struct console *c, const struct dio_finding *f)
+{
+	FILE *o = c->out;
+
+	fprintf(o, "dio: [%s%s] ", sev_name(f->severity), state_name(f));
+	put_esc(o, f->code ? f->code : "?", f->code ? strlen(f->code) : 1, 0);
+	fprintf(o, ": update: count %" PRIu64, f->count);
+	if (f->fingerprint) {
+		fputs(", fingerprint ", o);
+		put_esc(o, f->fingerprint, strlen(f->fingerprint), 0);
+	}
+	fputs(": ", o);
+	if (f->title)
+		put_esc(o, f->title, strlen(f->title), DIO_ESC_TEXT);
+	fputc('\n', o);
+	errno = 0;
+	if (fflush(o))
+		return write_error(c);
+	return 0;
+}
+
 static int console_finding(void *state, const struct dio_finding *f)
 {
 	struct console *c = state;
@@ -329,9 +354,13 @@ static int console_finding(void *state, const struct dio_finding *f)
 	 * terminal gets what may need acting on, and a count of the rest
 	 */
 	if (f->severity == DIO_SEV_INFO && !c->hints) {
-		c->hidden++;
+		/* counted once: an update is a finding counted before */
+		if (!(HAS(f, update) && f->update))
+			c->hidden++;
 		return 0;
 	}
+	if (HAS(f, update) && f->update)
+		return put_update(c, f);
 	fprintf(o, "dio: [%s%s] ", sev_name(f->severity), state_name(f));
 	put_esc(o, f->code ? f->code : "?", f->code ? strlen(f->code) : 1, 0);
 	fputs(": ", o);
@@ -438,5 +467,6 @@ const struct dio_sink dio_sink = {
 	.finding = console_finding,
 	.flush = console_flush,
 	.finish = console_finish,
+	.live = 1,
 	.destroy = console_destroy,
 };

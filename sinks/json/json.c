@@ -704,6 +704,9 @@ static int json_finding(void *state, const struct dio_finding *f)
 			put_kstr_opt(j, "suppress_reason", f->suppress_reason);
 		}
 	}
+	/* the same finding as a line before, as it stands now: its count replaces that one's */
+	if (f->size >= offsetof(struct dio_finding, update) + sizeof(f->update) && f->update)
+		put_str(j, ",\"update\":true");
 	put_mem(j, "}", 1);
 	return write_line(j);
 }
@@ -723,4 +726,5 @@ const struct dio_sink dio_sink = {
 	.finding = json_finding,
 	.flush = json_flush,
 	.destroy = json_destroy,
+	.live = 1,
 };

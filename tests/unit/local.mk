@@ -296,6 +296,13 @@ tests_unit_test_findings_SOURCES = tests/unit/test_findings.c
 tests_unit_test_findings_CFLAGS = $(TEST_ENGINE_CFLAGS)
 tests_unit_test_findings_LDADD = $(TEST_ENGINE_LIBS)
 
+# --report-every: findings to the live sinks as judged, then updates; the end sees each once
+check_PROGRAMS += tests/unit/test_verdict
+TESTS += tests/unit/test_verdict
+tests_unit_test_verdict_SOURCES = tests/unit/test_verdict.c
+tests_unit_test_verdict_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_unit_test_verdict_LDADD = $(TEST_ENGINE_LIBS)
+
 # --srcroot's default: the git work tree's top, found without running git
 check_PROGRAMS += tests/unit/test_worktree
 TESTS += tests/unit/test_worktree

@@ -205,7 +205,7 @@ static void plugin_structs_are_pinned(void **unused)
 		OFF(dio_finding, processes, 184),
 		OFF(dio_finding, gates, 188),
 		OFF(dio_finding, below, 192),
-		OFF(dio_finding, pad2, 196),
+		OFF(dio_finding, update, 196),
 
 		SZ(dio_rule, 40),
 		OFF(dio_rule, code, 0),
@@ -268,7 +268,7 @@ static void plugin_structs_are_pinned(void **unused)
 static void module_descriptors_are_pinned(void **unused)
 {
 	static const struct pin pins[] = {
-		SZ(dio_analyzer, 80),
+		SZ(dio_analyzer, 88),
 		OFF(dio_analyzer, abi, 0),
 		OFF(dio_analyzer, size, 4),
 		OFF(dio_analyzer, name, 8),
@@ -280,8 +280,9 @@ static void module_descriptors_are_pinned(void **unused)
 		OFF(dio_analyzer, finish, 56),
 		OFF(dio_analyzer, destroy, 64),
 		OFF(dio_analyzer, rules, 72),
+		OFF(dio_analyzer, tick, 80),
 
-		SZ(dio_sink, 96),
+		SZ(dio_sink, 104),
 		OFF(dio_sink, abi, 0),
 		OFF(dio_sink, size, 4),
 		OFF(dio_sink, name, 8),
@@ -296,6 +297,8 @@ static void module_descriptors_are_pinned(void **unused)
 		OFF(dio_sink, flush, 72),
 		OFF(dio_sink, destroy, 80),
 		OFF(dio_sink, finish, 88),
+		OFF(dio_sink, live, 96),
+		OFF(dio_sink, pad2, 100),
 	};
 
 	CHECK(pins);

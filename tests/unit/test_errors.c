@@ -990,6 +990,84 @@ static void test_bad_options_are_refused(void **state)
 	}
 }
 
+/*
+ * --report-every: a tick reports the bursts of the windows over by then (a
+ * second later than their end, for calls still running), as finish would;
+ * finish reports the program again with its final figures.
+ */
+static void test_a_tick_reports_the_windows_over(void **state)
+{
+	(void)state;
+	opts_reset(NULL);
+	st = start();
+	storm(T0, PID, "/missing", 100, MS);
+	/* the window ends at T0 + 1 s: a call begun in it may still come for a second */
+	assert_int_equal(dio_analyzer.tick(st, T0 + 1999 * MS), 0);
+	assert_int_equal(nfound, 0);
+	assert_int_equal(dio_analyzer.tick(st, T0 + 2000 * MS), 0);
+	assert_int_equal(nfound, 1);
+	assert_int_equal(found[0].count, 100);
+	assert_string_equal(found[0].path, "/missing");
+	/* a window still open is not judged: 150 more in one, at a tick before its end */
+	storm(T0 + 3000 * MS, PID, "/missing", 150, MS);
+	assert_int_equal(dio_analyzer.tick(st, T0 + 3500 * MS), 0);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 100);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 3);
+	assert_int_equal(found[2].count, 250);
+	assert_int_equal(found[2].ts_last, T0 + 3149 * MS);
+}
+
+/* a program a tick reported is reported at the end, though its share fell under the floor */
+static void test_what_a_tick_reported_the_end_reports(void **state)
+{
+	(void)state;
+	opts_reset(NULL);
+	st = start();
+	storm(T0, PID, "/missing", 100, MS);
+	assert_int_equal(dio_analyzer.tick(st, T0 + 3000 * MS), 0);
+	assert_int_equal(nfound, 1);
+	/* 5 us of failures against 1 ms of calls that succeed: 0.5 % */
+	ok_call(T0 + 4000 * MS, PID, PID, "poller", MS);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 100);
+	assert_non_null(strstr(found[1].title, "0.5 % of the program's system-call time"));
+	/* without the tick, the end leaves it out */
+	st = start();
+	storm(T0, PID, "/missing", 100, MS);
+	ok_call(T0 + 4000 * MS, PID, PID, "poller", MS);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 0);
+}
+
+/* the worst way changes after a tick: the end's report keeps the file the tick named */
+static void test_a_ticked_finding_keeps_its_name(void **state)
+{
+	(void)state;
+	opts_reset(NULL);
+	st = start();
+	storm(T0, PID, "/a", 100, MS);
+	assert_int_equal(dio_analyzer.tick(st, T0 + 3000 * MS), 0);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].path, "/a");
+	storm(T0 + 4000 * MS, PID, "/b", 300, US);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 400);
+	assert_string_equal(found[1].path, "/a");
+	assert_string_equal(found[1].comm, found[0].comm);
+	assert_non_null(strstr(found[1].title, "on 2 paths, most on \"/b\""));
+	/* without the tick, the end names the worst */
+	st = start();
+	storm(T0, PID, "/a", 100, MS);
+	storm(T0 + 4000 * MS, PID, "/b", 300, US);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].path, "/b");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1016,6 +1094,9 @@ int main(void)
 		cmocka_unit_test(test_the_defaults_take_what_the_readme_says),
 		cmocka_unit_test(test_errno_names_are_the_hosts),
 		cmocka_unit_test(test_bad_options_are_refused),
+		cmocka_unit_test(test_a_tick_reports_the_windows_over),
+		cmocka_unit_test(test_what_a_tick_reported_the_end_reports),
+		cmocka_unit_test(test_a_ticked_finding_keeps_its_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

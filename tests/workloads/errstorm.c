@@ -25,8 +25,13 @@
  *           connections (non-blocking Unix sockets), reading each until EAGAIN
  *           and waiting with poll; the clients are child processes; nothing to
  *           report
+ *   live    STATS stat calls on DIR/missing, then waits up to LIVE_WAIT_S
+ *           seconds for DIR/seen (made by whoever saw the finding of that
+ *           storm while this process still runs), looking every 100 ms; then
+ *           LATE_STATS more on DIR/missing. Prints "seen" or "not seen" first
+ *           and the line of the two storms, one group
  *
- * usage: errstorm storm|calm|lost|procs|search|serve DIR
+ * usage: errstorm storm|calm|lost|procs|search|serve|live DIR
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +43,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STATS	500
@@ -50,6 +56,8 @@
 #define HEADERS	3
 #define CLIENTS	4
 #define REQUESTS 500
+#define LIVE_WAIT_S 8
+#define LATE_STATS 300
 
 static void die(const char *what)
 {
@@ -186,6 +194,31 @@ static int search(const char *dir)
 	return 0;
 }
 
+/* a storm, a wait for someone to see its finding while this runs, another storm */
+static int live(const char *dir)
+{
+	char path[4200], seen[4200];
+	struct timespec tick = { 0, 100000000 };
+	struct stat st;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	snprintf(seen, sizeof(seen), "%s/seen", dir);
+	for (int i = 0; i < STATS; i++)
+		if (syscall(SYS_stat, path, &st) != -1 || errno != ENOENT)
+			die("stat of a missing file");
+	for (int i = 0; i < LIVE_WAIT_S * 10 && !found; i++) {
+		nanosleep(&tick, NULL);
+		found = !syscall(SYS_stat, seen, &st);
+	}
+	for (int i = 0; i < LATE_STATS; i++)
+		if (syscall(SYS_stat, path, &st) != -1 || errno != ENOENT)
+			die("stat of a missing file");
+	printf("%s\n", found ? "seen" : "not seen");
+	printf("%d stat %d ENOENT %s warning\n", (int)getpid(), STATS + LATE_STATS, path);
+	return 0;
+}
+
 /* a client: REQUESTS requests, each answered before the next */
 static void client(int s)
 {
@@ -270,11 +303,14 @@ int main(int argc, char **argv)
 
 	if (argc != 3 || (strcmp(argv[1], "storm") && strcmp(argv[1], "calm") &&
 			  strcmp(argv[1], "lost") && strcmp(argv[1], "procs") &&
-			  strcmp(argv[1], "search") && strcmp(argv[1], "serve")) ||
+			  strcmp(argv[1], "search") && strcmp(argv[1], "serve") &&
+			  strcmp(argv[1], "live")) ||
 	    !realpath(argv[2], dir)) {
-		fprintf(stderr, "usage: errstorm storm|calm|lost|procs|search|serve DIR\n");
+		fprintf(stderr, "usage: errstorm storm|calm|lost|procs|search|serve|live DIR\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "live"))
+		return live(dir);
 	if (!strcmp(argv[1], "lost"))
 		return lost(dir);
 	if (!strcmp(argv[1], "procs"))
