@@ -30,7 +30,7 @@
 
 enum {
 	O_URL, O_DATABASE, O_USER, O_PASSWORD_FILE, O_TABLE_PREFIX, O_SPOOL, O_SPOOL_MAX,
-	O_BATCH_ROWS, O_FLUSH_MS, O_DRAIN_S, O_TIMEOUT_S, O_ORIGIN, O_MEMORY_MAX,
+	O_BATCH_ROWS, O_FLUSH_MS, O_DRAIN_S, O_TIMEOUT_S, O_ORIGIN, O_MEMORY_MAX, O_TTL_DAYS,
 };
 
 static const struct dio_option options[] = {
@@ -56,6 +56,9 @@ static const struct dio_option options[] = {
 	[O_MEMORY_MAX] = { "memory_max", DIO_OPT_INT, "64M",
 			   "bytes of batches kept in memory past a full spool; past that, lost and "
 			   "counted" },
+	[O_TTL_DAYS] = { "ttl_days", DIO_OPT_INT, "0",
+			 "days the tables dio makes keep a row (ClickHouse 19.6 or newer); 0: "
+			 "for ever" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -78,6 +81,7 @@ struct ch {
 	struct tbuf t[CH_TABLES];
 	uint64_t batch_rows, flush_ms;
 	unsigned int drain_s;
+	unsigned int ttl_days;		/* TTL of the tables dio makes; 0: none */
 	int push;			/* batches by size alone; skip those stored */
 	int away;			/* the server did not answer at the start: the sender
 					 * makes the tables, and a push looks every batch up */
@@ -260,9 +264,25 @@ static int full(struct ch *c, enum ch_table k)
 
 static int session_row(struct ch *c, int complete);
 
+/* the name of the errno a call failed with ("EIO"); "" for one that did not fail */
+static const char *errno_of(const struct ch *c, int64_t ret, char *buf, size_t len)
+{
+	const char *name;
+
+	if (!dio_ret_failed(ret))
+		return "";
+	name = DIO_HOST_HAS(c->host, name_of) ?
+	       c->host->name_of(c->ctx, DIO_NAME_ERRNO, (uint64_t)-ret) : NULL;
+	if (name)
+		return name;
+	snprintf(buf, len, "ERRNO_%d", (int)-ret);
+	return buf;
+}
+
 static int add_call(struct ch *c, const struct dio_ev_syscall *e)
 {
 	struct tbuf *t = row(c, CH_CALLS, real(c, e->hdr.ts));
+	char num[24];
 
 	u32(t, e->hdr.cpu);
 	u32(t, e->pid);
@@ -285,6 +305,7 @@ static int add_call(struct ch *c, const struct dio_ev_syscall *e)
 	u8(t, (uint8_t)((e->str_len[0] ? 1 : 0) | (e->str_len[1] ? 2 : 0)));
 	str(t, e->str_len[0] ? dio_ev_syscall_str(e, 0) : NULL);
 	str(t, e->str_len[1] ? dio_ev_syscall_str(e, 1) : NULL);
+	str(t, errno_of(c, e->ret, num, sizeof(num)));
 	return full(c, CH_CALLS);
 }
 
@@ -547,22 +568,142 @@ static int query(struct ch *c, const char *sql, char **out)
 	return query_err(c, sql, out, NULL, 0);
 }
 
-/* the table's columns as dio makes them: "name Type, ..." (CREATE) or "name\tType\n..." */
-static void columns(const struct ch_col *cols, char *buf, size_t len, int create)
-{
-	size_t o = 0;
-
-	buf[0] = 0;
-	for (int i = 0; cols[i].name && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, create ? "%s%s %s" : "%s%s\t%s\n",
-				      create && i ? ", " : "", cols[i].name, cols[i].type);
-}
-
 /* an answer that is none ClickHouse gives: said; -EPROTO */
 static int not_clickhouse(struct ch *c, const char *question, const char *what)
 {
 	c->host->log(c->ctx, "%s answered the query for %s with something that is not %s: is it "
 		     "ClickHouse? (check url=)", c->conf.shown, question, what);
+	return -EPROTO;
+}
+
+/* one column as CREATE and ALTER TABLE ADD COLUMN take it */
+static int col_def(const struct ch_col *col, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%s %s%s%s", col->name, col->type,
+			col->mat ? " MATERIALIZED " : "", col->mat ? col->mat : "");
+}
+
+/* the table's columns as CREATE TABLE takes them: "name Type, ..." */
+static void columns(const struct ch_col *cols, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int i = 0; cols[i].name && o < len; i++) {
+		if (i)
+			o += (size_t)snprintf(buf + o, len - o, ", ");
+		if (o < len)
+			o += (size_t)col_def(&cols[i], buf + o, len - o);
+	}
+}
+
+/* a column's type as RowBinary takes it: LowCardinality(String) is a String */
+static int same_type(const char *have, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strcmp(have, want) || (!strncmp(have, "LowCardinality(", 15) &&
+				       !strncmp(have + 15, want, n) && !strcmp(have + 15 + n, ")"));
+}
+
+/*
+ * A table's columns (out: system.columns' "name\ttype\tdefault_kind" lines,
+ * changed in place) against dio's: how many of dio's the table has, in
+ * dio's order, when they are all it has; -1 when it has another. A column
+ * pre-created as LowCardinality, or with a DEFAULT, is the one dio writes;
+ * MATERIALIZED and ALIAS columns after all of dio's are the user's own.
+ */
+static int columns_had(const struct ch_col *cols, char *out)
+{
+	char *line, *next, *type, *kind;
+	int n = 0;
+
+	for (line = out; *line; line = next, n++) {
+		next = strchr(line, '\n');
+		type = strchr(line, '\t');
+		kind = type ? strchr(type + 1, '\t') : NULL;
+		if (!next || !kind || kind > next)
+			return -1;
+		*next++ = 0;
+		*type++ = 0;
+		*kind++ = 0;
+		/* after all of dio's: columns of the user's that an INSERT does not fill */
+		if (!cols[n].name) {
+			if (strcmp(kind, "MATERIALIZED") && strcmp(kind, "ALIAS"))
+				return -1;
+			n--;
+			continue;
+		}
+		if (strcmp(line, cols[n].name) || !same_type(type, cols[n].type))
+			return -1;
+		if (cols[n].mat ? strcmp(kind, "MATERIALIZED") : *kind && strcmp(kind, "DEFAULT"))
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * table k as dio makes it: a table an earlier dio made (dio's columns but
+ * the last ones, added since) gets the missing ones, its rows kept; one
+ * with other columns is refused (said)
+ */
+static int table_columns(struct ch *c, enum ch_table k)
+{
+	const struct ch_tdef *d = &ch_tables[k];
+	char sql[1024], added[512], *out = NULL;
+	size_t o = 0;
+	int e, n;
+
+	snprintf(sql, sizeof(sql), "SELECT name, type, default_kind FROM system.columns WHERE "
+		 "database = '%s' AND table = '%s%s' FORMAT TabSeparated", c->conf.database,
+		 c->prefix, d->name);
+	if ((e = query(c, sql, &out)))
+		return e;
+	n = columns_had(d->cols, out);
+	free(out);
+	/* at least the columns every row begins with: else it is not dio's */
+	if (n < 7) {
+		c->host->log(c->ctx, "table %s is not as this dio makes it (schema version %d, "
+			     "docs/clickhouse.md): its columns differ; use another database= or "
+			     "table_prefix=", c->tname[k], CH_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	added[0] = 0;
+	for (int i = n; d->cols[i].name; i++) {
+		o = (size_t)snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN ", c->tname[k]);
+		col_def(&d->cols[i], sql + o, sizeof(sql) - o);
+		if ((e = query(c, sql, NULL)))
+			return e;
+		snprintf(added + strlen(added), sizeof(added) - strlen(added), "%s%s",
+			 i > n ? ", " : "", d->cols[i].name);
+	}
+	if (*added)
+		c->host->log(c->ctx, "table %s, made by an earlier dio: added the columns %s "
+			     "(schema version %d, docs/clickhouse.md)", c->tname[k], added,
+			     CH_SCHEMA_VERSION);
+	return 0;
+}
+
+/* TTL came with ClickHouse 19.6: an older server is refused ttl_days= (said) */
+static int check_ttl(struct ch *c)
+{
+	unsigned int major, minor;
+	char *out = NULL;
+	int e;
+
+	if (!c->ttl_days)
+		return 0;
+	if ((e = query(c, "SELECT version()", &out)))
+		return e;
+	e = sscanf(out, "%u.%u", &major, &minor) == 2 ? 0 : -EPROTO;
+	free(out);
+	if (e)
+		return not_clickhouse(c, "its version", "a version");
+	if (major > 19 || (major == 19 && minor >= 6))
+		return 0;
+	c->host->log(c->ctx, "ttl_days needs ClickHouse 19.6 or newer (TTL); %s is %u.%u: "
+		     "leave ttl_days out and drop old days with ALTER TABLE ... DROP PARTITION "
+		     "(docs/clickhouse.md)", c->conf.shown, major, minor);
 	return -EPROTO;
 }
 
@@ -574,13 +715,16 @@ static int not_clickhouse(struct ch *c, const char *question, const char *what)
  */
 static int schema(struct ch *c, char *away, size_t awaylen)
 {
-	char sql[8192], want[4096], q[512], *out = NULL;
+	char sql[8192], want[4096], ttl[64], *out = NULL;
 	const char *prefix = c->prefix;
+	uint64_t v[3];	/* count, max, min */
 	int e;
 
 	away[0] = 0;
 	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS `%s`", c->conf.database);
 	if ((e = query_err(c, sql, NULL, away, awaylen)))
+		return e;
+	if ((e = check_ttl(c)))
 		return e;
 	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS `%s`.`%sschema` (version UInt32) "
 		 "ENGINE = TinyLog", c->conf.database, prefix);
@@ -590,53 +734,38 @@ static int schema(struct ch *c, char *away, size_t awaylen)
 		 c->conf.database, prefix);
 	if ((e = query(c, sql, &out)))
 		return e;
-	{
-		uint64_t v[3];	/* count, max, min */
-
-		e = ch_reply_numbers(out, v, 3);
-		free(out);
-		out = NULL;
-		if (e)
-			return not_clickhouse(c, "the schema version", "a count");
-		if (v[0] && (v[1] != CH_SCHEMA_VERSION || v[2] != CH_SCHEMA_VERSION)) {
-			c->host->log(c->ctx, "database %s holds dio tables of schema version %" PRIu64
-				     "; this dio writes version %d: use another database= or "
-				     "table_prefix=", c->conf.database, v[1], CH_SCHEMA_VERSION);
-			return -EPROTO;
-		}
-		if (!v[0]) {
-			snprintf(sql, sizeof(sql), "INSERT INTO `%s`.`%sschema` VALUES (%d)",
-				 c->conf.database, prefix, CH_SCHEMA_VERSION);
-			if ((e = query(c, sql, NULL)))
-				return e;
-		}
+	e = ch_reply_numbers(out, v, 3);
+	free(out);
+	if (e)
+		return not_clickhouse(c, "the schema version", "a count");
+	/* an older version's tables get the columns added since (table_columns()) */
+	if (v[0] && (v[1] > CH_SCHEMA_VERSION || v[2] < 1)) {
+		c->host->log(c->ctx, "database %s holds dio tables of schema version %" PRIu64
+			     "; this dio writes version %d: use another database= or "
+			     "table_prefix=, or a newer dio", c->conf.database, v[1],
+			     CH_SCHEMA_VERSION);
+		return -EPROTO;
 	}
+	ttl[0] = 0;
+	if (c->ttl_days)
+		snprintf(ttl, sizeof(ttl), " TTL time + INTERVAL %u DAY", c->ttl_days);
 	for (int k = 0; k < CH_TABLES; k++) {
 		const struct ch_tdef *d = &ch_tables[k];
 
-		columns(d->cols, want, sizeof(want), 1);
+		columns(d->cols, want, sizeof(want));
 		snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree "
-			 "PARTITION BY toYYYYMMDD(toDateTime(intDiv(ts, 1000000000))) ORDER BY (%s)",
-			 c->tname[k], want, d->order);
+			 "PARTITION BY toYYYYMMDD(toDateTime(intDiv(ts, 1000000000))) ORDER BY (%s)%s",
+			 c->tname[k], want, d->order, ttl);
 		if ((e = query(c, sql, NULL)))
 			return e;
-		snprintf(q, sizeof(q), "'%s%s'", prefix, d->name);
-		snprintf(sql, sizeof(sql), "SELECT name, type FROM system.columns WHERE database = '%s' "
-			 "AND table = %s FORMAT TabSeparated", c->conf.database, q);
-		if ((e = query(c, sql, &out)))
+		if ((e = table_columns(c, (enum ch_table)k)))
 			return e;
-		columns(d->cols, want, sizeof(want), 0);
-		if (strcmp(out, want)) {
-			c->host->log(c->ctx, "table %s is not as this dio makes it (schema version %d, "
-				     "docs/clickhouse.md): its columns differ; use another database= or "
-				     "table_prefix=", c->tname[k], CH_SCHEMA_VERSION);
-			free(out);
-			return -EPROTO;
-		}
-		free(out);
-		out = NULL;
 	}
-	return 0;
+	if (v[0] && v[1] == CH_SCHEMA_VERSION)
+		return 0;
+	snprintf(sql, sizeof(sql), "INSERT INTO `%s`.`%sschema` VALUES (%d)", c->conf.database,
+		 prefix, CH_SCHEMA_VERSION);
+	return query(c, sql, NULL);
 }
 
 /*
@@ -787,6 +916,11 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 		host->log(ctx, "origin=%s: live or push", o[O_ORIGIN].s);
 		goto fail;
 	}
+	if (o[O_TTL_DAYS].i < 0 || o[O_TTL_DAYS].i > 36500) {
+		host->log(ctx, "ttl_days=%lld: days a row is kept, 1 to 36500 (0: for ever)",
+			  (long long)o[O_TTL_DAYS].i);
+		goto fail;
+	}
 	if (o[O_BATCH_ROWS].i < 1 || o[O_FLUSH_MS].i < 1 || o[O_DRAIN_S].i < 0 ||
 	    o[O_TIMEOUT_S].i < 1 || o[O_SPOOL_MAX].i < 0 || o[O_MEMORY_MAX].i < 0) {
 		host->log(ctx, "batch_rows, flush_ms and timeout_s must be at least 1, drain_s, "
@@ -805,6 +939,7 @@ static int ch_init(const struct dio_host *host, struct dio_ctx *ctx, const struc
 	c->batch_rows = (uint64_t)o[O_BATCH_ROWS].i;
 	c->flush_ms = (uint64_t)o[O_FLUSH_MS].i;
 	c->drain_s = (unsigned int)o[O_DRAIN_S].i;
+	c->ttl_days = (unsigned int)o[O_TTL_DAYS].i;
 	c->push = !strcmp(o[O_ORIGIN].s, "push");
 	snprintf(c->prefix, sizeof(c->prefix), "%s", prefix);
 	if (o[O_PASSWORD_FILE].s && (e = read_password(c, o[O_PASSWORD_FILE].s)))

@@ -837,6 +837,8 @@ static ssize_t rows_len(int kind, const unsigned char *p, size_t len, uint64_t n
 		for (int i = 0; cols[i].name; i++) {
 			const char *t = cols[i].type;
 
+			if (cols[i].mat)	/* the server's to compute: not in the body */
+				continue;
 			if (!strcmp(t, "String")) {
 				uint64_t l = 0;
 				unsigned int sh = 0;

@@ -410,8 +410,11 @@ static int start(struct chsource *s, unsigned int k, char *err, size_t errlen)
 	size_t o;
 
 	o = (size_t)snprintf(sql, sizeof(sql), "SELECT ");
-	for (int i = 0; cols[i].name; i++)
-		o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s", i ? ", " : "", cols[i].name);
+	/* what dio computes from the rest (time, errno, ...) is not read back */
+	for (int i = 0, n = 0; cols[i].name; i++)
+		if (!cols[i].derived)
+			o += (size_t)snprintf(sql + o, sizeof(sql) - o, "%s%s", n++ ? ", " : "",
+					      cols[i].name);
 	snprintf(sql + o, sizeof(sql) - o, " FROM `%s`.`%s%s` WHERE session = '%s' ORDER BY rec "
 		 "FORMAT RowBinary", s->database, s->prefix, ch_tables[sources[k].t].name, s->session);
 	c->s = s;

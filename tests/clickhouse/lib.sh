@@ -10,6 +10,7 @@
 #   session_of FILE    a recording's session_id
 #   stored DB [SESS]   the same counts in database DB's tables (of session SESS)
 #   twice DB [SESS]    rows stored twice there (a session's seq seen twice), in every table
+#   doc_queries INFO   the queries of docs/clickhouse.md fenced as ```INFO, one a line
 SERVER=$top_srcdir/tests/clickhouse/server.sh
 PROXY_PID=
 
@@ -69,4 +70,10 @@ twice() {
 	for t in calls paths procs block runq findings sessions; do
 		q "SELECT count() - uniqExact(session, seq) FROM $1.$t${2:+ WHERE session = '$2'}"
 	done | awk '{ n += $1 } END { print n + 0 }'
+}
+
+doc_queries() {
+	awk -v fence="\`\`\`$1" '$0 == fence { s = 1; sql = ""; next }
+		/^```$/ && s { print sql; s = 0; next } s { sql = sql " " $0 }' \
+		"$top_srcdir/docs/clickhouse.md"
 }
