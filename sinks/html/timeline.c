@@ -144,10 +144,17 @@ static uint32_t at(struct timeline *t, uint64_t ts)
 	return (uint32_t)b;
 }
 
-/* the buckets reach time ts: the series spans every record, even the last ones off it */
+/*
+ * The buckets in use reach time ts where the width lets them: the series spans
+ * the last records too, even those it does not show (a process's exit), but
+ * only what it shows sets the width.
+ */
 void tl_reach(struct timeline *t, uint64_t ts)
 {
-	at(t, ts);
+	uint64_t d = ts > t->t0 ? ts - t->t0 : 0, b = d / t->width;
+
+	if (b + 1 > t->used)
+		t->used = b < TL_BUCKETS ? (uint32_t)b + 1 : TL_BUCKETS;
 }
 
 /* how much of [ts, ts + dur) lies in bucket b */

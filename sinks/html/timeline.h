@@ -123,7 +123,7 @@ int tl_runq(struct timeline *t, const struct dio_ev_runq *r);
 /* A read (write 0) or write at the call's offset. 0 or -ENOMEM. */
 int tl_offset(struct timeline *t, const struct dio_ev_syscall *e, int write);
 void tl_span(struct timeline *t, const struct dio_ev_syscall *e, unsigned int cls);
-/* The buckets reach time ts: the last record's, whether the series shows it or not. */
+/* The buckets in use reach time ts (the last record's) as far as the width allows. */
 void tl_reach(struct timeline *t, uint64_t ts);
 
 /*
