@@ -20,7 +20,7 @@ for lib in $(ldd "$(command -v cat)" | grep -o '/[^ ]*'); do
 done
 printf 'inside\n' > "$ROOT/etc/hostname"
 
-run_dio trace --no-summary -e trace=openat,read,copy_file_range,close --sink console -o "$TMP/chroot" \
+run_dio trace --no-summary -e trace=openat,read,copy_file_range,close --sink console:proc=true -o "$TMP/chroot" \
 	--sink "json:file=$TMP/chroot.json" \
 	-- chroot "$ROOT" /bin/cat /etc/hostname > "$TMP/chroot.stdout"
 [ "$RC" -eq 0 ] || { echo "FAIL: dio trace -- chroot exited with $RC"; fail=1; }
@@ -52,7 +52,7 @@ jns=$(jq -r --argjson p "$pid" 'select(.type == "proc" and .kind == "exec" and .
 # a mount namespace of its own with a bind mount only it sees
 mkdir -p "$TMP/mnt" "$TMP/src"
 printf 'bound\n' > "$TMP/src/file"
-run_dio trace --no-summary -e trace=openat,read --sink console -o "$TMP/ns" \
+run_dio trace --no-summary -e trace=openat,read --sink console:proc=true -o "$TMP/ns" \
 	--sink "json:file=$TMP/ns.json" -- \
 	unshare -m sh -c "mount --make-rprivate / && mount --bind '$TMP/src' '$TMP/mnt' &&
 		readlink /proc/self/ns/mnt > '$TMP/ns.id' && exec cat '$TMP/mnt/file'" > "$TMP/ns.stdout"
