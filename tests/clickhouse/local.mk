@@ -13,9 +13,10 @@
 # hosts' pushed recordings: each answer equal to what the recordings hold.
 # away.sh: the server down when dio trace and dio push start: they spool and deliver once it is
 # up; a spool that fills meanwhile counts its losses.
+# live.sh: --report-every: a finding is a row while the program runs, its update one more row.
 CLICKHOUSE_TESTS = tests/clickhouse/server-selftest.sh tests/clickhouse/sink.sh \
 	tests/clickhouse/away.sh tests/clickhouse/schema.sh \
-	tests/clickhouse/dashboard.sh \
+	tests/clickhouse/dashboard.sh tests/clickhouse/live.sh \
 	tests/clickhouse/faults.sh
 TESTS += $(CLICKHOUSE_TESTS)
 EXTRA_DIST += $(CLICKHOUSE_TESTS) tests/clickhouse/server.sh tests/clickhouse/faultproxy.py \
