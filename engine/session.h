@@ -3,6 +3,14 @@
  * A session: the loaded modules, the tag table and the dispatch of records
  * and findings. The record source is the live probe (live__trace) or a
  * trace file (replay__run); both hand records to session__dispatch.
+ *
+ * The work is done by the parts (host.c, modules.c, dispatch.c, verdict.c);
+ * session.c alone sees them all and wires them. Its session__* functions are
+ * the pipeline's one face for those that hold a session (live.c, replay.c,
+ * recorder.c, the commands): each hands the call to the part that owns it,
+ * in a line or two. Moving them into the parts, as the first layout draft
+ * had it, would give every caller the parts themselves and undo the rule
+ * that only session.c knows how they fit.
  */
 #ifndef DIO_ENGINE_SESSION_H
 #define DIO_ENGINE_SESSION_H
