@@ -88,8 +88,14 @@ grep -Eqx "dio: clickhouse: $TMP/c.dio: pushed to $U \(database dio, session $SC
 [ "$(cat "$TMP/push2.err")" = "dio: clickhouse: $TMP/c.dio: already in ClickHouse at $U (database dio, session $SC), nothing sent" ] ||
 	{ echo "FAIL: the second push did not say, alone, that it sent nothing:"; cat "$TMP/push2.err"; fail=1; }
 [ "$(twice dio "$SC")" = 0 ] || { echo "FAIL: a push stored rows twice"; fail=1; }
-[ "$(q "SELECT count() FROM dio.findings WHERE session = '$SC' AND code = 'redundant-open.churn'")" = 1 ] ||
-	{ echo "FAIL: the pushed recording's finding is not stored once"; fail=1; }
+# its findings once each: those of dio analyze of the file (which the demo's
+# timing decides; a loaded machine may leave its churn under the floors)
+run_dio analyze --no-summary "$TMP/c.dio" --analyzer all --sink "json:file=$TMP/c.json" > /dev/null 2>&1
+jq -r 'select(.type == "finding") | .code' "$TMP/c.json" | sort > "$TMP/c.codes"
+q "SELECT code FROM dio.findings WHERE session = '$SC'" | sort > "$TMP/pushed.codes"
+[ -s "$TMP/c.codes" ] && cmp -s "$TMP/c.codes" "$TMP/pushed.codes" ||
+	{ echo "FAIL: the pushed recording's findings are not stored once: stored" \
+		"$(tr '\n' ' ' < "$TMP/pushed.codes"), dio analyze's $(tr '\n' ' ' < "$TMP/c.codes")"; fail=1; }
 
 # dio analyze and dio dump --from the stored session: what they give of the file
 run_dio analyze --no-summary --from "clickhouse:url=$U,session=$SC" --analyzer all \
