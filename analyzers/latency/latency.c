@@ -7,9 +7,13 @@
  * system call, that call and its file. Slow requests are one finding that
  * names the worst rows; the waits of a program's threads are one finding per
  * program (the processes that run it added up), a warning when they cost a
- * share of the time it was traced. State is bounded by options: a table of
- * device/operation rows, one of threads, one of processes, one of programs,
- * and a few pending call matches, all allocated at start.
+ * share of the time it was traced. With --report-every, the slow requests
+ * are reported at each tick too (a count that only grows), and again at the
+ * end with the names the first report gave them; the waits wait for the end,
+ * their severity being a share of a time that grows. State is bounded by
+ * options: a table of device/operation rows, one of threads, one of
+ * processes, one of programs, and a few pending call matches, all allocated
+ * at start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +31,8 @@
 #define PENDING_MAX	256	/* slow requests waiting for the record of their call */
 #define SHOWN_THREADS	20
 #define TOP		5	/* rows or threads a finding names */
+/* a tick waits this long after a slow request for its call's record, which names its file */
+#define TICK_LATE_NS	1000000000ULL
 
 enum {
 	O_BLOCK_MS, O_RUNQ_MS, O_RUNQ_SHARE, O_RUNQ_MIN_MS, O_MAX_DEVICES, O_MAX_THREADS,
@@ -102,6 +108,7 @@ struct devrow {
 	uint64_t slow_ns;		/* the outliers' times, added up */
 	struct dio_ev_block worst;	/* the slowest outlier */
 	char path[256];			/* of the worst's call, when its record came */
+	uint32_t awaiting, pad;		/* the worst's call record is yet to come */
 	int64_t off;			/* -1: unknown */
 	struct excerpt x;
 };
@@ -185,6 +192,17 @@ struct lat {
 	uint32_t tracer;		/* dio's own pid: waits it caused are not the program's */
 	uint64_t by_tracer;		/* waits that ended when a thread of dio left the CPU */
 	struct rows dr, tr, pr;		/* for the end: sized at start */
+	/*
+	 * The slow-request finding a tick reported (count 0: none), and the
+	 * names it had then: they make its fingerprint, so its later reports
+	 * keep them, whichever request is the slowest by then.
+	 */
+	struct {
+		uint64_t count;
+		uint32_t pid, tid;
+		char comm[DIO_COMM_LEN];
+		char path[256];
+	} told;
 };
 
 static void lat_destroy(void *state)
@@ -341,6 +359,7 @@ static void on_block(struct lat *l, const struct dio_ev_block *b)
 		r->worst = *b;
 		r->path[0] = 0;
 		r->off = -1;
+		r->awaiting = !!(b->flags & DIO_BF_SYSCALL);
 		if (b->flags & DIO_BF_SYSCALL) {
 			struct callkey c = { .sys_ts = b->sys_ts, .tid = b->tid };
 
@@ -364,6 +383,7 @@ static void on_syscall(struct lat *l, const struct dio_ev_syscall *e)
 
 		snprintf(r->path, sizeof(r->path), "%s", p ? p : "");
 		r->off = (e->flags & DIO_SF_OFFSET) ? e->offset : -1;
+		r->awaiting = 0;
 	}
 	table_del(&l->pending, &c);
 }
@@ -748,8 +768,14 @@ static size_t worst_rows(const struct rows *dr, size_t *idx, uint64_t *nrows)
 	return n;
 }
 
-/* one finding for all the rows with slow requests, the evidence of the one with the most */
-static int block_finding(struct lat *l, const struct rows *dr)
+/*
+ * One finding for all the rows with slow requests, the evidence of the one
+ * with the most. At a tick (now below UINT64_MAX), only when it counts more
+ * than a tick reported, and, the first time, once the call record of the
+ * slowest request it names has come (or a second after that request ended):
+ * its file is in the names the later reports keep.
+ */
+static int block_finding(struct lat *l, const struct rows *dr, uint64_t now)
 {
 	struct dio_finding fd = { .size = sizeof(fd), .severity = DIO_SEV_WARNING };
 	size_t idx[TOP], n, at = 0;
@@ -776,6 +802,10 @@ static int block_finding(struct lat *l, const struct rows *dr)
 	k = dr->kv[2 * idx[0]];
 	r = dr->kv[2 * idx[0] + 1];
 	w = &r->worst;
+	if (now != UINT64_MAX && (slow == l->told.count ||
+				  (!l->told.count && r->awaiting &&
+				   now < w->hdr.ts + w->duration + TICK_LATE_NS)))
+		return 0;
 	comm_label(w->comm, comm);
 	dio_escape(r->path, sizeof(r->path), 0, path, sizeof(path));
 	if (w->flags & DIO_BF_KTHREAD)
@@ -838,10 +868,26 @@ static int block_finding(struct lat *l, const struct rows *dr)
 	fd.code = "latency.slow-block-requests";
 	fd.title = title;
 	fd.message = msg;
-	fd.pid = w->pid;
-	fd.tid = w->tid;
-	fd.comm = w->comm;
-	fd.path = r->path[0] ? r->path : NULL;
+	if (now != UINT64_MAX && !l->told.count) {
+		l->told.pid = w->pid;
+		l->told.tid = w->tid;
+		memcpy(l->told.comm, w->comm, sizeof(l->told.comm));
+		l->told.comm[sizeof(l->told.comm) - 1] = 0;
+		memcpy(l->told.path, r->path, sizeof(l->told.path));
+	}
+	if (now != UINT64_MAX)
+		l->told.count = slow;
+	if (l->told.count) {
+		fd.pid = l->told.pid;
+		fd.tid = l->told.tid;
+		fd.comm = l->told.comm;
+		fd.path = l->told.path[0] ? l->told.path : NULL;
+	} else {
+		fd.pid = w->pid;
+		fd.tid = w->tid;
+		fd.comm = w->comm;
+		fd.path = r->path[0] ? r->path : NULL;
+	}
 	fd.ts_first = first;
 	fd.ts_last = last;
 	fd.count = slow;
@@ -1019,7 +1065,7 @@ static int lat_finish(void *state)
 	gather(&l->thrs, &l->tr, thr_cmp);
 	/* the tables first: a sink may print the findings to the same terminal */
 	print_tables(l, &l->dr, &l->tr);
-	err = block_finding(l, &l->dr);
+	err = block_finding(l, &l->dr, UINT64_MAX);
 	/* every thread to its process, in an order the table's layout does not choose */
 	qsort(l->tr.kv, l->tr.n, 2 * sizeof(void *), thr_pid_cmp);
 	for (size_t i = 0; i < l->tr.n; i++) {
@@ -1052,6 +1098,22 @@ static int lat_finish(void *state)
 	return err;
 }
 
+/*
+ * --report-every: the slow requests so far. A row with one is in the end's
+ * finding whatever comes later (rows are never pushed out, counts only
+ * grow), so the finding is reported as it stands, and again at the end with
+ * the names it had then. A program's run-queue finding waits for the end:
+ * its severity is a share of the time its processes were traced, which
+ * grows with them.
+ */
+static int lat_tick(void *state, uint64_t now_ns)
+{
+	struct lat *l = state;
+
+	gather(&l->devs, &l->dr, dev_cmp);
+	return block_finding(l, &l->dr, now_ns);
+}
+
 const struct dio_analyzer dio_analyzer = {
 	.abi = DIO_ANALYZER_ABI,
 	.size = sizeof(struct dio_analyzer),
@@ -1064,4 +1126,5 @@ const struct dio_analyzer dio_analyzer = {
 	.finish = lat_finish,
 	.destroy = lat_destroy,
 	.rules = rules,
+	.tick = lat_tick,
 };

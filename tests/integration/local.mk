@@ -19,7 +19,7 @@ INTEGRATION_TESTS += tests/integration/analyzer-durability.sh tests/integration/
 # --max-findings: a cap per finding code, and a note of what it left out
 INTEGRATION_TESTS += tests/integration/findings-cap.sh
 # --report-every: findings while the program runs, then updates; the end sees each once
-INTEGRATION_TESTS += tests/integration/live-findings.sh
+INTEGRATION_TESTS += tests/integration/live-findings.sh tests/integration/live-latency.sh
 # every lost record counted with its reason: full tables, missed completions, the writer
 INTEGRATION_TESTS += tests/integration/trace-loss.sh
 # paths seen from the process's root (chroot, mount namespaces)

@@ -501,6 +501,130 @@ static void slow_requests_on_two_devices_are_one_finding(void **state)
 	assert_int_equal(found[0].ts_last, 2070 * MS);
 }
 
+/* a slow write of tid in a pwrite64 call that began at sys_ts */
+static struct dio_ev_block blk_in_call(uint64_t ts, uint32_t tid, uint64_t dur, uint64_t sys_ts)
+{
+	struct dio_ev_block b = blk(ts, tid, dur, "W");
+
+	b.flags = DIO_BF_SYSCALL;
+	b.nr = NR_pwrite64;
+	b.sys_ts = sys_ts;
+	return b;
+}
+
+/*
+ * --report-every: a tick reports the slow requests so far, since a row with
+ * one is in the end's finding whatever comes; the end reports it again with
+ * its final count and the names the tick gave it (its fingerprint), though
+ * a slower request of another thread and file came since. A row under the
+ * threshold at the tick is not reported then.
+ */
+static void a_tick_reports_slow_requests_the_end_updates(void **state)
+{
+	struct dio_file_tag wal = tag_of(77, 3), log = tag_of(77, 4);
+	void *st = start(NULL, NULL);
+	struct dio_ev_block b;
+	struct dio_ev_syscall call;
+	size_t in_use;
+
+	(void)state;
+	fake_path(&wal, "/data/wal");
+	fake_path(&log, "/data/log");
+	/* just under the threshold: nothing to report at the tick */
+	b = blk(1000 * MS, 13, 50 * MS - 1, "W");
+	feed(st, &b);
+	assert_int_equal(dio_analyzer.tick(st, 5000 * MS), 0);
+	assert_int_equal(nfound, 0);
+	/* a slow request in pwrite64 of /data/wal: the tick waits for the call's record */
+	b = blk_in_call(6000 * MS, 13, 60 * MS, 5999 * MS);
+	feed(st, &b);
+	assert_int_equal(dio_analyzer.tick(st, 6100 * MS), 0);
+	assert_int_equal(nfound, 0);
+	call = sys_ev(5999 * MS, 10, 13, "db", NR_pwrite64, 5, &wal, 0, 4096, 62 * MS);
+	feed(st, &call);
+	in_use = heap_in_use();
+	assert_int_equal(dio_analyzer.tick(st, 6200 * MS), 0);
+	/* a tick allocates nothing: the list it sorts and the names it keeps are there */
+	assert_int_equal(heap_in_use(), in_use);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].code, "latency.slow-block-requests");
+	assert_int_equal(found[0].count, 1);
+	assert_string_equal(found[0].path, "/data/wal");
+	assert_string_equal(found[0].comm, "db");
+	assert_int_equal(found[0].tid, 13);
+	assert_string_equal(found[0].title, "1 write request on 8:16 took 50 ms or more "
+					    "(p99 60.000 ms, max 60.000 ms)");
+	/* nothing new: the next tick says nothing */
+	assert_int_equal(dio_analyzer.tick(st, 7000 * MS), 0);
+	assert_int_equal(nfound, 1);
+	/* a slower one by another thread in another file, and two more */
+	b = blk_in_call(8000 * MS, 14, 90 * MS, 7999 * MS);
+	snprintf(b.comm, sizeof(b.comm), "flusher");
+	feed(st, &b);
+	call = sys_ev(7999 * MS, 10, 14, "flusher", NR_pwrite64, 6, &log, 0, 4096, 92 * MS);
+	feed(st, &call);
+	b = blk(9000 * MS, 13, 55 * MS, "W");
+	feed(st, &b);
+	b = blk(9100 * MS, 13, 51 * MS, "R");
+	feed(st, &b);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 4);
+	assert_string_equal(found[1].path, "/data/wal");
+	assert_string_equal(found[1].comm, "db");
+	assert_int_equal(found[1].tid, 13);
+	assert_int_equal(found[1].ts_first, 6000 * MS);
+	assert_int_equal(found[1].ts_last, 9151 * MS);
+	assert_int_equal(found[1].cost_ns, 256 * MS);
+	/* its text is the end's: the slowest is the flusher's */
+	assert_non_null(strstr(found[1].message, "was submitted by flusher (10/14) in pwrite64 of "
+				"/data/log."));
+	/* without the tick, the end names the slowest */
+	st = start(NULL, NULL);
+	b = blk(6000 * MS, 13, 60 * MS, "W");
+	feed(st, &b);
+	b = blk(8000 * MS, 14, 90 * MS, "W");
+	snprintf(b.comm, sizeof(b.comm), "flusher");
+	feed(st, &b);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].comm, "flusher");
+}
+
+/* a call record that never comes: a tick reports a second after the request ended */
+static void a_tick_waits_a_second_for_the_call(void **state)
+{
+	void *st = start(NULL, NULL);
+	struct dio_ev_block b = blk_in_call(1000 * MS, 13, 60 * MS, 999 * MS);
+
+	(void)state;
+	feed(st, &b);
+	assert_int_equal(dio_analyzer.tick(st, 2059 * MS), 0);
+	assert_int_equal(nfound, 0);
+	assert_int_equal(dio_analyzer.tick(st, 2060 * MS), 0);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].path, "");
+	stop_analyzer(st);
+	assert_int_equal(nfound, 2);
+	assert_int_equal(found[1].count, 1);
+	assert_string_equal(found[1].path, "");
+}
+
+/* run-queue waits are judged at the end only: their severity is a share of a span that grows */
+static void a_tick_leaves_the_waits_to_the_end(void **state)
+{
+	void *st = start(NULL, NULL);
+	struct dio_ev_runq r = runq(1000 * MS, 13, 60 * MS);
+
+	(void)state;
+	feed(st, &r);
+	assert_int_equal(dio_analyzer.tick(st, 5000 * MS), 0);
+	assert_int_equal(nfound, 0);
+	stop_analyzer(st);
+	assert_int_equal(nfound, 1);
+	assert_string_equal(found[0].code, "latency.runq-delay");
+}
+
 /* what the README says the defaults take: 11.2 MiB */
 static void the_defaults_take_what_the_readme_says(void **state)
 {
@@ -547,6 +671,9 @@ int main(void)
 		cmocka_unit_test(threads_pushed_out_still_count),
 		cmocka_unit_test(slow_requests_on_two_devices_are_one_finding),
 		cmocka_unit_test(the_defaults_take_what_the_readme_says),
+		cmocka_unit_test(a_tick_reports_slow_requests_the_end_updates),
+		cmocka_unit_test(a_tick_waits_a_second_for_the_call),
+		cmocka_unit_test(a_tick_leaves_the_waits_to_the_end),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -6,6 +6,11 @@
  *                      DIR/blocks; FIEMAP tells where each landed on the device.
  *                      Descriptor 9 gets one line per request dio must show:
  *                      "OP PID/TID MAJ:MIN SECTOR BYTES SYSCALL".
+ *   blockq live DIR    O_DIRECT pwrite64 of NBLK 64 KiB blocks of DIR/blocks,
+ *                      then waits up to LIVE_WAIT_S seconds for DIR/seen (made
+ *                      by whoever saw a finding of those requests while this
+ *                      process still runs), looking every 100 ms; then pread64
+ *                      of the NBLK blocks. Prints "seen" or "not seen".
  *   blockq hog         a thread named "worker" computes for 4 ms of CPU time
  *                      and sleeps 1 ms, RUNS times, on the CPU a thread named
  *                      "hog" keeps busy: it waits for the CPU behind the hog
@@ -34,6 +39,7 @@
 #define NBLK	8
 #define BLK	65536
 #define RUNS	100
+#define LIVE_WAIT_S 8
 
 static void die(const char *what)
 {
@@ -61,25 +67,35 @@ static uint64_t physical(int fd, uint64_t off)
 	return q.ext[0].fe_physical + (off - q.ext[0].fe_logical);
 }
 
-static int direct(const char *dir)
+/* DIR/blocks for direct I/O, its NBLK blocks allocated; *buf: a block of 'b' */
+static int open_blocks(const char *dir, void **buf)
 {
 	char path[4096];
-	struct stat sb;
-	void *buf;
-	uint64_t sector[NBLK];
-	pid_t pid = getpid(), tid = gettid();
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/blocks", dir);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_DIRECT, 0644);
 	if (fd < 0)
 		die(path);
-	if (posix_memalign(&buf, 4096, BLK))
+	if (posix_memalign(buf, 4096, BLK))
 		die("posix_memalign");
-	memset(buf, 'b', BLK);
+	memset(*buf, 'b', BLK);
 	/* allocate first, so the direct writes go to blocks FIEMAP already knows */
-	if (fallocate(fd, 0, 0, (off_t)NBLK * BLK) < 0 || fsync(fd) < 0 || fstat(fd, &sb) < 0)
+	if (fallocate(fd, 0, 0, (off_t)NBLK * BLK) < 0 || fsync(fd) < 0)
 		die("fallocate");
+	return fd;
+}
+
+static int direct(const char *dir)
+{
+	struct stat sb;
+	void *buf;
+	uint64_t sector[NBLK];
+	pid_t pid = getpid(), tid = gettid();
+	int fd = open_blocks(dir, &buf);
+
+	if (fstat(fd, &sb) < 0)
+		die("fstat");
 	for (int i = 0; i < NBLK; i++)
 		sector[i] = physical(fd, (uint64_t)i * BLK) / 512;
 	for (int i = 0; i < NBLK; i++)
@@ -96,6 +112,31 @@ static int direct(const char *dir)
 		dprintf(9, "R %d/%d %u:%u %llu %d pread64\n", pid, tid, major(sb.st_dev),
 			minor(sb.st_dev), (unsigned long long)sector[i], BLK);
 	free(buf);
+	return 0;
+}
+
+static int live(const char *dir)
+{
+	char seen[4096];
+	struct timespec tick = { 0, 100000000 };
+	struct stat sb;
+	void *buf;
+	int fd = open_blocks(dir, &buf), found = 0;
+
+	snprintf(seen, sizeof(seen), "%s/seen", dir);
+	for (int i = 0; i < NBLK; i++)
+		if (pwrite(fd, buf, BLK, (off_t)i * BLK) != BLK)
+			die("pwrite");
+	for (int i = 0; i < LIVE_WAIT_S * 10 && !found; i++) {
+		nanosleep(&tick, NULL);
+		found = !stat(seen, &sb);
+	}
+	for (int i = 0; i < NBLK; i++)
+		if (pread(fd, buf, BLK, (off_t)i * BLK) != BLK)
+			die("pread");
+	close(fd);
+	free(buf);
+	printf("%s\n", found ? "seen" : "not seen");
 	return 0;
 }
 
@@ -193,10 +234,12 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "direct"))
 		return direct(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "live"))
+		return live(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "rt"))
 		realtime = 1;
 	if (argc == 2 && (!strcmp(argv[1], "hog") || !strcmp(argv[1], "alone") || realtime))
 		return hogged(strcmp(argv[1], "alone"));
-	fprintf(stderr, "usage: blockq direct DIR | blockq hog | blockq alone | blockq rt\n");
+	fprintf(stderr, "usage: blockq direct DIR | blockq live DIR | blockq hog | blockq alone | blockq rt\n");
 	return 2;
 }
