@@ -28,7 +28,7 @@ NOFLOORS=min_share=0,min_cost_rate=0
 # RND MIS BYTES REREAD from what the workload counted
 run() {
 	if [ -n "$3" ]; then an=access-pattern; else an=access-pattern:$NOFLOORS; fi
-	run_dio trace --no-summary --sink "json:file=$TMP/$1.json" --analyzer "$an" -- \
+	run_dio trace -q --no-summary --sink "json:file=$TMP/$1.json" --analyzer "$an" -- \
 		"$WL/pattern" "$2" "$MNT" > "$TMP/$1.numbers"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: $1: dio exited with $RC"
@@ -174,7 +174,7 @@ fi
 # two processes of the program, on 300 files each: one finding, the sums of
 # both, the number of processes, the one with the most small reads as its pid
 mkdir -p "$MNT/a" "$MNT/b"
-run_dio trace --no-summary --sink "json:file=$TMP/two.json" --analyzer "access-pattern:$NOFLOORS" -- \
+run_dio trace -q --no-summary --sink "json:file=$TMP/two.json" --analyzer "access-pattern:$NOFLOORS" -- \
 	sh -c "'$WL/pattern' many '$MNT/a' && '$WL/pattern' many '$MNT/b'" > "$TMP/two.numbers"
 if [ "$RC" -ne 0 ]; then
 	echo "FAIL: two: dio exited with $RC"

@@ -29,7 +29,7 @@ W=100000000	# the analyzer's default window, ns
 
 # run NAME MODE [OPTIONS]: the workload under dio; its facts in $TMP/NAME.facts
 run() {
-	run_dio trace --no-summary -o /dev/null --sink "json:file=$TMP/$1.json" \
+	run_dio trace -q --no-summary --sink "json:file=$TMP/$1.json" \
 		--analyzer "contention$3" -- "$WL/kvstore" "$DATA" "$2" 9> "$TMP/$1.facts"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: $1: dio exited with $RC"

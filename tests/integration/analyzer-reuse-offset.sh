@@ -26,7 +26,7 @@ run() {
 	mode=$2
 	shift 2
 	rm -f "$MNT/app.log"
-	run_dio trace --no-summary --sink "json:file=$TMP/$name.json" --analyzer reuse-offset \
+	run_dio trace -q --no-summary --sink "json:file=$TMP/$name.json" --analyzer reuse-offset \
 		-- "$WL/follower" "$mode" "$MNT" "$@" > "$TMP/$name.numbers"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: $name: dio exited with $RC"
@@ -126,7 +126,7 @@ run grown-fixed grown-fixed 100 4000 && none grown-fixed
 # ship MODE: the shipper in MODE under dio; sets READER (its second run) WRITER INO OFF LOST
 ship() {
 	rm -f "$MNT/app.log" "$MNT/app.log.1" "$MNT/registry"
-	run_dio trace --no-summary --sink "json:file=$TMP/ship-$1.json" --analyzer reuse-offset \
+	run_dio trace -q --no-summary --sink "json:file=$TMP/ship-$1.json" --analyzer reuse-offset \
 		-- "$WL/shipper" "$1" "$MNT" > "$TMP/ship-$1.numbers"
 	if [ "$RC" -ne 0 ]; then
 		echo "FAIL: ship-$1: dio exited with $RC"
