@@ -275,6 +275,7 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 	/* -s N as text: the same for every call of a process, whose options are one */
 	static char strsize[16];
 	struct spec_kv all[SPEC_SHORTCUTS_MAX];
+	const struct dio_syscall *u;
 	int n = 0;
 
 	if (sink && !strcmp(name, "console")) {
@@ -299,6 +300,10 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 			all[n++] = (struct spec_kv){ "proc", "false", 1 };
 			all[n++] = (struct spec_kv){ "block", "false", 1 };
 			all[n++] = (struct spec_kv){ "runq", "false", 1 };
+			/* io_uring requests are io_uring_enter's work: shown with it */
+			if (!(u = syscall_by_name("io_uring_enter")) || u->nr >= DIO_NR_MAX ||
+			    !o->sel[u->nr])
+				all[n++] = (struct spec_kv){ "uring", "false", 1 };
 		}
 	}
 	/* -o FILE: the summary's tables follow the events into FILE */

@@ -18,7 +18,7 @@
 #define LINE_SIZE	4096		/* first line buffer; grows to the longest line seen */
 
 enum { O_OUTPUT, O_TIME, O_DURATIONS, O_TID, O_DETAILS, O_PATHS, O_PROC, O_EVENTS, O_HINTS,
-       O_STRSIZE, O_BLOCK, O_RUNQ };
+       O_STRSIZE, O_BLOCK, O_RUNQ, O_URING };
 
 static const struct dio_option options[] = {
 	[O_OUTPUT] = { "output", DIO_OPT_STRING, NULL,
@@ -36,6 +36,8 @@ static const struct dio_option options[] = {
 			"bytes of captured data shown, 0 to 65535 (-s; 0: all)" },
 	[O_BLOCK] = { "block", DIO_OPT_BOOL, "true", "print block requests (-e trace=: false)" },
 	[O_RUNQ] = { "runq", DIO_OPT_BOOL, "true", "print run-queue waits (-e trace=: false)" },
+	[O_URING] = { "uring", DIO_OPT_BOOL, "true",
+		      "print io_uring requests (-e trace= without io_uring_enter: false)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -46,7 +48,7 @@ struct console {
 	int own;		/* out was opened here: fclose it */
 	char *iobuf;		/* out's stdio buffer; freed only once out no longer uses it */
 	uint32_t flags;		/* DIO_FMT_* */
-	int paths, proc, events, hints, block, runq;
+	int paths, proc, events, hints, block, runq, uring;
 	uint64_t hidden;	/* info findings not printed (hints=false) */
 	int write_failed;	/* the first write error was logged */
 	uint64_t unformatted;	/* records format_event refused */
@@ -181,6 +183,7 @@ static int console_init(const struct dio_host *host, struct dio_ctx *ctx,
 	c->proc = !!o[O_PROC].i;
 	c->block = !!o[O_BLOCK].i;
 	c->runq = !!o[O_RUNQ].i;
+	c->uring = !!o[O_URING].i;
 	c->events = !!o[O_EVENTS].i;
 	c->hints = !!o[O_HINTS].i;
 	c->cap = LINE_SIZE;
@@ -217,7 +220,7 @@ static int console_event(void *state, const struct dio_ev_hdr *ev)
 
 	if (!c->events || (ev->type == DIO_EV_PATH && !c->paths) ||
 	    (ev->type == DIO_EV_PROC && !c->proc) || (ev->type == DIO_EV_BLOCK && !c->block) ||
-	    (ev->type == DIO_EV_RUNQ && !c->runq))
+	    (ev->type == DIO_EV_RUNQ && !c->runq) || (ev->type == DIO_EV_IOURING && !c->uring))
 		return 0;
 	n = c->host->format_event(c->ctx, ev, c->flags, c->line, c->cap);
 	if (n >= 0 && (size_t)n >= c->cap) {
