@@ -29,7 +29,7 @@ static void replay_usage(const char *cmd)
 		       "                        [--no-summary] [-o OUT] [-q] [-t|-tt|-ttt] [-T] [-C FILE]\n"
 		       "                        [--hints] [the filters of dio dump]\n"
 		       "  run analyzers over a recorded trace: the findings dio trace would have given;\n"
-		       "  -q (default) shows findings and the summary only\n"
+		       "  -q (default) shows findings and the summary only (--sink console:events=true: the calls too)\n"
 		       "example: dio analyze run.dio --analyzer all\n");
 }
 
@@ -106,8 +106,10 @@ int cmd_replay(int argc, char **argv, int analyze, const struct cli_edit *edit)
 		return 2;
 	}
 	/* the output is the command's own, not a side channel as in dio trace */
-	if (!o.output)
+	if (!o.output) {
 		o.output = strdup("-");
+		o.output_implied = 1;
+	}
 	if (sources__is_scheme(path))
 		code = replay__source(&o, path);
 	else

@@ -97,6 +97,7 @@ struct options {
 	int json;			/* dio dump/analyze --format json: the json sink in the console's place */
 	/* console sink shortcuts (strace compatible) */
 	char *output;			/* -o FILE */
+	int output_implied;		/* output is the command's default, not -o: console:output= wins */
 	enum time_style time;		/* -t -tt -ttt */
 	int durations;			/* -T */
 	uint32_t strsize;		/* -s N: bytes of captured data shown; 0: all */

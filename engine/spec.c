@@ -280,7 +280,7 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 
 	if (sink && !strcmp(name, "console")) {
 		if (o->output)
-			all[n++] = (struct spec_kv){ "output", o->output, 0 };
+			all[n++] = (struct spec_kv){ "output", o->output, o->output_implied };
 		if (o->time != TIME_NONE)
 			all[n++] = (struct spec_kv){ "time", time_name(o->time), 0 };
 		if (o->durations)
@@ -289,8 +289,9 @@ int spec__shortcuts(const struct options *o, int sink, const char *name, struct 
 			snprintf(strsize, sizeof(strsize), "%u", o->strsize);
 			all[n++] = (struct spec_kv){ "strsize", strsize, 0 };
 		}
+		/* -q against the console's events=; dio analyze's own quiet gives way */
 		if (o->quiet)
-			all[n++] = (struct spec_kv){ "events", "false", 0 };
+			all[n++] = (struct spec_kv){ "events", "false", !o->quiet_given };
 		if (!o->details)
 			all[n++] = (struct spec_kv){ "details", "false", 0 };
 		if (o->hints)

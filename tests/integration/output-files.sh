@@ -115,6 +115,17 @@ table=$(grep -n '^% time .* syscall$' "$TMP/tr.txt" | cut -d: -f1)
 grep -q '^% time' "$TMP/sum2.txt" && ! grep -q '^% time' "$TMP/an2.txt" ||
 	{ echo "FAIL: summary:output= did not win over -o"; fail=1; }
 check_mode "summary through -o" "$TMP/an.txt"
+# without -o, the console's own output= names the file (the command's
+# standard output is only its default)
+"$DIO" dump "$TMP/t.dio" --sink "console:output=$TMP/dump.txt" > "$TMP/dump.out" 2> /dev/null ||
+	{ echo "FAIL: dio dump --sink console:output="; fail=1; }
+grep -q 'openat(' "$TMP/dump.txt" && [ ! -s "$TMP/dump.out" ] ||
+	{ echo "FAIL: dio dump --sink console:output=FILE: the calls are not in FILE alone"; fail=1; }
+"$DIO" analyze "$TMP/t.dio" --no-summary --sink "console:output=$TMP/an3.txt,events=true" \
+	> "$TMP/an3.out" 2> /dev/null || { echo "FAIL: dio analyze --sink console:output="; fail=1; }
+grep -q 'openat(' "$TMP/an3.txt" && [ ! -s "$TMP/an3.out" ] ||
+	{ echo "FAIL: dio analyze --sink console:output=FILE: the calls are not in FILE alone"; fail=1; }
+check_mode "console:output=" "$TMP/dump.txt"
 
 # standard output and devices still work
 "$DIO" dump "$TMP/t.dio" -o /dev/null || { echo "FAIL: dump -o /dev/null"; fail=1; }
