@@ -6,6 +6,11 @@ EXTRA_DIST += bench/lib.sh bench/overhead.sh bench/callcost.sh bench/seek.sh ben
 	bench/durability.sh bench/busyrecord.sh
 noinst_PROGRAMS += bench/callcost
 bench_callcost_SOURCES = bench/callcost.c
+# what a helper call (the clocks the probes read) costs a BPF program alone
+noinst_PROGRAMS += bench/clockcost
+bench_clockcost_SOURCES = bench/clockcost.c
+bench_clockcost_CFLAGS = $(AM_CFLAGS) $(LIBBPF_CFLAGS)
+bench_clockcost_LDADD = $(LIBBPF_LIBS)
 # the trace file writer alone, fed a recording at a fixed rate (bench/writerate.sh)
 noinst_PROGRAMS += bench/writerate
 bench_writerate_SOURCES = bench/writerate.c
