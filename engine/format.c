@@ -48,30 +48,71 @@ static void put(struct out *o, const char *fmt, ...)
 		o->off += n;
 }
 
-static void put_mem(struct out *o, const char *s, size_t n)
+static inline void put_mem(struct out *o, const char *s, size_t n)
 {
 	if (o->off < o->len)
 		memcpy(o->buf + o->off, s, n < o->len - o->off ? n : o->len - o->off);
 	o->off += n;
 }
 
-static void put_str(struct out *o, const char *s)
+static inline void put_str(struct out *o, const char *s)
 {
 	put_mem(o, s, strlen(s));
 }
 
 /*
  * Numbers without printf: a traced call prints several, and vfprintf was
- * most of a console session's CPU time. Digits are made right to left.
+ * most of a console session's CPU time. Digits are made right to left, two
+ * at a time, in place: the divisions by 10 were then most of it.
  */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+static size_t ndigits(uint64_t v)
+{
+	size_t n = 1;
+
+	for (;;) {
+		if (v < 10)
+			return n;
+		if (v < 100)
+			return n + 1;
+		if (v < 1000)
+			return n + 2;
+		if (v < 10000)
+			return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
 static void put_u(struct out *o, uint64_t v)
 {
-	char b[20], *p = b + sizeof(b);
+	char b[20], *p;
+	size_t n = ndigits(v), i = n;
 
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	put_mem(o, p, (size_t)(b + sizeof(b) - p));
+	/* in the output when the digits fit, as they nearly always do */
+	p = o->off < o->len && o->len - o->off >= n ? o->buf + o->off : b;
+	while (v >= 100) {
+		const char *d = two_digits + 2 * (v % 100);
+
+		v /= 100;
+		p[--i] = d[1];
+		p[--i] = d[0];
+	}
+	if (v >= 10) {
+		p[1] = two_digits[2 * v + 1];
+		p[0] = two_digits[2 * v];
+	} else {
+		p[0] = (char)('0' + v);
+	}
+	if (p == b)
+		put_mem(o, b, n);
+	else
+		o->off += n;
 }
 
 static void put_d(struct out *o, int64_t v)
