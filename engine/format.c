@@ -197,8 +197,40 @@ const char *format_ftype(unsigned int ftype)
 	return name ? name : "-";
 }
 
+/*
+ * The text of the last thread's [pid/tid comm], the last file's <path> and
+ * the last file tag, kept for the next line: a trace is mostly runs of calls
+ * by one thread on one file, and rendering them again was a third of a line's
+ * cost. One set for each thread that formats; each is looked up by all that
+ * makes its text (a path by its bytes, as a path record may replace it).
+ */
+#define MEMO_PATH	256	/* longer paths are rendered every time */
+struct memo_text {
+	size_t n;		/* 0: nothing kept */
+	char s[4 * MEMO_PATH + 2];
+};
+struct memo {
+	uint32_t pid, tid;
+	char comm[DIO_COMM_LEN];
+	struct memo_text who;		/* [pid/tid comm] , as put_who writes it */
+	struct dio_file_tag ptag;
+	char path[MEMO_PATH];
+	struct memo_text file;		/* <path> of ptag, path being its bytes */
+	struct dio_file_tag ttag;
+	struct memo_text tag;		/* ttag as put_tag_text writes it */
+};
+static _Thread_local struct memo memo;
+
+/* text rendered into a memo: kept only when it fitted */
+static void memo_keep(struct memo_text *m, const char *s, size_t n)
+{
+	m->n = n <= sizeof(m->s) ? n : 0;
+	if (m->n)
+		memcpy(m->s, s, n);
+}
+
 /* as dio_file_tag_format writes it */
-static void put_tag(struct out *o, const struct dio_file_tag *tag)
+static void put_tag_text(struct out *o, const struct dio_file_tag *tag)
 {
 	put_u(o, DIO_DEV_MAJOR(tag->dev));
 	put_mem(o, ":", 1);
@@ -209,19 +241,47 @@ static void put_tag(struct out *o, const struct dio_file_tag *tag)
 	put_u(o, tag->gen);
 }
 
+static void put_tag(struct out *o, const struct dio_file_tag *tag)
+{
+	size_t at = o->off;
+
+	if (memo.tag.n && dio_file_tag_eq(&memo.ttag, tag)) {
+		put_mem(o, memo.tag.s, memo.tag.n);
+		return;
+	}
+	put_tag_text(o, tag);
+	if (o->off <= o->len) {
+		memo.ttag = *tag;
+		memo_keep(&memo.tag, o->buf + at, o->off - at);
+	}
+}
+
 /* <path> of a file, strace -y style; <tag MAJ:MIN|INO|GEN> when its path never arrived */
 static void put_file(const struct fmt_ctx *fc, struct out *o, const struct dio_file_tag *tag)
 {
 	const char *path = fc->path_of ? fc->path_of(fc->ud, tag) : NULL;
+	size_t at = o->off, n;
 
-	put_mem(o, "<", 1);
-	if (path) {
-		put_esc(o, path, strlen(path), 0);
-	} else {
-		put_str(o, "tag ");
+	if (!path) {
+		put_str(o, "<tag ");
 		put_tag(o, tag);
+		put_mem(o, ">", 1);
+		return;
 	}
+	n = strnlen(path, MEMO_PATH);
+	if (n < MEMO_PATH && memo.file.n && dio_file_tag_eq(&memo.ptag, tag) &&
+	    !memcmp(memo.path, path, n + 1)) {
+		put_mem(o, memo.file.s, memo.file.n);
+		return;
+	}
+	put_mem(o, "<", 1);
+	put_esc(o, path, n < MEMO_PATH ? n : strlen(path), 0);
 	put_mem(o, ">", 1);
+	if (n < MEMO_PATH && o->off <= o->len) {
+		memo.ptag = *tag;
+		memcpy(memo.path, path, n + 1);
+		memo_keep(&memo.file, o->buf + at, o->off - at);
+	}
 }
 
 /* an fd, with the path of file when the fd is known to be that file (file may be NULL) */
@@ -262,6 +322,8 @@ static void put_duration(struct out *o, uint64_t ns)
 static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uint32_t pid,
 		       uint32_t tid, const char *comm)
 {
+	size_t at;
+
 	if (fc->flags & (DIO_FMT_TIME_T | DIO_FMT_TIME_TT | DIO_FMT_TIME_TTT)) {
 		/* wraps rather than overflows on a crafted timestamp or offset */
 		int64_t ns = (int64_t)(ts + (uint64_t)fc->realtime_off);
@@ -294,6 +356,12 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 		put(o, "[%u] ", pid);
 		return;
 	}
+	if (memo.who.n && memo.pid == pid && memo.tid == tid &&
+	    !memcmp(memo.comm, comm, DIO_COMM_LEN)) {
+		put_mem(o, memo.who.s, memo.who.n);
+		return;
+	}
+	at = o->off;
 	put_mem(o, "[", 1);
 	put_u(o, pid);
 	put_mem(o, "/", 1);
@@ -303,6 +371,12 @@ static void put_prefix(const struct fmt_ctx *fc, struct out *o, uint64_t ts, uin
 		put_esc(o, comm, DIO_COMM_LEN, 0);
 	}
 	put_str(o, "] ");
+	if (o->off <= o->len) {
+		memo.pid = pid;
+		memo.tid = tid;
+		memcpy(memo.comm, comm, DIO_COMM_LEN);
+		memo_keep(&memo.who, o->buf + at, o->off - at);
+	}
 }
 
 /* ---- system calls -------------------------------------------------------- */

@@ -814,6 +814,70 @@ static void uring_records(void **state)
 	expect(&u, &plain, "io_uring FSYNC(fd 5, off=8192, len=0) = 0");
 }
 
+/* ---- text kept from one line for the next ---------------------------------- */
+
+static char moving_path[64] = "/tmp/a";
+
+static const char *moving_path_of(void *ud, const struct dio_file_tag *t)
+{
+	(void)ud;
+	return t->ino == 1234 ? moving_path : NULL;
+}
+
+/*
+ * The thread's prefix, the file's <path> and the tag are kept from a line for
+ * the next: every change of what makes them shows at once, and a line cut
+ * short keeps nothing that a later line could reuse.
+ */
+static void kept_text_follows_every_change(void **state)
+{
+	const struct fmt_ctx c = { .flags = DIO_FMT_TID | DIO_FMT_DETAILS,
+				   .path_of = moving_path_of };
+	struct rec r = mk(NR_read, 5, NULL, NULL);
+	char small[24];
+	struct dio_file_tag other = tag;
+
+	args(&r, 3, 0x10, 5, 0, 0, 0);
+	with_file(&r, 3);
+	expect(&r, &c, "[10/11 app] read(3</tmp/a>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	expect(&r, &c, "[10/11 app] read(3</tmp/a>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	/* the path replaced in place, under the same tag and pointer */
+	strcpy(moving_path, "/tmp/b\033");
+	expect(&r, &c, "[10/11 app] read(3</tmp/b\\33>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	strcpy(moving_path, "/tmp/b");
+	expect(&r, &c, "[10/11 app] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	/* a longer path, then a shorter one that is its start */
+	strcpy(moving_path, "/tmp/bc");
+	expect(&r, &c, "[10/11 app] read(3</tmp/bc>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	strcpy(moving_path, "/tmp/b");
+	expect(&r, &c, "[10/11 app] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	/* the thread renamed, another thread, another process */
+	memcpy(r.ev.comm, "app2", 5);
+	expect(&r, &c, "[10/11 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	r.ev.tid = 12;
+	expect(&r, &c, "[10/12 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	r.ev.pid = 9;
+	expect(&r, &c, "[9/12 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	/* another file with the same path; a tag without one */
+	other.gen = 6;
+	r.ev.tag = other;
+	expect(&r, &c, "[9/12 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|6}");
+	other.ino = 99;
+	r.ev.tag = other;
+	expect(&r, &c, "[9/12 app2] read(3<tag 8:1|99|6>, 0x10, 5) = 5 {type=reg tag=8:1|99|6}");
+	/* a line cut inside the prefix, then in full with another thread */
+	r.ev.tid = 13;
+	r.ev.tag = tag;
+	assert_int_equal(format__event(&c, &r.ev.hdr, small, 4),
+			 (int)strlen("[9/13 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}"));
+	assert_string_equal(small, "[9/");
+	r.ev.pid = 10;
+	expect(&r, &c, "[10/13 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	r.ev.pid = 9;
+	expect(&r, &c, "[9/13 app2] read(3</tmp/b>, 0x10, 5) = 5 {type=reg tag=8:1|1234|5}");
+	(void)state;
+}
+
 /* ---- short buffers ----------------------------------------------------------- */
 
 /* every buffer size: the full length back, the start of the line, a NUL, nothing past len */
@@ -904,6 +968,7 @@ int main(void)
 		cmocka_unit_test(read_with_details_and_duration),
 		cmocka_unit_test(pread_at_an_offset_and_a_negative_one),
 		cmocka_unit_test(numbers_at_their_edges),
+		cmocka_unit_test(kept_text_follows_every_change),
 		cmocka_unit_test(failing_stat),
 		cmocka_unit_test(fstat_through_an_empty_path),
 		cmocka_unit_test(strings_cut_unreadable_or_absent),
