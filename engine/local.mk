@@ -17,7 +17,7 @@ engine_libdioengine_a_SOURCES = \
 	engine/optdefs.c engine/optdefs.h \
 	engine/config.c engine/config.h \
 	engine/features.c engine/features.h \
-	engine/probe.c engine/probe.h \
+	engine/probe.c engine/probe.h engine/ringrd.c engine/ringrd.h \
 	engine/selfstats.c engine/selfstats.h \
 	engine/session.c engine/session.h \
 	engine/modules.c engine/modules.h \

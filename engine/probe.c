@@ -24,6 +24,7 @@
 #include "bpf/topcount.h"
 #include "features.h"
 #include "probe.h"
+#include "ringrd.h"
 #include "syscalls.h"
 #include "util.h"
 #include "weight.h"
@@ -36,7 +37,7 @@ struct probe {
 	struct bpf_link **links;
 	int nlinks;
 	int cap;
-	struct ring_buffer *rb;
+	struct ringrd *rb;
 	int cgroup_fd;
 	struct features feat;
 };
@@ -494,7 +495,7 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 			goto fail;
 		}
 	}
-	p->rb = ring_buffer__new(bpf_map__fd(p->skel->maps.rb), cb, ctx, NULL);
+	p->rb = ringrd__new(bpf_map__fd(p->skel->maps.rb), cb, ctx);
 	if (!p->rb) {
 		e = -errno;
 		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
@@ -597,7 +598,7 @@ void probe__free(struct probe *p)
 		return;
 	detach_all(p);
 	free(p->links);
-	ring_buffer__free(p->rb);
+	ringrd__free(p->rb);
 	dio_bpf__destroy(p->skel);
 	if (p->cgroup_fd >= 0)
 		close(p->cgroup_fd);
@@ -616,12 +617,12 @@ int probe__trace_pid(struct probe *p, pid_t pid)
 
 int probe__poll(struct probe *p, int timeout_ms)
 {
-	int n = ring_buffer__poll(p->rb, timeout_ms), m;
+	int n = ringrd__poll(p->rb, timeout_ms), m;
 
 	if (n < 0)
 		return n;
 	/* records submitted without a wakeup are not seen by poll: take them too */
-	m = ring_buffer__consume(p->rb);
+	m = ringrd__consume(p->rb);
 	if (m < 0)
 		return m;
 	return n + m;
@@ -629,7 +630,7 @@ int probe__poll(struct probe *p, int timeout_ms)
 
 int probe__drain(struct probe *p)
 {
-	return ring_buffer__consume(p->rb);
+	return ringrd__consume(p->rb);
 }
 
 int probe__counters(struct probe *p, uint64_t *out)

@@ -122,3 +122,9 @@ INTEGRATION_TESTS += tests/integration/sarif-repo.sh
 # --stats: figures consistent with a workload's known calls and the trace file; the kernel's
 # BPF statistics back as they were; --bench-floor runs the programs and sends nothing
 INTEGRATION_TESTS += tests/integration/trace-stats.sh
+# the reader of the BPF ring on a real one-page ring: order, wrap, discards, stops, space
+INTEGRATION_TESTS += tests/integration/ringrd.sh
+check_PROGRAMS += tests/integration/ringrd-check
+tests_integration_ringrd_check_SOURCES = tests/integration/ringrd-check.c
+tests_integration_ringrd_check_CFLAGS = $(TEST_ENGINE_CFLAGS)
+tests_integration_ringrd_check_LDADD = $(DIO_ENGINE_LIBS)
