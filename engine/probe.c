@@ -59,6 +59,9 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 		return 0;
 	if (level == LIBBPF_INFO && !debug_libbpf)
 		return 0;
+	/* asked for: all of it (a verifier log is one message of many lines) */
+	if (debug_libbpf)
+		return vfprintf(stderr, fmt, ap);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	if (strstr(line, "ulimit") || strstr(line, "RLIMIT_MEMLOCK"))
 		return 0;
