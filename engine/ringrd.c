@@ -61,7 +61,12 @@ static int map_ring(struct ringrd *rr, struct ring *g, int fd)
 {
 	struct bpf_map_info info;
 	__u32 len = sizeof(info);
-	struct epoll_event ev = { .events = EPOLLIN };
+	/*
+	 * Edge-triggered: woken by the kernel's wakeups alone (a ring past
+	 * --wakeup-at), not by records a read left for the next one, which
+	 * would have the reader spin rather than drain on its period.
+	 */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
 
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(fd, &info, &len))
