@@ -692,7 +692,8 @@ int probe__poll(struct probe *p, int timeout_ms)
 
 int probe__drain(struct probe *p)
 {
-	return ringrd__consume(p->rb, UINT64_MAX);
+	/* all made before now; not later ones, which could pass a record of their thread */
+	return ringrd__consume(p->rb, mono_now());
 }
 
 int probe__counters(struct probe *p, uint64_t *out)

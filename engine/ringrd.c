@@ -55,6 +55,7 @@ struct ringrd {
 	ringrd_fn fn;
 	ringrd_key key;
 	void *ctx;
+	int reading;	/* a callback reading again would hand records on twice */
 };
 
 static int map_ring(struct ringrd *rr, struct ring *g, int fd)
@@ -183,6 +184,9 @@ int ringrd__consume(struct ringrd *rr, uint64_t bound)
 {
 	int n = 0, err = 0;
 
+	if (rr->reading)
+		return -EBUSY;
+	rr->reading = 1;
 	for (int i = 0; i < rr->n; i++) {
 		struct ring *g = &rr->r[i];
 
@@ -209,6 +213,7 @@ int ringrd__consume(struct ringrd *rr, uint64_t bound)
 	}
 	for (int i = 0; i < rr->n; i++)
 		tell(&rr->r[i]);
+	rr->reading = 0;
 	return err < 0 ? err : n;
 }
 

@@ -19,8 +19,8 @@ void ringrd__free(struct ringrd *r);
 /*
  * The records readable now that were made at bound or before (UINT64_MAX:
  * all), oldest first: how many, or the callback's error (the record it
- * refused is gone, as with libbpf's reader). A periodic read passes the
- * time it began at, read before it: see ringrd.c.
+ * refused is gone, as with libbpf's reader; -EBUSY from within a callback).
+ * A read passes the time it began at, read before it: see ringrd.c.
  */
 int ringrd__consume(struct ringrd *r, uint64_t bound);
 /* wait up to timeout_ms (-1: for ever) for a wakeup, then read as ringrd__consume */
