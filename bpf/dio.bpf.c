@@ -450,6 +450,7 @@ static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
 	struct dio_uring_pending *p = bpf_map_lookup_elem(&uring, &key);
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct dio_ev_iouring *e;
+	void *r;
 	struct dio_file_tag tag = {};
 	struct file *f = NULL;
 	struct scratch *sc;
@@ -475,7 +476,7 @@ static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
 			}
 		}
 	}
-	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	e = (r = ring()) ? bpf_ringbuf_reserve(r, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count(DIO_LOST_RINGBUF);
 		bpf_map_delete_elem(&uring, &key);
@@ -499,7 +500,7 @@ static __always_inline int uring_complete(struct io_kiocb *req, __s32 res)
 	e->ftype = ftype;
 	e->flags = flags;
 	__builtin_memset(e->pad, 0, sizeof(e->pad));
-	bpf_ringbuf_submit(e, rb_flags());
+	bpf_ringbuf_submit(e, rb_flags(r));
 	bpf_map_delete_elem(&uring, &key);
 	return 0;
 }
@@ -708,6 +709,7 @@ int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned 
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
 	struct dio_blk_pending *p = bpf_map_lookup_elem(&blk, &key);
 	struct dio_ev_block *e;
+	void *r;
 
 	if (!p || !p->issue_ts)
 		return 0;
@@ -716,7 +718,7 @@ int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned 
 		bpf_map_delete_elem(&blk, &key);
 		return 0;
 	}
-	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	e = (r = ring()) ? bpf_ringbuf_reserve(r, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count(DIO_LOST_RINGBUF);
 		bpf_map_delete_elem(&blk, &key);
@@ -742,7 +744,7 @@ int BPF_PROG(dio_blk_complete, struct request *rq, blk_status_t error, unsigned 
 	e->nr = p->nr;
 	e->flags = p->flags;
 	fill_rwbs(e->rwbs, rq->cmd_flags);
-	bpf_ringbuf_submit(e, rb_flags());
+	bpf_ringbuf_submit(e, rb_flags(r));
 	bpf_map_delete_elem(&blk, &key);
 	return 0;
 }
@@ -785,6 +787,7 @@ int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_str
 		return 0;
 	struct inflight *st;
 	struct dio_ev_runq *e;
+	void *r;
 	__u64 now, delay;
 
 	/* preempted while runnable: it waits in the run queue from now */
@@ -805,7 +808,7 @@ int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_str
 		st->runq_ts = 0;
 		return 0;
 	}
-	e = bpf_ringbuf_reserve(&rb, sizeof(*e), 0);
+	e = (r = ring()) ? bpf_ringbuf_reserve(r, sizeof(*e), 0) : NULL;
 	if (!e) {
 		count(DIO_LOST_RINGBUF);
 		st->runq_ts = 0;
@@ -831,6 +834,6 @@ int BPF_PROG(dio_switch, bool preempt, struct task_struct *prev, struct task_str
 		e->sys_ts = st->ts;
 	}
 	st->runq_ts = 0;
-	bpf_ringbuf_submit(e, rb_flags());
+	bpf_ringbuf_submit(e, rb_flags(r));
 	return 0;
 }

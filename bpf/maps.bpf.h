@@ -33,10 +33,29 @@ const volatile __u16 prefix_len[DIO_MAX_PREFIX] = {};
 const volatile char exclude[DIO_MAX_PREFIX][DIO_PREFIX_LEN] = {};
 const volatile __u16 exclude_len[DIO_MAX_PREFIX] = {};
 
+/*
+ * One ring a CPU, made and put in by the host (each of the same size): a
+ * program writes to its own CPU's ring, so CPUs never share a reserve lock,
+ * a producer position or a record's cache lines. The host reads the rings
+ * and puts their records back in the order they were made (engine/ringrd.c).
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 64 << 20);	/* the host sets the size */
-} rb SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);		/* the host sets one a CPU */
+	__type(key, __u32);
+	__array(values, struct {
+		__uint(type, BPF_MAP_TYPE_RINGBUF);
+		__uint(max_entries, 64 << 20);	/* the host sets the size */
+	});
+} rbs SEC(".maps");
+
+/* this CPU's ring, or NULL (a CPU that came online after the start: counted as lost) */
+static __always_inline void *ring(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&rbs, &cpu);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -222,11 +241,11 @@ static __always_inline void count(__u32 idx)
 }
 
 /* Batch wakeups: the consumer drains on a timer; wake it only when the ring fills up. */
-static __always_inline __u64 rb_flags(void)
+static __always_inline __u64 rb_flags(void *r)
 {
 	if (!wakeup_bytes)
 		return 0;
-	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+	if (bpf_ringbuf_query(r, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
 		return BPF_RB_FORCE_WAKEUP;
 	return BPF_RB_NO_WAKEUP;
 }

@@ -24,6 +24,7 @@
 #include "bpf/topcount.h"
 #include "features.h"
 #include "probe.h"
+#include "record.h"
 #include "ringrd.h"
 #include "syscalls.h"
 #include "util.h"
@@ -38,6 +39,8 @@ struct probe {
 	int nlinks;
 	int cap;
 	struct ringrd *rb;
+	int *rings;			/* one ring map a CPU, in rbs */
+	int nrings;
 	int cgroup_fd;
 	struct features feat;
 };
@@ -250,15 +253,50 @@ static void set_variants(struct probe *p, const struct options *o)
 				  uring && p->feat.uring_complete_res);
 }
 
+/* the rings, one a CPU, of size bytes each: put into rbs once it is loaded */
+static int make_rings(struct probe *p, __u32 size, char *err, size_t errlen)
+{
+	p->rings = malloc((size_t)p->nrings * sizeof(*p->rings));
+	if (!p->rings) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (int i = 0; i < p->nrings; i++)
+		p->rings[i] = -1;
+	for (int i = 0; i < p->nrings; i++) {
+		p->rings[i] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dio_ring", 0, 0, size, NULL);
+		if (p->rings[i] < 0) {
+			int e = errno;
+
+			snprintf(err, errlen, "cannot make the ring of CPU %d (%u bytes): %s", i,
+				 size, strerror(e));
+			return -e;
+		}
+	}
+	return 0;
+}
+
 static int set_rodata(struct probe *p, const struct options *o, char *err, size_t errlen)
 {
 	struct dio_bpf__rodata *ro = p->skel->rodata;
 	uint64_t ring = o->ring_bytes;
+	int ncpu = libbpf_num_possible_cpus(), e;
 
 	/* the ring must be a power of two number of pages */
 	if (ring & (ring - 1)) {
 		snprintf(err, errlen, "--ring-size must be a power of two (like 16M or 64M)");
 		return -EINVAL;
+	}
+	if (ncpu <= 0) {
+		snprintf(err, errlen, "cannot tell how many CPUs this machine can have: %s",
+			 strerror(ncpu < 0 ? -ncpu : EINVAL));
+		return ncpu < 0 ? ncpu : -EINVAL;
+	}
+	/* one ring a CPU, sharing --ring-size: a power of two each, 64 KiB at least */
+	p->nrings = ncpu;
+	while ((uint64_t)ncpu > 1 && ring > (64 << 10)) {
+		ring /= 2;
+		ncpu = (ncpu + 1) / 2;
 	}
 	ro->self_tgid = getpid();
 	ro->trace_all = !!o->trace_all;
@@ -292,7 +330,11 @@ static int set_rodata(struct probe *p, const struct options *o, char *err, size_
 		snprintf((char *)ro->exclude[i], DIO_PREFIX_LEN, "%s", o->exclude[i]);
 		ro->exclude_len[i] = strlen(o->exclude[i]);
 	}
-	if (bpf_map__set_max_entries(p->skel->maps.rb, ring) ||
+	e = make_rings(p, (__u32)ring, err, errlen);
+	if (e)
+		return e;
+	if (bpf_map__set_max_entries(p->skel->maps.rbs, (__u32)p->nrings) ||
+	    bpf_map__set_inner_map_fd(p->skel->maps.rbs, p->rings[0]) ||
 	    bpf_map__set_max_entries(p->skel->maps.tagseen, o->tag_entries) ||
 	    bpf_map__set_max_entries(p->skel->maps.blk, o->inflight_entries) ||
 	    bpf_map__set_max_entries(p->skel->maps.uring, o->inflight_entries) ||
@@ -498,7 +540,16 @@ struct probe *probe__new(const struct options *o, ring_buffer_sample_fn cb, void
 			goto fail;
 		}
 	}
-	p->rb = ringrd__new(bpf_map__fd(p->skel->maps.rb), cb, ctx);
+	for (int i = 0; i < p->nrings; i++) {
+		__u32 key = (__u32)i;
+
+		if (bpf_map_update_elem(bpf_map__fd(p->skel->maps.rbs), &key, &p->rings[i], BPF_ANY)) {
+			e = -errno;
+			snprintf(err, errlen, "cannot give CPU %d its ring: %s", i, strerror(errno));
+			goto fail;
+		}
+	}
+	p->rb = ringrd__new(p->rings, p->nrings, cb, record__made_at, ctx);
 	if (!p->rb) {
 		e = -errno;
 		snprintf(err, errlen, "cannot open the ring buffer: %s", strerror(errno));
@@ -602,6 +653,10 @@ void probe__free(struct probe *p)
 	detach_all(p);
 	free(p->links);
 	ringrd__free(p->rb);
+	for (int i = 0; p->rings && i < p->nrings; i++)
+		if (p->rings[i] >= 0)
+			close(p->rings[i]);
+	free(p->rings);
 	dio_bpf__destroy(p->skel);
 	if (p->cgroup_fd >= 0)
 		close(p->cgroup_fd);
@@ -618,22 +673,27 @@ int probe__trace_pid(struct probe *p, pid_t pid)
 	return 0;
 }
 
+/* now on the programs' clock: records made later wait for the next read */
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
 int probe__poll(struct probe *p, int timeout_ms)
 {
-	int n = ringrd__poll(p->rb, timeout_ms), m;
+	/* records submitted without a wakeup wake no one: the read takes them too */
+	int n = ringrd__poll(p->rb, timeout_ms, mono_now());
 
-	if (n < 0)
-		return n;
-	/* records submitted without a wakeup are not seen by poll: take them too */
-	m = ringrd__consume(p->rb);
-	if (m < 0)
-		return m;
-	return n + m;
+	return n;
 }
 
 int probe__drain(struct probe *p)
 {
-	return ringrd__consume(p->rb);
+	/* all made before now; not later ones, which could pass a record of their thread */
+	return ringrd__consume(p->rb, mono_now());
 }
 
 int probe__counters(struct probe *p, uint64_t *out)

@@ -141,3 +141,30 @@ int record_check(const void *rec, size_t avail, unsigned int flags, const char *
 		return 0;
 	}
 }
+
+uint64_t record__made_at(const void *rec, size_t size)
+{
+	const struct dio_ev_hdr *h = rec;
+
+	if (size < sizeof(*h))
+		return 0;
+	switch (h->type) {
+	case DIO_EV_SYSCALL:
+		if (size >= sizeof(struct dio_ev_syscall))
+			return h->ts + ((const struct dio_ev_syscall *)rec)->duration;
+		break;
+	case DIO_EV_IOURING:
+		if (size >= sizeof(struct dio_ev_iouring))
+			return h->ts + ((const struct dio_ev_iouring *)rec)->duration;
+		break;
+	case DIO_EV_BLOCK:
+		if (size >= sizeof(struct dio_ev_block))
+			return h->ts + ((const struct dio_ev_block *)rec)->duration;
+		break;
+	case DIO_EV_RUNQ:
+		if (size >= sizeof(struct dio_ev_runq))
+			return h->ts + ((const struct dio_ev_runq *)rec)->delay;
+		break;
+	}
+	return h->ts;
+}

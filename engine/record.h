@@ -25,4 +25,12 @@
  */
 int record_check(const void *rec, size_t avail, unsigned int flags, const char **why);
 
+/*
+ * When the kernel made a record (CLOCK_MONOTONIC ns, as the programs read
+ * it): a call's or request's end (its start plus its duration), a wait's
+ * end, else its time. The order the rings' records are handed on in
+ * (engine/ringrd.c); 0 for a record too short to say.
+ */
+uint64_t record__made_at(const void *rec, size_t size);
+
 #endif

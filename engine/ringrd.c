@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Reading the BPF ring: libbpf's ring_buffer__consume, but telling the
- * kernel what was read once a batch rather than after every record. The
- * programs read the ring's consumer position on every reserve; a write to it
- * after each record moved that cache line to the reader's CPU and back for
- * every record the programs sent while the reader ran.
+ * Reading the BPF rings: one a CPU (bpf/maps.bpf.h), their records handed on
+ * in the order they were made. Each record has a time it was made at (the
+ * caller's key: for a call, its exit); the reader hands on the oldest head
+ * of all rings, and in a periodic read only those made before the read
+ * began. That bound keeps each thread's records in order: a thread's records
+ * are committed in the order it makes them, and a record committed after the
+ * read began was timed after its thread's previous one was committed; so
+ * when a record is handed on, every earlier record of its thread was either
+ * there at the start or is newer than the bound. What comes later waits for
+ * the next read (at most a drain period).
  *
- * The ring's layout is the kernel's (include/uapi/linux/bpf.h, kernel/bpf/
+ * Within a ring the kernel's layout (include/uapi/linux/bpf.h, kernel/bpf/
  * ringbuf.c): a page with the consumer position (mapped read-write), then a
  * page with the producer position and the data, mapped twice in a row so
  * that a record that wraps reads as one (read-only). Each record has an
  * 8-byte header: its length with a busy and a discard bit, then its offset.
+ * The consumer position is written once every RINGRD_BATCH bytes and at the
+ * end of a read, not after every record as libbpf's reader does: the
+ * programs read it on every reserve, and a write per record moved its cache
+ * line between the CPUs for every record.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -25,122 +35,193 @@
 /* space is given back to the programs at least this often while reading */
 #define RINGRD_BATCH	(256 << 10)
 
-struct ringrd {
-	int fd, epfd;
-	size_t page, size;		/* size: the data area, a power of two */
+struct ring {
+	size_t size;			/* the data area, a power of two */
 	unsigned long *consumer;	/* the consumer position's page */
 	void *producer;			/* the producer position's page, then the data twice */
 	const char *data;
-	ringrd_fn fn;
-	void *ctx;
+	unsigned long cons, told;	/* read up to; told the kernel up to */
+	/* the head: the oldest record not handed on, when has */
+	int has;
+	__u32 len;
+	const char *rec;
+	uint64_t key;
 };
 
-struct ringrd *ringrd__new(int map_fd, ringrd_fn fn, void *ctx)
+struct ringrd {
+	struct ring *r;
+	int n, epfd;
+	size_t page;
+	ringrd_fn fn;
+	ringrd_key key;
+	void *ctx;
+	int reading;	/* a callback reading again would hand records on twice */
+};
+
+static int map_ring(struct ringrd *rr, struct ring *g, int fd)
 {
 	struct bpf_map_info info;
 	__u32 len = sizeof(info);
-	struct epoll_event ev = { .events = EPOLLIN };
-	struct ringrd *r;
-	int e;
+	/*
+	 * Edge-triggered: woken by the kernel's wakeups alone (a ring past
+	 * --wakeup-at), not by records a read left for the next one, which
+	 * would have the reader spin rather than drain on its period.
+	 */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
 
 	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(map_fd, &info, &len))
-		return NULL;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
 	if (info.type != BPF_MAP_TYPE_RINGBUF || !info.max_entries ||
-	    (info.max_entries & (info.max_entries - 1))) {
-		errno = EINVAL;
+	    (info.max_entries & (info.max_entries - 1)))
+		return -EINVAL;
+	g->size = info.max_entries;
+	g->consumer = mmap(NULL, rr->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (g->consumer == MAP_FAILED) {
+		g->consumer = NULL;
+		return -errno;
+	}
+	g->producer = mmap(NULL, rr->page + 2 * g->size, PROT_READ, MAP_SHARED, fd,
+			   (off_t)rr->page);
+	if (g->producer == MAP_FAILED) {
+		g->producer = NULL;
+		return -errno;
+	}
+	g->data = (const char *)g->producer + rr->page;
+	if (epoll_ctl(rr->epfd, EPOLL_CTL_ADD, fd, &ev))
+		return -errno;
+	return 0;
+}
+
+struct ringrd *ringrd__new(const int *fds, int n, ringrd_fn fn, ringrd_key key, void *ctx)
+{
+	struct ringrd *rr = calloc(1, sizeof(*rr));
+	int e = 0;
+
+	if (!rr)
 		return NULL;
-	}
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->fd = map_fd;
-	r->epfd = -1;
-	r->page = (size_t)sysconf(_SC_PAGESIZE);
-	r->size = info.max_entries;
-	r->fn = fn;
-	r->ctx = ctx;
-	r->consumer = mmap(NULL, r->page, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
-	if (r->consumer == MAP_FAILED) {
-		r->consumer = NULL;
+	rr->page = (size_t)sysconf(_SC_PAGESIZE);
+	rr->fn = fn;
+	rr->key = key;
+	rr->ctx = ctx;
+	rr->epfd = epoll_create1(EPOLL_CLOEXEC);
+	rr->r = n > 0 ? calloc((size_t)n, sizeof(*rr->r)) : NULL;
+	if (rr->epfd < 0 || !rr->r) {
+		e = n > 0 ? -errno : -EINVAL;
 		goto fail;
 	}
-	r->producer = mmap(NULL, r->page + 2 * r->size, PROT_READ, MAP_SHARED, map_fd,
-			   (off_t)r->page);
-	if (r->producer == MAP_FAILED) {
-		r->producer = NULL;
-		goto fail;
+	for (; rr->n < n; rr->n++) {
+		e = map_ring(rr, &rr->r[rr->n], fds[rr->n]);
+		if (e) {
+			rr->n++;	/* freed with the others */
+			goto fail;
+		}
 	}
-	r->data = (const char *)r->producer + r->page;
-	r->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (r->epfd < 0 || epoll_ctl(r->epfd, EPOLL_CTL_ADD, map_fd, &ev))
-		goto fail;
-	return r;
+	return rr;
 fail:
-	e = errno;
-	ringrd__free(r);
-	errno = e;
+	ringrd__free(rr);
+	errno = e < 0 ? -e : EINVAL;
 	return NULL;
 }
 
-void ringrd__free(struct ringrd *r)
+void ringrd__free(struct ringrd *rr)
 {
-	if (!r)
+	if (!rr)
 		return;
-	if (r->epfd >= 0)
-		close(r->epfd);
-	if (r->producer)
-		munmap(r->producer, r->page + 2 * r->size);
-	if (r->consumer)
-		munmap(r->consumer, r->page);
-	free(r);
+	for (int i = 0; i < rr->n; i++) {
+		struct ring *g = &rr->r[i];
+
+		if (g->producer)
+			munmap(g->producer, rr->page + 2 * g->size);
+		if (g->consumer)
+			munmap(g->consumer, rr->page);
+	}
+	free(rr->r);
+	if (rr->epfd >= 0)
+		close(rr->epfd);
+	free(rr);
 }
 
-/* every record readable now, each given to fn: how many, or fn's error */
-int ringrd__consume(struct ringrd *r)
+static unsigned long rec_span(__u32 len)
 {
-	const unsigned long *prod = r->producer;
-	unsigned long cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE), told = cons;
-	int n = 0, err = 0, more;
+	return ((len & ~(__u32)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT)) +
+		BPF_RINGBUF_HDR_SZ + 7) & ~7UL;
+}
 
-	do {
-		unsigned long end = __atomic_load_n(prod, __ATOMIC_ACQUIRE);
+/* the ring's oldest record that is whole and not discarded, if any */
+static void peek(const struct ringrd *rr, struct ring *g)
+{
+	unsigned long end = __atomic_load_n((const unsigned long *)g->producer, __ATOMIC_ACQUIRE);
 
-		more = 0;
-		while (cons < end) {
-			const __u32 *hdr = (const void *)(r->data + (cons & (r->size - 1)));
-			__u32 len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+	g->has = 0;
+	while (g->cons < end) {
+		const __u32 *hdr = (const void *)(g->data + (g->cons & (g->size - 1)));
+		__u32 len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
 
-			if (len & BPF_RINGBUF_BUSY_BIT)
-				goto out;
-			more = 1;
-			cons += ((len & ~(__u32)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT)) +
-				 BPF_RINGBUF_HDR_SZ + 7) & ~7UL;
-			if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
-				err = r->fn(r->ctx, (char *)hdr + BPF_RINGBUF_HDR_SZ,
-					    len & ~(__u32)BPF_RINGBUF_DISCARD_BIT);
-				if (err < 0)
-					goto out;
-				n++;
-			}
-			if (cons - told >= RINGRD_BATCH) {
-				__atomic_store_n(r->consumer, cons, __ATOMIC_RELEASE);
-				told = cons;
-			}
+		if (len & BPF_RINGBUF_BUSY_BIT)
+			return;		/* being written: it and what follows wait */
+		if (len & BPF_RINGBUF_DISCARD_BIT) {
+			g->cons += rec_span(len);
+			continue;
 		}
-	} while (more);
-out:
-	if (cons != told)
-		__atomic_store_n(r->consumer, cons, __ATOMIC_RELEASE);
+		g->has = 1;
+		g->len = len;
+		g->rec = (const char *)hdr + BPF_RINGBUF_HDR_SZ;
+		g->key = rr->key ? rr->key(g->rec, len) : 0;
+		return;
+	}
+}
+
+static void tell(struct ring *g)
+{
+	if (g->cons != g->told) {
+		__atomic_store_n(g->consumer, g->cons, __ATOMIC_RELEASE);
+		g->told = g->cons;
+	}
+}
+
+int ringrd__consume(struct ringrd *rr, uint64_t bound)
+{
+	int n = 0, err = 0;
+
+	if (rr->reading)
+		return -EBUSY;
+	rr->reading = 1;
+	for (int i = 0; i < rr->n; i++) {
+		struct ring *g = &rr->r[i];
+
+		g->cons = g->told = __atomic_load_n(g->consumer, __ATOMIC_ACQUIRE);
+		peek(rr, g);
+	}
+	for (;;) {
+		struct ring *g = NULL;
+
+		for (int i = 0; i < rr->n; i++)
+			if (rr->r[i].has && (!g || rr->r[i].key < g->key))
+				g = &rr->r[i];
+		if (!g || g->key > bound)
+			break;
+		g->cons += rec_span(g->len);
+		/* the record is handed on from the ring itself, not a copy */
+		err = rr->fn(rr->ctx, (void *)g->rec, g->len);
+		if (err < 0)
+			break;
+		n++;
+		if (g->cons - g->told >= RINGRD_BATCH)
+			tell(g);
+		peek(rr, g);
+	}
+	for (int i = 0; i < rr->n; i++)
+		tell(&rr->r[i]);
+	rr->reading = 0;
 	return err < 0 ? err : n;
 }
 
-/* wait up to timeout_ms for a wakeup (-1: for ever), then read: as ring_buffer__poll */
-int ringrd__poll(struct ringrd *r, int timeout_ms)
+int ringrd__poll(struct ringrd *rr, int timeout_ms, uint64_t bound)
 {
-	struct epoll_event ev;
+	struct epoll_event ev[8];
 
-	if (epoll_wait(r->epfd, &ev, 1, timeout_ms) < 0)
+	if (epoll_wait(rr->epfd, ev, 8, timeout_ms) < 0)
 		return -errno;
-	return ringrd__consume(r);
+	return ringrd__consume(rr, bound);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * engine/ringrd.c against a real BPF ring (root): small BPF programs, built
+ * engine/ringrd.c against real BPF rings (root): small BPF programs, built
  * from instructions here and run by BPF_PROG_TEST_RUN, copy the first SIZE
  * bytes of the test's "packet" into the ring (bpf_ringbuf_output), or
  * reserve a record and discard it. The reader must give back every record
@@ -8,7 +8,9 @@
  * ring wraps every few records), skip discarded ones, stop where its
  * callback says (the record it refused is gone, as with libbpf's reader) and
  * go on from there, and give the space back: the programs can fill the ring
- * again and again.
+ * again and again. With two rings (as with two CPUs) it must hand the records
+ * on oldest first across both, the key being each record's first word, and
+ * only those up to the bound it is given.
  */
 #include <errno.h>
 #include <linux/bpf.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <stdint.h>
 #include "engine/ringrd.h"
 
 #define RING	4096	/* the smallest ring: a page */
@@ -107,6 +110,16 @@ static int put(int prog, uint64_t seq)
 	return (int)t.retval;
 }
 
+/* a record's time: its first word, seq * 1000 */
+static uint64_t first_word(const void *data, size_t size)
+{
+	uint64_t v = 0;
+
+	if (size >= 8)
+		memcpy(&v, data, 8);
+	return v;
+}
+
 struct seen {
 	uint64_t next;		/* the sequence number the next record must carry */
 	size_t n, stop_after;	/* stop_after: return -1 at that many records (0: never) */
@@ -137,6 +150,57 @@ static int got(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* records spread over two rings come back oldest first, up to the bound */
+static void two_rings(int a)
+{
+	int b = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ringrd_test2", 0, 0, RING, NULL);
+	int fds[2] = { a, b }, out[2][2];
+	struct seen s = { 0 };
+	struct ringrd *r;
+	uint64_t seq = 5000;	/* past what the first ring saw */
+
+	CHECK(b >= 0, "cannot make a second BPF ring: %s", strerror(errno));
+	if (b < 0)
+		return;
+	for (int k = 0; k < 2; k++) {
+		out[k][0] = load_output(fds[k], 8);
+		out[k][1] = load_output(fds[k], 56);
+		CHECK(out[k][0] >= 0 && out[k][1] >= 0, "the kernel refused a program: %s",
+		      strerror(errno));
+	}
+	r = ringrd__new(fds, 2, got, first_word, &s);
+	CHECK(r != NULL, "ringrd__new of two rings: %s", strerror(errno));
+	if (!r || fails)
+		goto out;
+	s.next = seq;
+	for (int round = 0; round < 50; round++) {
+		uint64_t first = seq;
+
+		/* runs of 1 to 4 records on one ring, then the other */
+		for (int i = 0; i < 20; i++, seq++) {
+			int k = (int)((seq / (1 + seq % 4)) % 2);
+
+			s.sizes[seq % 1024] = (seq & 1) ? 56 : 8;
+			CHECK(!put(out[k][seq & 1], seq), "round %d: the ring took no record", round);
+		}
+		/* up to the bound: the first 11 only (keys are seq * 1000) */
+		CHECK(ringrd__consume(r, (first + 10) * 1000) == 11,
+		      "round %d: the records up to the bound were not 11", round);
+		CHECK(s.next == first + 11, "round %d: read up to %llu, wanted %llu", round,
+		      (unsigned long long)s.next, (unsigned long long)(first + 11));
+		CHECK(ringrd__consume(r, UINT64_MAX) == 9, "round %d: the other 9 did not come",
+		      round);
+		CHECK(s.next == seq, "round %d: read up to %llu of %llu", round,
+		      (unsigned long long)s.next, (unsigned long long)seq);
+		if (fails)
+			break;
+	}
+	printf("%zu records through two rings, oldest first\n", s.n);
+out:
+	ringrd__free(r);
+	close(b);
+}
+
 int main(void)
 {
 	static const int size[] = { 8, 24, 256, 136, 56 };
@@ -159,11 +223,11 @@ int main(void)
 	CHECK(discard >= 0, "the kernel refused the discarding program: %s", strerror(errno));
 	if (fails)
 		return 1;
-	r = ringrd__new(map, got, &s);
+	r = ringrd__new(&map, 1, got, first_word, &s);
 	CHECK(r != NULL, "ringrd__new: %s", strerror(errno));
 	if (!r)
 		return 1;
-	CHECK(ringrd__consume(r) == 0, "an empty ring gave records");
+	CHECK(ringrd__consume(r, UINT64_MAX) == 0, "an empty ring gave records");
 
 	/* 200 rounds: fill the ring with records of every size (it wraps), read them all */
 	for (int round = 0; round < 200; round++) {
@@ -185,7 +249,7 @@ int main(void)
 		      "round %d: the ring refused a record with %d, not as full", round, e);
 		CHECK(seq - s.next >= 12, "round %d: the ring took only %llu records", round,
 		      (unsigned long long)(seq - s.next));
-		n = ringrd__consume(r);
+		n = ringrd__consume(r, UINT64_MAX);
 		CHECK(n >= 0 && (size_t)n == s.n - before, "round %d: consume said %d, gave %zu",
 		      round, n, s.n - before);
 		CHECK(s.next == seq, "round %d: read up to %llu, put up to %llu", round,
@@ -202,15 +266,17 @@ int main(void)
 		seq++;
 	}
 	s.stop_after = s.n + 3;
-	n = ringrd__consume(r);
+	n = ringrd__consume(r, UINT64_MAX);
 	CHECK(n == -1, "the callback's -1 gave %d", n);
 	CHECK(s.next == seq - 4, "after a stop at the 4th of 8, read up to %llu of %llu",
 	      (unsigned long long)s.next, (unsigned long long)seq);
 	s.stop_after = 0;
-	CHECK(ringrd__poll(r, 0) == 4, "the 4 records after the stop did not come");
+	CHECK(ringrd__poll(r, 0, UINT64_MAX) == 4, "the 4 records after the stop did not come");
 	CHECK(s.next == seq, "read up to %llu of %llu", (unsigned long long)s.next,
 	      (unsigned long long)seq);
 	ringrd__free(r);
 	printf("%zu records through a %d-byte ring\n", s.n, RING);
+	if (!fails)
+		two_rings(map);
 	return fails ? 1 : 0;
 }

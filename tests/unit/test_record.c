@@ -336,6 +336,28 @@ static void real_records_all_pass(void **state)
 	assert_true(n > 1000);
 }
 
+/* when the kernel made a record: the end of what it times, else its time */
+static void made_at_is_the_end_of_what_a_record_times(void **state)
+{
+	struct dio_ev_syscall sc = { .hdr = { .type = DIO_EV_SYSCALL, .ts = 1000 }, .duration = 50 };
+	struct dio_ev_iouring u = { .hdr = { .type = DIO_EV_IOURING, .ts = 2000 }, .duration = 7 };
+	struct dio_ev_block b = { .hdr = { .type = DIO_EV_BLOCK, .ts = 3000 }, .duration = 9 };
+	struct dio_ev_runq q = { .hdr = { .type = DIO_EV_RUNQ, .ts = 4000 }, .delay = 11 };
+	struct dio_ev_proc p = { .hdr = { .type = DIO_EV_PROC, .ts = 5000 } };
+	struct dio_ev_path pa = { .hdr = { .type = DIO_EV_PATH, .ts = 6000 } };
+
+	(void)state;
+	assert_int_equal(record__made_at(&sc, sizeof(sc)), 1050);
+	assert_int_equal(record__made_at(&u, sizeof(u)), 2007);
+	assert_int_equal(record__made_at(&b, sizeof(b)), 3009);
+	assert_int_equal(record__made_at(&q, sizeof(q)), 4011);
+	assert_int_equal(record__made_at(&p, sizeof(p)), 5000);
+	assert_int_equal(record__made_at(&pa, sizeof(pa)), 6000);
+	/* too short for its duration: its time; too short for a header: 0 */
+	assert_int_equal(record__made_at(&sc, sizeof(sc) - 1), 1000);
+	assert_int_equal(record__made_at(&sc, sizeof(sc.hdr) - 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -343,6 +365,7 @@ int main(void)
 		cmocka_unit_test(reason_is_optional),
 		cmocka_unit_test(accessors_find_strings_and_content),
 		cmocka_unit_test(real_records_all_pass),
+		cmocka_unit_test(made_at_is_the_end_of_what_a_record_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
