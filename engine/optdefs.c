@@ -352,7 +352,7 @@ const struct opt_def opt_defs[] = {
 	{ .name = "ring-size", .key = "ring_size", .kind = OPT_SIZE, FIELD(ring_bytes),
 	  .min = 64 << 10, .max = 1ULL << 31, .range = "64k to 2G", .flags = OPTF_POW2,
 	  .cmds = TRACING,
-	  .arg = "SIZE", .help = "ring buffers, one a CPU sharing SIZE: power of two, 64k to 2G (default 64M)" },
+	  .arg = "SIZE", .help = "all CPUs' rings: power of two, 64k-2G (default 64M)" },
 	{ .name = "drain-ms", .key = "drain_ms", .kind = OPT_NUMBER, FIELD(drain_ms),
 	  .min = 1, .max = 1000, .range = "1 to 1000", .cmds = TRACING,
 	  .arg = "N", .help = "drain the ring every N ms, 1 to 1000 (default 20)" },
