@@ -684,10 +684,13 @@ static uint64_t mono_now(void)
 
 int probe__poll(struct probe *p, int timeout_ms)
 {
-	/* records submitted without a wakeup wake no one: the read takes them too */
-	int n = ringrd__poll(p->rb, timeout_ms, mono_now());
+	int e = ringrd__wait(p->rb, timeout_ms);
 
-	return n;
+	if (e < 0)
+		return e;
+	/* records submitted without a wakeup wake no one: the read takes them too,
+	 * up to the time the wait ended */
+	return ringrd__consume(p->rb, mono_now());
 }
 
 int probe__drain(struct probe *p)

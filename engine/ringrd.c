@@ -217,11 +217,11 @@ int ringrd__consume(struct ringrd *rr, uint64_t bound)
 	return err < 0 ? err : n;
 }
 
-int ringrd__poll(struct ringrd *rr, int timeout_ms, uint64_t bound)
+int ringrd__wait(struct ringrd *rr, int timeout_ms)
 {
 	struct epoll_event ev[8];
 
 	if (epoll_wait(rr->epfd, ev, 8, timeout_ms) < 0)
 		return -errno;
-	return ringrd__consume(rr, bound);
+	return 0;
 }

@@ -23,7 +23,7 @@ void ringrd__free(struct ringrd *r);
  * A read passes the time it began at, read before it: see ringrd.c.
  */
 int ringrd__consume(struct ringrd *r, uint64_t bound);
-/* wait up to timeout_ms (-1: for ever) for a wakeup, then read as ringrd__consume */
-int ringrd__poll(struct ringrd *r, int timeout_ms, uint64_t bound);
+/* wait up to timeout_ms (-1: for ever) for a wakeup: 0 or -errno; then read (its time after) */
+int ringrd__wait(struct ringrd *r, int timeout_ms);
 
 #endif
