@@ -673,15 +673,6 @@ int probe__trace_pid(struct probe *p, pid_t pid)
 	return 0;
 }
 
-/* now on the programs' clock: records made later wait for the next read */
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 int probe__poll(struct probe *p, int timeout_ms)
 {
 	int e = ringrd__wait(p->rb, timeout_ms);
@@ -690,13 +681,13 @@ int probe__poll(struct probe *p, int timeout_ms)
 		return e;
 	/* records submitted without a wakeup wake no one: the read takes them too,
 	 * up to the time the wait ended */
-	return ringrd__consume(p->rb, mono_now());
+	return ringrd__consume(p->rb, util__mono_ns());
 }
 
 int probe__drain(struct probe *p)
 {
 	/* all made before now; not later ones, which could pass a record of their thread */
-	return ringrd__consume(p->rb, mono_now());
+	return ringrd__consume(p->rb, util__mono_ns());
 }
 
 int probe__counters(struct probe *p, uint64_t *out)
