@@ -125,6 +125,23 @@ static size_t put(char *buf, size_t len, size_t off, const char *fmt, ...)
 	return n > 0 ? off + n : off;
 }
 
+/*
+ * put(buf, len, off, "%s", s) without the formatter: names are most of what
+ * these print, and a traced call's line prints one or two.
+ */
+static size_t put_s(char *buf, size_t len, size_t off, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (off < len) {
+		size_t room = len - off - 1;
+
+		memcpy(buf + off, s, n < room ? n : room);
+		buf[off + (n < room ? n : room)] = 0;
+	}
+	return off + n;
+}
+
 /* xlat_flags appended at off */
 static size_t put_flags(char *buf, size_t len, size_t off, const struct xlat *tab, size_t n,
 			uint64_t v)
@@ -150,13 +167,13 @@ int xlat_flags(const struct xlat *tab, size_t n, uint64_t v, char *buf, size_t l
 	if (!v) {
 		const char *zero = name_of(tab, n, 0);
 
-		return (int)put(buf, len, 0, "%s", zero ? zero : "0");
+		return (int)put_s(buf, len, 0, zero ? zero : "0");
 	}
 	for (size_t i = 0; i < n && left; i++) {
 		/* a multi-bit entry only when all its bits are there, and each bit named once */
 		if (!tab[i].val || (tab[i].val & left) != tab[i].val)
 			continue;
-		off = put(buf, len, off, "%s%s", off ? "|" : "", tab[i].name);
+		off = put_s(buf, len, off ? put_s(buf, len, off, "|") : 0, tab[i].name);
 		left &= ~tab[i].val;
 	}
 	if (left)
@@ -171,7 +188,7 @@ int xlat_value(const struct xlat *tab, size_t n, uint64_t v, int hex, char *buf,
 	if (len)
 		buf[0] = 0;
 	if (name)
-		return (int)put(buf, len, 0, "%s", name);
+		return (int)put_s(buf, len, 0, name);
 	if (hex)
 		return (int)put(buf, len, 0, "%#llx", (unsigned long long)v);
 	return (int)put(buf, len, 0, "%lld", (long long)v);
@@ -185,9 +202,9 @@ int xlat_open_flags(uint64_t v, char *buf, size_t len)
 
 	if (len)
 		buf[0] = 0;
-	off = put(buf, len, 0, "%s", modes[v & O_ACCMODE]);
+	off = put_s(buf, len, 0, modes[v & O_ACCMODE]);
 	if (rest)
-		off = put_flags(buf, len, put(buf, len, off, "|"), open_flags, N(open_flags), rest);
+		off = put_flags(buf, len, put_s(buf, len, off, "|"), open_flags, N(open_flags), rest);
 	return (int)off;
 }
 
@@ -267,7 +284,7 @@ int xlat_mmap_flags(uint64_t v, char *buf, size_t len)
 	if (len)
 		buf[0] = 0;
 	if (type)
-		off = put(buf, len, 0, "%s", type);
+		off = put_s(buf, len, 0, type);
 	else
 		off = put(buf, len, 0, "%#llx", (unsigned long long)(v & MAP_TYPE));
 	if (rest & MAP_HUGETLB) {
@@ -275,7 +292,7 @@ int xlat_mmap_flags(uint64_t v, char *buf, size_t len)
 		rest &= ~((uint64_t)MAP_HUGE_MASK << MAP_HUGE_SHIFT);
 	}
 	if (rest)
-		off = put_flags(buf, len, put(buf, len, off, "|"), mmap_flags, N(mmap_flags), rest);
+		off = put_flags(buf, len, put_s(buf, len, off, "|"), mmap_flags, N(mmap_flags), rest);
 	if (huge)
 		off = put(buf, len, off, "|%llu<<MAP_HUGE_SHIFT", (unsigned long long)huge);
 	return (int)off;
