@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * console: one strace-like line per record, and findings as short indented
- * blocks. Lines collect in a large stdio buffer that the host flushes on its
- * drain timer (~20 ms) and at the end, so an event costs one formatting pass
- * and a memcpy rather than a write(2).
+ * blocks. Lines collect in a large buffer that the host flushes on its drain
+ * timer (~20 ms) and at the end, so an event costs one formatting pass rather
+ * than a write(2). Into a file of its own the console formats each line in
+ * place at the end of its batch, written with write(2) as it is; on standard
+ * error or output, which the host and other modules write too, lines go
+ * through the stream's stdio buffer, which keeps everything in order.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -54,6 +57,8 @@ struct console {
 	uint64_t unformatted;	/* records format_event refused */
 	char *line;		/* one line; never truncated, so it grows instead */
 	size_t cap;
+	char *batch;		/* own output file: lines not yet written, IOBUF_SIZE bytes */
+	size_t blen;
 };
 
 static int time_flags(const char *t, uint32_t *flags)
@@ -69,6 +74,52 @@ static int time_flags(const char *t, uint32_t *flags)
 	else
 		return -EINVAL;
 	return 0;
+}
+
+/* A failed write is reported once, by us: the host does not look at flush's result. */
+static int write_error(struct console *c)
+{
+	int err = errno ? errno : EIO;
+
+	if (!c->write_failed)
+		c->host->log(c->ctx, "cannot write output: %s", strerror(err));
+	c->write_failed = 1;
+	return -err;
+}
+
+/* n bytes at p to the output's descriptor, after what its stdio buffer holds */
+static int write_out(struct console *c, const char *p, size_t n)
+{
+	errno = 0;
+	if (fflush(c->out))
+		return write_error(c);
+	while (n) {
+		ssize_t w = write(fileno(c->out), p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return write_error(c);
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The batch's lines written out; called before anything else is written to
+ * the stream, so that the file keeps the order things were printed in. The
+ * batch is emptied even when the write fails: the error is reported once and
+ * a full batch must not stop the lines after it.
+ */
+static int drain(struct console *c)
+{
+	int err = 0;
+
+	if (c->blen)
+		err = write_out(c, c->batch, c->blen);
+	c->blen = 0;
+	return err;
 }
 
 /*
@@ -99,6 +150,10 @@ static int open_output(struct console *c, const char *path)
 			return -err;
 		}
 		c->own = 1;
+		/* only we write to it: lines are made in the batch and written from there */
+		c->batch = malloc(IOBUF_SIZE);
+		if (!c->batch)
+			return -ENOMEM;
 	}
 	c->iobuf = malloc(IOBUF_SIZE);
 	if (!c->iobuf)
@@ -119,6 +174,7 @@ static void close_output(struct console *c)
 {
 	if (!c->out)
 		return;
+	drain(c);
 	if (fflush(c->out) && !c->write_failed)
 		c->host->log(c->ctx, "cannot write output: %s", strerror(errno));
 	if (c->own) {
@@ -132,7 +188,9 @@ static void close_output(struct console *c)
 		setvbuf(c->out, NULL, _IONBF, 0);
 	}
 	free(c->iobuf);
+	free(c->batch);
 	c->iobuf = NULL;
+	c->batch = NULL;
 	c->out = NULL;
 }
 
@@ -202,26 +260,37 @@ cleanup:
 	return err;
 }
 
-/* A failed write is reported once, by us: the host does not look at flush's result. */
-static int write_error(struct console *c)
-{
-	int err = errno ? errno : EIO;
-
-	if (!c->write_failed)
-		c->host->log(c->ctx, "cannot write output: %s", strerror(err));
-	c->write_failed = 1;
-	return -err;
-}
-
 static int console_event(void *state, const struct dio_ev_hdr *ev)
 {
 	struct console *c = state;
-	int n;
+	int n, err;
 
 	if (!c->events || (ev->type == DIO_EV_PATH && !c->paths) ||
 	    (ev->type == DIO_EV_PROC && !c->proc) || (ev->type == DIO_EV_BLOCK && !c->block) ||
 	    (ev->type == DIO_EV_RUNQ && !c->runq) || (ev->type == DIO_EV_IOURING && !c->uring))
 		return 0;
+	if (c->batch) {
+		/* in place at the batch's end, the newline over the NUL; a full batch is written first */
+		for (int pass = 0; pass < 2; pass++) {
+			size_t room = IOBUF_SIZE - c->blen;
+
+			n = c->host->format_event(c->ctx, ev, c->flags, c->batch + c->blen, room);
+			if (n < 0 || (size_t)n < room)
+				break;
+			if (!c->blen)
+				break;	/* longer than the batch: through the line below */
+			err = drain(c);
+			if (err)
+				return err;
+		}
+		if (n >= 0 && (size_t)n < IOBUF_SIZE - c->blen) {
+			c->batch[c->blen + (size_t)n] = '\n';
+			c->blen += (size_t)n + 1;
+			return 0;
+		}
+		if (n < 0)
+			goto unformatted;
+	}
 	n = c->host->format_event(c->ctx, ev, c->flags, c->line, c->cap);
 	if (n >= 0 && (size_t)n >= c->cap) {
 		size_t cap = c->cap * 2 > (size_t)n + 1 ? c->cap * 2 : (size_t)n + 1;
@@ -234,6 +303,7 @@ static int console_event(void *state, const struct dio_ev_hdr *ev)
 		n = c->host->format_event(c->ctx, ev, c->flags, c->line, c->cap);
 	}
 	if (n < 0 || (size_t)n >= c->cap) {
+unformatted:
 		/* a record the host cannot render is no reason to stop tracing; it is counted */
 		if (!c->unformatted++)
 			c->host->log(c->ctx, "cannot format a record of type %u: %s", ev->type,
@@ -241,6 +311,8 @@ static int console_event(void *state, const struct dio_ev_hdr *ev)
 		return 0;
 	}
 	c->line[n] = '\n';	/* over the NUL: the line is written with its length */
+	if (c->batch)
+		return write_out(c, c->line, (size_t)n + 1);	/* the batch is empty */
 	errno = 0;
 	if (fwrite(c->line, 1, (size_t)n + 1, c->out) != (size_t)n + 1)
 		return write_error(c);
@@ -327,6 +399,7 @@ static int put_update(struct console *c, const struct dio_finding *f)
 {
 	FILE *o = c->out;
 
+	drain(c);
 	fprintf(o, "dio: [%s%s] ", sev_name(f->severity), state_name(f));
 	put_esc(o, f->code ? f->code : "?", f->code ? strlen(f->code) : 1, 0);
 	fprintf(o, ": update: count %" PRIu64, f->count);
@@ -364,6 +437,7 @@ static int console_finding(void *state, const struct dio_finding *f)
 	}
 	if (HAS(f, update) && f->update)
 		return put_update(c, f);
+	drain(c);
 	fprintf(o, "dio: [%s%s] ", sev_name(f->severity), state_name(f));
 	put_esc(o, f->code ? f->code : "?", f->code ? strlen(f->code) : 1, 0);
 	fputs(": ", o);
@@ -437,7 +511,10 @@ static int console_finding(void *state, const struct dio_finding *f)
 static int console_flush(void *state)
 {
 	struct console *c = state;
+	int err = drain(c);
 
+	if (err)
+		return err;
 	errno = 0;
 	if (fflush(c->out))
 		return write_error(c);
@@ -449,6 +526,7 @@ static int console_finish(void *state)
 {
 	struct console *c = state;
 
+	drain(c);
 	if (c->hidden)
 		fprintf(c->out, "dio: %" PRIu64 " hint%s (info findings) not shown: --hints shows them\n",
 			c->hidden, c->hidden == 1 ? "" : "s");
