@@ -124,12 +124,33 @@ static uint64_t seq_offset(const struct ref *r)
 	return r->w[W_OFF - HDR_WORDS] + (ret > 0 ? (uint64_t)ret : 0);
 }
 
+/*
+ * The changed words of w against ref, n of them: the mask, then each changed
+ * word's zigzag varint difference. The mask is made without a branch a word
+ * and the changed words are visited by their bits: most of a call's words
+ * repeat, and which ones change is hard to predict.
+ */
+static uint8_t *put_words(uint8_t *p, const uint64_t *w, const uint64_t *ref, uint32_t n)
+{
+	unsigned int mask = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		mask |= (unsigned int)(w[i] != ref[i]) << i;
+	*p++ = (uint8_t)mask;
+	*p++ = (uint8_t)(mask >> 8);
+	for (; mask; mask &= mask - 1) {
+		unsigned int i = (unsigned int)__builtin_ctz(mask);
+
+		p = put_varint(p, zigzag(w[i] - ref[i]));
+	}
+	return p;
+}
+
 static uint8_t *pack_one(struct pack_ctx *c, const uint8_t *rec, uint8_t *p)
 {
 	struct dio_ev_hdr h;
-	uint64_t w[HDR_WORDS + NWORDS];
-	uint32_t tid = 0, nr = 0, n, tail;
-	unsigned int mask = 0, off = OFF_DELTA;
+	uint64_t w[HDR_WORDS + NWORDS], ref[NWORDS];
+	uint32_t n, tail;
 	uint8_t *op = p++;
 	struct ref *r;
 
@@ -143,8 +164,6 @@ static uint8_t *pack_one(struct pack_ctx *c, const uint8_t *rec, uint8_t *p)
 		return p + h.size;
 	}
 	tail = h.size - n;
-	n = n / 8 - HDR_WORDS;
-	memcpy(w, rec, (HDR_WORDS + n) * 8);
 	*op = OP_PACKED | h.type << 4 | (tail ? OP_TAIL : 0);
 	if (h.cpu != c->cpu) {
 		*op |= OP_CPU;
@@ -154,44 +173,38 @@ static uint8_t *pack_one(struct pack_ctx *c, const uint8_t *rec, uint8_t *p)
 	p = put_varint(p, zigzag(h.ts - c->ts));
 	c->ts = h.ts;
 	if (h.type == DIO_EV_SYSCALL) {
+		/* the common record: its size known here, so the copies are inline */
+		uint32_t tid, nr;
+		unsigned int off = OFF_DELTA;
+
+		memcpy(w, rec, sizeof(w));
 		tid = (uint32_t)(w[W_PIDTID] >> 32);
 		nr = (uint16_t)w[W_NR];
 		p = put_varint(p, zigzag((uint64_t)(int64_t)(int32_t)(tid - c->tid)));
 		p = put_varint(p, nr);
 		c->tid = tid;
-	}
-	r = ref_of(c, h.type, tid, nr);
-	if (h.type == DIO_EV_SYSCALL) {
+		r = ref_of(c, h.type, tid, nr);
+		memcpy(ref, r->w, sizeof(ref));
 		if (w[W_OFF] == w[W_ARG3])
 			off = OFF_ARG3;
 		else if (w[W_OFF] == w[W_RET])
 			off = OFF_RET;
 		*op |= off << OP_OFF_SHIFT;
+		/* the offset word: from where the reference ended, or not sent (equal) */
+		ref[W_OFF - HDR_WORDS] = off == OFF_DELTA ? seq_offset(r) : w[W_OFF];
+		if (tail)
+			p = put_varint(p, tail);
+		p = put_words(p, w + HDR_WORDS, ref, NWORDS);
+		memcpy(r->w, w + HDR_WORDS, sizeof(r->w));
+	} else {
+		n = n / 8 - HDR_WORDS;
+		memcpy(w, rec, (HDR_WORDS + n) * 8);
+		r = ref_of(c, h.type, 0, 0);
+		if (tail)
+			p = put_varint(p, tail);
+		p = put_words(p, w + HDR_WORDS, r->w, n);
+		memcpy(r->w, w + HDR_WORDS, n * 8);
 	}
-	if (tail)
-		p = put_varint(p, tail);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t ref = r->w[i];
-
-		if (h.type == DIO_EV_SYSCALL && i == W_OFF - HDR_WORDS) {
-			if (off != OFF_DELTA)
-				continue;
-			ref = seq_offset(r);
-		}
-		if (w[HDR_WORDS + i] != ref)
-			mask |= 1u << i;
-	}
-	*p++ = (uint8_t)mask;
-	*p++ = (uint8_t)(mask >> 8);
-	for (uint32_t i = 0; i < n; i++) {
-		if (!(mask & 1u << i))
-			continue;
-		if (h.type == DIO_EV_SYSCALL && i == W_OFF - HDR_WORDS)
-			p = put_varint(p, zigzag(w[HDR_WORDS + i] - seq_offset(r)));
-		else
-			p = put_varint(p, zigzag(w[HDR_WORDS + i] - r->w[i]));
-	}
-	memcpy(r->w, w + HDR_WORDS, n * 8);
 	memcpy(p, rec + h.size - tail, tail);
 	return p + tail;
 }
