@@ -34,6 +34,20 @@ char LICENSE[] SEC("license") = "GPL";
 /* ---- system calls ------------------------------------------------------- */
 
 /*
+ * ofd_id() of a struct file's address, kept for the task's last file: the
+ * keyed hash is ~150 instructions (no rotate in BPF), and most calls repeat
+ * the task's last file. The same address gives the same id all session long.
+ */
+static __always_inline __u32 task_ofd(struct inflight *st, __u64 addr)
+{
+	if (!st->last_ofd || st->last_file != addr) {
+		st->last_file = addr;
+		st->last_ofd = ofd_id(addr);
+	}
+	return st->last_ofd;
+}
+
+/*
  * Entry of a selected call. Two program pairs share this body: the
  * per-syscall tracepoints (dio_sys_*), attached only to the calls the user
  * selected, and the raw syscall tracepoints (dio_raw_*), two attachments that
@@ -89,7 +103,7 @@ static __always_inline int on_enter(struct task_struct *task, struct pt_regs *re
 			struct scratch *sc = get_scratch();
 
 			st->ftype = file_tag(f, &st->tag);
-			st->ofd = ofd_id(addr);
+			st->ofd = task_ofd(st, addr);
 			st->has_file = 1;
 			if (sc)
 				st->match = ensure_path(sc, task, f, &st->tag, st->ftype,
@@ -148,7 +162,7 @@ static __always_inline __u8 exit_file(struct task_struct *task, struct scratch *
 	if (!f)
 		return 0;
 	*ftype = file_tag(f, tag);
-	*ofd = ofd_id(addr);
+	*ofd = task_ofd(st, addr);
 	flags = DIO_SF_FILE;
 	if (dropped_type(*ftype))
 		return flags;

@@ -112,7 +112,8 @@ struct inflight {
 	__u8 runq_preempted;		/* runq_ts is a preemption, not a wakeup */
 	__u8 pad[2];
 	__u32 ofd;			/* close: the description, looked up at entry */
-	__u32 pad2;
+	__u32 last_ofd;			/* ofd_id(last_file), 0: none yet */
+	__u64 last_file;		/* the struct file address last_ofd was made from */
 	__u64 runq_ts;			/* runnable since, 0: running or asleep */
 	/*
 	 * The last file this task used and its dentry's parent and name hash:
