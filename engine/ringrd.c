@@ -50,6 +50,8 @@ struct ring {
 
 struct ringrd {
 	struct ring *r;
+	int *heap;	/* the rings with a head, a binary min-heap by (key, index) */
+	int nheap;
 	int n, epfd;
 	size_t page;
 	ringrd_fn fn;
@@ -106,7 +108,8 @@ struct ringrd *ringrd__new(const int *fds, int n, ringrd_fn fn, ringrd_key key, 
 	rr->ctx = ctx;
 	rr->epfd = epoll_create1(EPOLL_CLOEXEC);
 	rr->r = n > 0 ? calloc((size_t)n, sizeof(*rr->r)) : NULL;
-	if (rr->epfd < 0 || !rr->r) {
+	rr->heap = n > 0 ? calloc((size_t)n, sizeof(*rr->heap)) : NULL;
+	if (rr->epfd < 0 || !rr->r || !rr->heap) {
 		e = n > 0 ? -errno : -EINVAL;
 		goto fail;
 	}
@@ -137,6 +140,7 @@ void ringrd__free(struct ringrd *rr)
 			munmap(g->consumer, rr->page);
 	}
 	free(rr->r);
+	free(rr->heap);
 	if (rr->epfd >= 0)
 		close(rr->epfd);
 	free(rr);
@@ -180,6 +184,51 @@ static void tell(struct ring *g)
 	}
 }
 
+/* ring a's head goes before ring b's: older, or as old and from a lower ring */
+static int before(const struct ringrd *rr, int a, int b)
+{
+	return rr->r[a].key < rr->r[b].key || (rr->r[a].key == rr->r[b].key && a < b);
+}
+
+/*
+ * The heap's top changed (its ring's new head, or the last ring moved up):
+ * sifted down. A heap rather than a look at every ring a record: a machine
+ * has as many rings as CPUs, and few of them have records at a time.
+ */
+static void sift_down(struct ringrd *rr)
+{
+	int *h = rr->heap, i = 0;
+
+	for (;;) {
+		int l = 2 * i + 1, m = i, t;
+
+		if (l < rr->nheap && before(rr, h[l], h[m]))
+			m = l;
+		if (l + 1 < rr->nheap && before(rr, h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void push(struct ringrd *rr, int ring)
+{
+	int *h = rr->heap, i = rr->nheap++;
+
+	h[i] = ring;
+	while (i && before(rr, h[i], h[(i - 1) / 2])) {
+		int p = (i - 1) / 2, t = h[i];
+
+		h[i] = h[p];
+		h[p] = t;
+		i = p;
+	}
+}
+
 int ringrd__consume(struct ringrd *rr, uint64_t bound)
 {
 	int n = 0, err = 0;
@@ -187,19 +236,19 @@ int ringrd__consume(struct ringrd *rr, uint64_t bound)
 	if (rr->reading)
 		return -EBUSY;
 	rr->reading = 1;
+	rr->nheap = 0;
 	for (int i = 0; i < rr->n; i++) {
 		struct ring *g = &rr->r[i];
 
 		g->cons = g->told = __atomic_load_n(g->consumer, __ATOMIC_ACQUIRE);
 		peek(rr, g);
+		if (g->has)
+			push(rr, i);
 	}
-	for (;;) {
-		struct ring *g = NULL;
+	while (rr->nheap) {
+		struct ring *g = &rr->r[rr->heap[0]];
 
-		for (int i = 0; i < rr->n; i++)
-			if (rr->r[i].has && (!g || rr->r[i].key < g->key))
-				g = &rr->r[i];
-		if (!g || g->key > bound)
+		if (g->key > bound)
 			break;
 		g->cons += rec_span(g->len);
 		/* the record is handed on from the ring itself, not a copy */
@@ -210,6 +259,9 @@ int ringrd__consume(struct ringrd *rr, uint64_t bound)
 		if (g->cons - g->told >= RINGRD_BATCH)
 			tell(g);
 		peek(rr, g);
+		if (!g->has)
+			rr->heap[0] = rr->heap[--rr->nheap];
+		sift_down(rr);
 	}
 	for (int i = 0; i < rr->n; i++)
 		tell(&rr->r[i]);

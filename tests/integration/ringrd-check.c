@@ -201,6 +201,67 @@ out:
 	close(b);
 }
 
+#define MANY	24	/* rings, as on a machine of as many CPUs */
+
+/*
+ * Records spread over many rings, a few of them with records at a time (a
+ * different few each round), come back oldest first, up to the bound.
+ */
+static void many_rings(void)
+{
+	int fds[MANY], out[MANY];
+	struct seen s = { 0 };
+	struct ringrd *r = NULL;
+	uint64_t seq = 100000, x = 88172645463325252ULL;
+	int k;
+
+	for (k = 0; k < MANY; k++)
+		fds[k] = out[k] = -1;
+	for (k = 0; k < MANY && !fails; k++) {
+		fds[k] = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ringrd_many", 0, 0, RING, NULL);
+		out[k] = fds[k] >= 0 ? load_output(fds[k], 24) : -1;
+		CHECK(fds[k] >= 0 && out[k] >= 0, "ring %d: %s", k, strerror(errno));
+	}
+	if (!fails) {
+		r = ringrd__new(fds, MANY, got, first_word, &s);
+		CHECK(r != NULL, "ringrd__new of %d rings: %s", MANY, strerror(errno));
+	}
+	if (!r || fails)
+		goto out;
+	s.next = seq;
+	for (int round = 0; round < 200; round++) {
+		uint64_t first = seq;
+
+		for (int i = 0; i < 30; i++, seq++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			k = (int)((x % 5 + (uint64_t)round * 7) % MANY);
+			s.sizes[seq % 1024] = 24;
+			CHECK(!put(out[k], seq), "round %d: ring %d took no record", round, k);
+		}
+		CHECK(ringrd__consume(r, (first + 14) * 1000) == 15,
+		      "round %d: the records up to the bound were not 15", round);
+		CHECK(s.next == first + 15, "round %d: read up to %llu, wanted %llu", round,
+		      (unsigned long long)s.next, (unsigned long long)(first + 15));
+		CHECK(ringrd__consume(r, UINT64_MAX) == 15, "round %d: the other 15 did not come",
+		      round);
+		CHECK(s.next == seq, "round %d: read up to %llu of %llu", round,
+		      (unsigned long long)s.next, (unsigned long long)seq);
+		if (fails)
+			break;
+	}
+	printf("%zu records through %d rings, oldest first\n", s.n, MANY);
+out:
+	ringrd__free(r);
+	for (k = 0; k < MANY; k++) {
+		if (out[k] >= 0)
+			close(out[k]);
+		if (fds[k] >= 0)
+			close(fds[k]);
+	}
+}
+
 int main(void)
 {
 	static const int size[] = { 8, 24, 256, 136, 56 };
@@ -279,5 +340,7 @@ int main(void)
 	printf("%zu records through a %d-byte ring\n", s.n, RING);
 	if (!fails)
 		two_rings(map);
+	if (!fails)
+		many_rings();
 	return fails ? 1 : 0;
 }
