@@ -73,6 +73,11 @@ for ((r = 1; r <= rounds; r++)); do
 				END { print n + 0 }' "$work/info")
 			key=$d.$t
 			echo "$lost" >> "$work/lost.$key"
+			# a round that lost records says where: the rings (the reader fell
+			# behind) or the writer (its blocks were all taken)
+			[ "$lost" = 0 ] || printf '%s: round %d, %d threads, %s: %s lost (ring %s, writer %s)\n' \
+				"$bench" "$r" "$t" "$dio" "$lost" "$(meta lost_ringbuf)" \
+				"$(meta dropped_records)" >&2
 			meta writer_lowered >> "$work/lowered.$key"
 			meta writer_runq_ms >> "$work/runq.$key"
 			echo "$s1 - $s0" | bc -l >> "$work/secs.$key"
