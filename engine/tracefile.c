@@ -27,13 +27,14 @@
 
 #define BLOCK_TARGET	(1u << 20)	/* raw bytes per record block */
 /*
- * Blocks being filled or waiting for the writer thread: 32 MiB, about 0.15 s
+ * Blocks being filled or waiting for the writer thread: 64 MiB, about 0.3 s
  * of the records of a program making 1.5 M calls a second. A writer among 64
  * busy threads on 2 CPUs, even at its raised weight, waits for a CPU that
- * long at times: with 16 blocks it lost records there (docs/performance.md,
- * "Busy programs").
+ * long at times: with 16 blocks it lost records there, with 32 in about one
+ * run in ten (docs/performance.md, "Busy programs"). Only a writer that falls
+ * behind touches more than a few of them (spare, below).
  */
-#define NBUF		32
+#define NBUF		64
 #define BUF_CAP		(BLOCK_TARGET + 65536)	/* a block and the record that filled it */
 
 /* the most payload any block may have: its raw bytes compressed by either codec */
@@ -74,6 +75,15 @@ struct tf_writer {
 	pthread_cond_t cond;
 	/* under lock */
 	unsigned int wr, npend;
+	/*
+	 * The memory of the blocks not pending or being filled, the last one
+	 * written out on top: the next block to fill takes it, so that while the
+	 * writer keeps up the caller goes round the same few blocks, warm in the
+	 * cache, and the others' memory is never touched. A slot that is neither
+	 * pending nor being filled has no memory (raw NULL).
+	 */
+	uint8_t *spare[NBUF];
+	unsigned int nspare;
 	int closing;
 	uint64_t off;			/* file offset of the next block */
 	int err;			/* first write error, sticky */
@@ -303,6 +313,8 @@ static void *writer_main(void *arg)
 		b->len = 0;
 		b->nrec = 0;
 		b->flags = 0;
+		w->spare[w->nspare++] = b->raw;
+		b->raw = NULL;
 		w->wr = (w->wr + 1) % NBUF;
 		w->npend--;
 		pthread_cond_broadcast(&w->cond);
@@ -317,6 +329,8 @@ static void free_writer(struct tf_writer *w)
 {
 	for (int i = 0; i < NBUF; i++)
 		free(w->bufs[i].raw);
+	for (unsigned int i = 0; i < w->nspare; i++)
+		free(w->spare[i]);
 	free(w->comp);
 	free(w->packed);
 	pack_ctx__free(w->pack);
@@ -356,10 +370,11 @@ struct tf_writer *tf_writer__open(const char *path, int level, const char *meta,
 	w->zc = ZSTD_createCCtx();
 	err = w->comp && w->packed && w->pack && w->zc ? 0 : ENOMEM;
 	for (int i = 0; !err && i < NBUF; i++)
-		if (!(w->bufs[i].raw = malloc(BUF_CAP)))
+		if (!(w->spare[w->nspare++] = malloc(BUF_CAP)))
 			err = ENOMEM;
 	if (err)
 		goto fail;
+	w->bufs[0].raw = w->spare[--w->nspare];
 	fd = util__create_output(path);
 	if (fd < 0) {
 		err = -fd;
@@ -413,6 +428,9 @@ static int hand_off(struct tf_writer *w, int wait)
 	while (wait && w->npend == NBUF && !w->err)
 		pthread_cond_wait(&w->cond, &w->lock);
 	w->stalled = w->npend == NBUF;
+	/* the slot to fill is free: it takes the memory written out last */
+	if (!w->stalled && !w->bufs[w->fill].raw)
+		w->bufs[w->fill].raw = w->spare[--w->nspare];
 	err = w->err;
 	pthread_mutex_unlock(&w->lock);
 	return err;
