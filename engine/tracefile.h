@@ -119,7 +119,7 @@ uint64_t tf_writer__dropped(const struct tf_writer *w);
  * call into the page cache costs as much CPU as packing them and zstd 1
  * together (docs/performance.md).
  *
- * Behind means a quarter of the writer's blocks queued: the consumer hands
+ * Behind means 8 blocks queued (8 MiB of the writer's 64): the consumer hands
  * over what a drain took from the ring at once (4 MiB every 20 ms at 1.5 M
  * calls a second), and a writer that empties its queue between drains keeps
  * up, however long the queue was just after one. One level back up after the
